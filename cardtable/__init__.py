@@ -1,0 +1,3 @@
+"""cardtable: a terminal card table for economic card games."""
+
+__version__ = "0.1.0"

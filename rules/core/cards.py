@@ -1,0 +1,196 @@
+"""Playing cards: suits, ranks, colours, jokers, multi-deck builds and the card notation.
+
+Notation: rank then suit letter, ``AS 2H 10D JC QS KH``; ``JK`` is a joker. A physical card in a
+multi-deck build carries a copy number after a dot (``7S.1`` is the second 7 of spades); copy 0
+is written without it. Suit symbols (``10♥``) and ``T`` for ten are accepted on input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+from .errors import NotationError
+
+
+class Colour(Enum):
+    RED = "red"
+    BLACK = "black"
+
+
+class Suit(Enum):
+    """The four suits, in the project's suit order ♠ ♥ ♦ ♣."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def letter(self) -> str:
+        return self.value
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+    @property
+    def colour(self) -> Colour:
+        return Colour.RED if self in (Suit.HEARTS, Suit.DIAMONDS) else Colour.BLACK
+
+    @property
+    def order(self) -> int:
+        return SUITS.index(self)
+
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
+
+SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_INPUT = {**{s.value: s for s in SUITS}, **{v: k for k, v in _SYMBOLS.items()}, "♤": Suit.SPADES,
+               "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+RANKS: tuple[int, ...] = tuple(range(1, 14))
+_RANK_CODES = {1: "A", 11: "J", 12: "Q", 13: "K", **{n: str(n) for n in range(2, 11)}}
+_RANK_INPUT = {**{v: k for k, v in _RANK_CODES.items()}, "T": 10, "1": 1}
+_RANK_NAMES = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King", **{n: str(n) for n in range(2, 11)}}
+
+
+def rank_code(rank: int) -> str:
+    """``1`` → ``A``, ``10`` → ``10``, ``13`` → ``K``."""
+    return _RANK_CODES[rank]
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One physical card. ``rank`` 1–13 (Ace low), 0 for a joker; ``copy`` tells identical
+    cards of a multi-deck build apart. Rules compare faces (``same_face``); states hold cards."""
+
+    rank: int
+    suit: Suit | None
+    copy: int = 0
+
+    def __post_init__(self) -> None:
+        if self.suit is None and self.rank != 0:
+            raise ValueError("only a joker (rank 0) has no suit")
+        if self.suit is not None and self.rank not in RANKS:
+            raise ValueError(f"rank {self.rank} is not 1-13")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def colour(self) -> Colour | None:
+        return None if self.suit is None else self.suit.colour
+
+    @property
+    def is_red(self) -> bool:
+        return self.colour is Colour.RED
+
+    @property
+    def is_black(self) -> bool:
+        return self.colour is Colour.BLACK
+
+    @property
+    def face(self) -> tuple[int, Suit | None]:
+        return (self.rank, self.suit)
+
+    @property
+    def code(self) -> str:
+        """The face in notation, without the copy number: ``10H``, ``JK``."""
+        if self.suit is None:
+            return "JK"
+        return _RANK_CODES[self.rank] + self.suit.letter
+
+    @property
+    def key(self) -> str:
+        """The physical card in notation: ``10H``, or ``10H.2`` for copy 2. Unique in a build."""
+        return self.code if self.copy == 0 else f"{self.code}.{self.copy}"
+
+    @property
+    def symbol(self) -> str:
+        """For display: ``10♥``, ``🃏`` is avoided (wide); a joker shows as ``JK``."""
+        if self.suit is None:
+            return "JK"
+        return _RANK_CODES[self.rank] + self.suit.symbol
+
+    @property
+    def name(self) -> str:
+        if self.suit is None:
+            return "Joker"
+        return f"{_RANK_NAMES[self.rank]} of {self.suit.name.title()}"
+
+    def same_face(self, other: Card) -> bool:
+        return self.face == other.face
+
+    def sort_key(self) -> tuple[int, int, int]:
+        """Suit order ♠ ♥ ♦ ♣ then rank, jokers last."""
+        return (4 if self.suit is None else self.suit.order, self.rank, self.copy)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        return parse_card(text)
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.key!r})"
+
+
+def parse_card(text: str) -> Card:
+    """Read ``10H``, ``th``, ``A♠``, ``JK`` or ``7S.1`` (a copy number) into a Card."""
+    raw = text
+    text = text.strip().upper()
+    if not text:
+        raise NotationError("expected a card such as 10H or QS, got nothing")
+    copy = 0
+    if "." in text:
+        text, _, copy_text = text.partition(".")
+        if not copy_text.isdigit():
+            raise NotationError(f"{raw!r} is not a card: the copy number after '.' must be a number")
+        copy = int(copy_text)
+    if text in ("JK", "JOKER"):
+        return Card(0, None, copy)
+    rank_text, suit_text = text[:-1], text[-1:]
+    suit = _SUIT_INPUT.get(suit_text)
+    if suit is None:
+        raise NotationError(f"{raw!r} is not a card: {suit_text!r} is not a suit (use S, H, D or C)")
+    rank = _RANK_INPUT.get(rank_text)
+    if rank is None:
+        raise NotationError(f"{raw!r} is not a card: {rank_text!r} is not a rank (use A, 2-10, J, Q or K)")
+    return Card(rank, suit, copy)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Cards separated by spaces or commas."""
+    return [parse_card(part) for part in text.replace(",", " ").split()]
+
+
+def build_deck(decks: int = 1, jokers: int = 0, ranks: Iterable[int] = RANKS) -> list[Card]:
+    """``decks`` standard decks (of the given ranks) plus ``jokers`` jokers per deck, every
+    physical card unique, in a fixed order (shuffle with the state's random source)."""
+    ranks = tuple(ranks)
+    cards = [Card(rank, suit, copy) for copy in range(decks) for suit in SUITS for rank in ranks]
+    cards += [Card(0, None, n) for n in range(decks * jokers)]
+    return cards
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=Card.sort_key)
+
+
+def find_card(cards: Iterable[Card], wanted: Card) -> Card | None:
+    """The physical card in ``cards`` that notation ``wanted`` names: the exact copy when the
+    text named one (``7S.1``), else the lowest copy of that face."""
+    cards = list(cards)
+    if wanted in cards:
+        return wanted
+    if wanted.copy != 0:
+        return None
+    same = sorted((c for c in cards if c.same_face(wanted)), key=lambda c: c.copy)
+    return same[0] if same else None

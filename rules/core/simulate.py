@@ -1,0 +1,95 @@
+"""Headless bot games: what `cardtable simulate` and the benchmark run."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from .bots import get_bot
+from .engine import Outcome, chance
+
+
+@dataclass(frozen=True)
+class GameResult:
+    outcome: Outcome
+    commands: int
+    turns: int
+
+
+def play_game(
+    spec: Any,
+    levels: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    max_commands: int = 200_000,
+) -> GameResult:
+    """Play one game with a bot of ``levels[seat]`` in every seat; raise if it never ends."""
+    bots = [get_bot(spec, level) for level in levels]
+    names = [f"{level} {seat + 1}" for seat, level in enumerate(levels)]
+    state = spec.setup(names, options, seed)
+    commands = 0
+    while (outcome := spec.outcome(state)) is None:
+        if commands >= max_commands:
+            raise RuntimeError(f"{spec.title} game with seed {seed} did not end in {max_commands} commands")
+        seat = spec.to_move(state)
+        command = bots[seat].choose(spec, state, seat, chance(seed, f"bot/{commands}"))
+        spec.apply(state, command)
+        commands += 1
+    return GameResult(outcome, commands, spec.turn(state))
+
+
+@dataclass
+class Summary:
+    levels: tuple[str, ...]
+    games: int = 0
+    commands: int = 0
+    turns: int = 0
+    seconds: float = 0.0
+    wins: list[float] = field(default_factory=list)
+
+    @property
+    def shares(self) -> list[float]:
+        """Each seat's share of wins; a shared win splits one game between its winners."""
+        return [w / self.games if self.games else 0.0 for w in self.wins]
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def commands_per_second(self) -> float:
+        return self.commands / self.seconds if self.seconds else 0.0
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns / self.games if self.games else 0.0
+
+    @property
+    def mean_commands(self) -> float:
+        return self.commands / self.games if self.games else 0.0
+
+
+def simulate(
+    spec: Any,
+    levels: Sequence[str],
+    games: int,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+) -> Summary:
+    """Play ``games`` games from seeds seed, seed+1, …; seats rotate so no level keeps seat 0."""
+    summary = Summary(tuple(levels), wins=[0.0] * len(levels))
+    start = time.perf_counter()
+    n = len(levels)
+    for game in range(games):
+        shift = game % n
+        seated = [levels[(i + shift) % n] for i in range(n)]
+        result = play_game(spec, seated, seed + game, options)
+        winners = result.outcome.winners
+        for seat in winners:
+            summary.wins[(seat + shift) % n] += 1 / len(winners)
+        summary.games += 1
+        summary.commands += result.commands
+        summary.turns += result.turns
+    summary.seconds = time.perf_counter() - start
+    return summary
