@@ -79,6 +79,13 @@ class Card:
         if self.suit is not None and self.rank not in RANKS:
             raise ValueError(f"rank {self.rank} is not 1-13")
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        # immutable: undo snapshots and bots copy whole states at every command
+        return self
+
     @property
     def is_joker(self) -> bool:
         return self.suit is None

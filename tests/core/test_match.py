@@ -119,7 +119,7 @@ class Pile:
 @pytest.fixture
 def pile(monkeypatch):
     spec = Pile()
-    monkeypatch.setitem(rules.GAMES, "pile", spec)
+    monkeypatch.setattr(rules, "GAMES", {**rules.GAMES, "pile": spec})
     return spec
 
 
