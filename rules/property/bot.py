@@ -1,0 +1,166 @@
+"""Property's bot: a one-move look-ahead over a simple worth estimate.
+
+Every legal play (and, after rent, every useful purchase) is scored by what the table would
+look like after it: money, plus each owned group valued by the square of its size (a big group
+earns big rents and threatens every cell in it), minus a little for each mortgaged cell (one
+more forced play loses it), plus a little for purchase units and for 9s and 10s kept in hand.
+The score is the bot's worth minus its strongest opponent's. So it grows its own groups, pays
+the lowest rent when every choice costs, dodges rent by mortgaging, loses a mortgaged cell only
+when that is the cheapest way out, and buys a cell when the group it joins is worth the units.
+
+It reads only what ``spec.view(state, seat)`` shows: the grid, money, units and its own hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Sequence
+
+from ..core import Card, Command
+from .commands import Buy, Play
+from .rules import group, is_wild, multiplier, units_total, useful_purchases
+from .state import CELLS, SIZE, PropertyView, index
+
+GROUP_SQUARE = 0.6  # worth of a group: GROUP_SQUARE × size² + GROUP_CELL × size
+GROUP_CELL = 2.0
+MORTGAGE_RISK = 1.5  # a mortgaged cell is one forced play from being lost
+LOST_CELL = 12.0  # beyond its group worth: an emptied cell is for anyone to take, so only when forced
+UNIT_WORTH = 1.0  # units buy cells, and handed-over units arm the opponent
+WILD_KEPT = 3.0  # a 9 or 10 in hand gives choice next turn
+BANKRUPT = -1_000_000.0
+
+_NEIGHBOURS = [
+    [index(c, r) for c, r in ((col - 1, row), (col + 1, row), (col, row - 1), (col, row + 1))
+     if 1 <= c <= SIZE and 1 <= r <= SIZE]
+    for row in range(1, SIZE + 1) for col in range(1, SIZE + 1)
+]
+
+
+def _group_worth(size: int, risky: int) -> float:
+    return GROUP_SQUARE * size * size + GROUP_CELL * size - MORTGAGE_RISK * risky
+
+
+def _estate(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int,
+            starts: Iterable[int] = range(CELLS)) -> list[float]:
+    """Each seat's property worth, from the groups holding any of the ``starts`` cells (all
+    cells by default): each group by its size, less the mortgage risk."""
+    worth = [0.0] * players
+    seen: set[int] = set()
+    for start in starts:
+        owner = owners[start]
+        if owner is None or start in seen:
+            continue
+        seen.add(start)
+        stack, size, risky = [start], 0, 0
+        while stack:
+            i = stack.pop()
+            size += 1
+            risky += mortgaged[i]
+            for j in _NEIGHBOURS[i]:
+                if j not in seen and owners[j] == owner:
+                    seen.add(j)
+                    stack.append(j)
+        worth[owner] += _group_worth(size, risky)
+    return worth
+
+
+class PropertyBot:
+    """Picks the command that leaves it best placed against its strongest opponent."""
+
+    def choose(self, spec: Any, state: Any, seat: int, rng: random.Random) -> Command:
+        view: PropertyView = spec.view(state, seat)
+        legal = spec.legal(state)
+        table = _Table(view, seat)
+        if view.pending is not None:
+            pending = view.pending
+            return max(legal, key=lambda command: table.after_answer(command, pending.owner, index(pending.col, pending.row)))
+        return max(legal, key=table.after_play)
+
+
+class _Table:
+    """The public table as the bot sees it, scoring a change of one cell by re-reading only
+    the groups around that cell."""
+
+    def __init__(self, view: PropertyView, seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        self.players = len(view.money)
+        self.estate = _estate(view.owners, view.mortgaged, self.players)
+        self.units = [units_total(u) for u in view.units]
+        self.wilds = sum(is_wild(card) for card in view.hand)
+        self._sizes: dict[int, int] = {}
+        self._cheapest: dict[int, tuple[Card, ...] | None] = {}
+        self._estates: dict[tuple[int, int | None, bool], list[float]] = {}
+
+    def score(self, estate: Sequence[float], money: Sequence[int], units: Sequence[int]) -> float:
+        worth = [money[s] + estate[s] + UNIT_WORTH * units[s] for s in range(self.players)]
+        rivals = [worth[s] for s in range(self.players) if s != self.seat and not self.view.bankrupt[s]]
+        return worth[self.seat] - max(rivals, default=0.0)
+
+    def group_size(self, col: int, row: int) -> int:
+        key = index(col, row)
+        if key not in self._sizes:
+            self._sizes[key] = len(group(self.view.owners, col, row))
+        return self._sizes[key]
+
+    def cheapest_purchase(self, size: int) -> tuple[Card, ...] | None:
+        """Of the purchases of a group this size, the one handing over the fewest units: no
+        other can score better."""
+        if size not in self._cheapest:
+            purchases = useful_purchases(self.view.units[self.seat], size)
+            self._cheapest[size] = min(purchases, key=units_total) if purchases else None
+        return self._cheapest[size]
+
+    def estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
+        """The estate if cell ``i`` had this owner and mortgage."""
+        key = (i, owner, mortgaged)
+        if key not in self._estates:
+            self._estates[key] = self._estate_after(i, owner, mortgaged)
+        return self._estates[key]
+
+    def _estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
+        owners, flags = list(self.view.owners), list(self.view.mortgaged)
+        owners[i], flags[i] = owner, mortgaged
+        touched = [i, *_NEIGHBOURS[i]]
+        before = _estate(self.view.owners, self.view.mortgaged, self.players, touched)
+        after = _estate(owners, flags, self.players, touched)
+        return [self.estate[s] - before[s] + after[s] for s in range(self.players)]
+
+    def after_play(self, play: Play) -> float:
+        kept = self.wilds - is_wild(play.red) - is_wild(play.black)
+        return self._after_cell(play) + WILD_KEPT * kept
+
+    def _after_cell(self, play: Play) -> float:
+        seat, view = self.seat, self.view
+        i = index(play.col, play.row)
+        owner = view.owners[i]
+        if owner is None:
+            return self.score(self.estate_after(i, seat, False), view.money, self.units)
+        if owner == seat and view.mortgaged[i]:
+            return self.score(self.estate_after(i, None, False), view.money, self.units) - LOST_CELL
+        if owner == seat:
+            return self.score(self.estate_after(i, seat, True), view.money, self.units)
+        size = self.group_size(play.col, play.row)
+        rent = size * multiplier(play.red, play.black)
+        if rent > view.money[seat]:
+            return BANKRUPT - rent
+        money = list(view.money)
+        money[seat] -= rent
+        money[owner] += rent
+        declined = self.score(self.estate, money, self.units)
+        cheapest = self.cheapest_purchase(size)
+        if cheapest is None:
+            return declined
+        return max(declined, self.after_purchase(i, owner, cheapest, money))
+
+    def after_purchase(self, i: int, owner: int, handed: Sequence[Card], money: Sequence[int]) -> float:
+        units = list(self.units)
+        units[self.seat] -= units_total(handed)
+        units[owner] += units_total(handed)
+        return self.score(self.estate_after(i, self.seat, self.view.mortgaged[i]), money, units)
+
+    def after_answer(self, command: Command, owner: int, i: int) -> float:
+        if isinstance(command, Buy):
+            return self.after_purchase(i, owner, command.units, self.view.money)
+        return self.score(self.estate, self.view.money, self.units)
+

@@ -1,0 +1,509 @@
+"""Property's rules: setup, legal plays, rent, purchase, mortgage, refill, bankruptcy, scoring.
+
+Also the pure helpers the table needs: ``cells_for`` (the cells a pair of cards can name),
+``group`` (an owner's connected group) and ``preview`` (what a play would do, in words).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Iterable, Mapping, Sequence, cast
+
+from ..core import (
+    JACK, KING, QUEEN, SUITS, Card, Command, Event, IllegalCommand, Option, Outcome, Suit,
+    chance, check_setup, sort_cards,
+)
+from .commands import Buy, Decline, Play
+from .events import (
+    Bought, Claimed, Declined, Drew, DrewCount, GameOver, Lost, Mortgaged, RentPaid,
+    StockRemade, Vacated, WentBankrupt,
+)
+from .state import (
+    CELLS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, index,
+    sort_units, state_from_json, state_to_json, unit_value,
+)
+
+# The text's chip table: (white $1, red $5, blue $10) per player, by player count.
+CHIPS = {2: (15, 9, 9), 3: (16, 8, 8), 4: (12, 6, 6), 5: (10, 5, 5), 6: (8, 4, 4)}
+STARTING_MONEY = {n: white + 5 * red + 10 * blue for n, (white, red, blue) in CHIPS.items()}
+
+JOKER = 0
+# The project's ruling for the lost purchase-unit table: the shares, before they are dealt
+# to the seats at random. Every count uses all 30 units except 4 players (jokers out).
+UNIT_SHARES: dict[int, tuple[tuple[int, ...], ...]] = {
+    2: ((KING, KING, QUEEN, QUEEN, JACK, JACK, JOKER),) * 2,
+    3: ((KING, KING, JACK, JACK), (KING, QUEEN, QUEEN, JACK, JACK), (KING, QUEEN, QUEEN, JOKER, JOKER)),
+    4: ((KING, QUEEN, JACK),) * 4,
+    5: ((KING, QUEEN), (KING, QUEEN), (KING, JACK, JACK), (KING, JACK, JOKER), (QUEEN, QUEEN, JACK, JOKER)),
+    6: ((KING, JACK),) * 4 + ((QUEEN, QUEEN, JOKER),) * 2,
+}
+
+PROPERTY_VALUE = 5  # a cell's worth at the end under the count-property option
+WILD_RANKS = (9, 10)
+
+
+# -- pure helpers ----------------------------------------------------------------------------
+
+def number_deck() -> list[Card]:
+    """The 40 number cards, A–10 of each suit, in a fixed order."""
+    return [Card(rank, suit) for suit in SUITS for rank in range(1, 11)]
+
+
+def is_wild(card: Card) -> bool:
+    """9s and 10s stand for any number 1–8."""
+    return card.rank in WILD_RANKS
+
+
+def has_both_colours(cards: Iterable[Card]) -> bool:
+    cards = list(cards)
+    return any(c.is_red for c in cards) and any(c.is_black for c in cards)
+
+
+def cells_for(red: Card, black: Card) -> list[tuple[int, int]]:
+    """Every (col, row) the pair can name: one cell, a whole column or row, or the whole grid."""
+    cols = range(1, SIZE + 1) if is_wild(red) else (red.rank,)
+    rows = range(1, SIZE + 1) if is_wild(black) else (black.rank,)
+    return [(col, row) for col in cols for row in rows]
+
+
+def _owners_of(state_or_owners: Any) -> Sequence[int | None]:
+    return getattr(state_or_owners, "owners", state_or_owners)
+
+
+def group(state_or_owners: Any, col: int, row: int) -> set[tuple[int, int]]:
+    """The cells orthogonally connected to col·row that share its owner (mortgaged cells
+    included); empty when the cell is empty."""
+    owners = _owners_of(state_or_owners)
+    owner = owners[index(col, row)]
+    if owner is None:
+        return set()
+    found = {(col, row)}
+    queue = deque(found)
+    while queue:
+        c, r = queue.popleft()
+        for nc, nr in ((c - 1, r), (c + 1, r), (c, r - 1), (c, r + 1)):
+            if 1 <= nc <= SIZE and 1 <= nr <= SIZE and (nc, nr) not in found and owners[index(nc, nr)] == owner:
+                found.add((nc, nr))
+                queue.append((nc, nr))
+    return found
+
+
+def multiplier(red: Card, black: Card) -> int:
+    """Rent is doubled for a ♥, doubled for a ♠, so ×4 for both."""
+    return (2 if red.suit is Suit.HEARTS else 1) * (2 if black.suit is Suit.SPADES else 1)
+
+
+def _multiplier_reason(red: Card, black: Card) -> str:
+    suits = [s.symbol for s, used in ((Suit.HEARTS, red.suit is Suit.HEARTS), (Suit.SPADES, black.suit is Suit.SPADES)) if used]
+    return f" ×{multiplier(red, black)} for {' and '.join(suits)}" if suits else ""
+
+
+def units_total(cards: Iterable[Card]) -> int:
+    return sum(unit_value(card) for card in cards)
+
+
+def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...]]:
+    """The hand-overs worth offering: sets of units totalling at least ``needed`` from which no
+    card could be left out, one per mix of values (which jack or king is given does not matter)."""
+    by_value: dict[int, list[Card]] = {4: [], 2: [], 1: []}
+    for card in sort_units(units):
+        by_value[unit_value(card)].append(card)
+    options = []
+    for kings in range(len(by_value[4]) + 1):
+        for queens in range(len(by_value[2]) + 1):
+            ones = max(0, needed - 4 * kings - 2 * queens)  # more ones than this would be spare
+            if ones > len(by_value[1]):
+                continue
+            total = 4 * kings + 2 * queens + ones
+            smallest = 1 if ones else 2 if queens else 4 if kings else 0
+            if total >= needed and total - smallest < needed:
+                chosen = by_value[4][:kings] + by_value[2][:queens] + by_value[1][:ones]
+                options.append(tuple(sort_units(chosen)))
+    return options
+
+
+def preview(state: PropertyState, red: Card, black: Card, col: int, row: int) -> str:
+    """What playing ``red`` and ``black`` on col·row would do, for the player to move."""
+    seat = state.current
+    where = cell_name(col, row)
+    i = index(col, row)
+    owner = state.owners[i]
+    if owner is None:
+        return f"Claim {where}"
+    if owner == seat:
+        if state.mortgaged[i]:
+            return f"Your {where} is mortgaged: playing it loses it"
+        return f"Mortgage your {where}"
+    size = len(group(state, col, row))
+    rent = size * multiplier(red, black)
+    text = (
+        f"Pay {state.names[owner]} ${rent} rent "
+        f"({size} cell{'s' if size != 1 else ''}{_multiplier_reason(red, black)})"
+    )
+    if rent > state.money[seat]:
+        text += f": more than your ${state.money[seat]}, so you go bankrupt"
+    return text
+
+
+# -- the game --------------------------------------------------------------------------------
+
+class PropertySpec:
+    """Sid Sackson's Property for 2–6 players (see seeds/property.md)."""
+
+    name = "property"
+    title = "Property"
+    blurb = "Claim cells of an 8×8 grid with a red and a black card; rent grows with your groups."
+    players = (2, 6)
+    options = (
+        Option("bankruptcies", "Bankruptcies that end the game", 1, "int", (1, 2, 3),
+               "1: the game ends at the first bankruptcy; 2 or 3 for a longer game."),
+        Option("count-property", "Count property at $5 a cell", False, "bool",
+               help="Each cell a player owns adds $5 to their final worth (never to pay rent)."),
+    )
+    best_bot = "bot"
+
+    def __init__(self, notation: Any, bots: Mapping[str, Any]) -> None:
+        self.notation = notation
+        self.bots = dict(bots)
+
+    # -- setup -------------------------------------------------------------------------------
+    def setup(self, names: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> PropertyState:
+        opts = check_setup(self, names, options)
+        n = len(names)
+        counter = 0
+        shares = self._unit_shares(n)
+        chance(seed, counter).shuffle(shares)  # who gets which share of an uneven division
+        counter += 1
+        first, cut, counter = self._cut_for_first(seed, counter, n)
+        stock, hands, counter = self._deal_hands(seed, counter, n, first)
+        return PropertyState(
+            names=list(names), options=opts, seed=seed, counter=counter,
+            owners=[None] * CELLS, mortgaged=[False] * CELLS,
+            money=[STARTING_MONEY[n]] * n, units=[sort_units(share) for share in shares],
+            hands=hands, stock=stock, current=first, first=first, cut=cut,
+        )
+
+    @staticmethod
+    def _unit_shares(n: int) -> list[list[Card]]:
+        pools = {rank: [Card(rank, suit) for suit in SUITS] for rank in (KING, QUEEN, JACK)}
+        pools[JOKER] = [Card(0, None, 0), Card(0, None, 1)]
+        return [[pools[rank].pop(0) for rank in share] for share in UNIT_SHARES[n]]
+
+    @staticmethod
+    def _cut_for_first(seed: int, counter: int, n: int) -> tuple[int, list[list[tuple[int, Card]]], int]:
+        """Each player in seat order takes a card; the highest number (ace = 1) starts; tied
+        players draw again. Returns the first seat, every round of the draw, the counter."""
+        contenders = list(range(n))
+        rounds: list[list[tuple[int, Card]]] = []
+        deck: list[Card] = []
+        while True:
+            if len(deck) < len(contenders):
+                deck = number_deck()
+                chance(seed, counter).shuffle(deck)
+                counter += 1
+            draw = [(seat, deck.pop(0)) for seat in contenders]
+            rounds.append(draw)
+            high = max(card.rank for _, card in draw)
+            contenders = [seat for seat, card in draw if card.rank == high]
+            if len(contenders) == 1:
+                return contenders[0], rounds, counter
+
+    @staticmethod
+    def _deal_hands(seed: int, counter: int, n: int, first: int) -> tuple[list[Card], list[list[Card]], int]:
+        """Reshuffle all 40; in turn order each player draws until holding both colours. (If
+        the stock ran dry first — a chance below one in a billion — the deal is made again.)"""
+        while True:
+            stock = number_deck()
+            chance(seed, counter).shuffle(stock)
+            counter += 1
+            hands: list[list[Card]] = [[] for _ in range(n)]
+            for seat in [(first + k) % n for k in range(n)]:
+                while stock and not has_both_colours(hands[seat]):
+                    hands[seat].append(stock.pop(0))
+            if all(has_both_colours(hand) for hand in hands):
+                return stock, hands, counter
+
+    # -- asking --------------------------------------------------------------------------------
+    def to_move(self, state: PropertyState) -> int | None:
+        if state.over:
+            return None
+        return state.pending.payer if state.pending else state.current
+
+    def turn(self, state: PropertyState) -> int:
+        return state.turn
+
+    def legal(self, state: PropertyState) -> list[Command]:
+        if state.over:
+            return []
+        pending = state.pending
+        if pending is not None:
+            buys: list[Command] = [Buy(units) for units in useful_purchases(state.units[pending.payer], pending.group_size)]
+            return buys + [Decline()]
+        hand = state.hands[state.current]
+        reds = sort_cards(c for c in hand if c.is_red)
+        blacks = sort_cards(c for c in hand if c.is_black)
+        return [Play(red, black, col, row) for red in reds for black in blacks for col, row in cells_for(red, black)]
+
+    def check(self, state: PropertyState, command: Command) -> None:
+        if state.over:
+            raise IllegalCommand("The game is over.")
+        seat = self.to_move(state)
+        name = state.names[seat]
+        pending = state.pending
+        if isinstance(command, Play):
+            if pending is not None:
+                raise IllegalCommand(
+                    f"{name} must first decide whether to buy {cell_name(pending.col, pending.row)}: "
+                    f"buy with units or decline."
+                )
+            self._check_play(state, command, name)
+        elif isinstance(command, (Buy, Decline)):
+            if pending is None:
+                raise IllegalCommand("There is no purchase to decide: play a red and a black card.")
+            if isinstance(command, Buy):
+                self._check_buy(state, command, name, pending)
+        else:
+            raise IllegalCommand(f"{command!r} is not a Property command.")
+
+    @staticmethod
+    def _check_play(state: PropertyState, play: Play, name: str) -> None:
+        red, black = play.red, play.black
+        for card in (red, black):
+            if card.is_joker or card.rank > 10:
+                raise IllegalCommand(f"{card.code} is a purchase unit, not a number card: play cards A-10.")
+        if red.colour is black.colour:
+            raise IllegalCommand(
+                f"play needs one red and one black card; {red.code} and {black.code} are both {red.colour.value}"
+            )
+        if not red.is_red:
+            raise IllegalCommand(f"a play names its red card first: play {black.code} {red.code}")
+        missing = [card.code for card in (red, black) if card not in state.hands[state.current]]
+        if missing:
+            raise IllegalCommand(f"{name} does not hold {' or '.join(missing)}.")
+        if not (1 <= play.col <= SIZE and 1 <= play.row <= SIZE):
+            raise IllegalCommand(f"There is no cell {play.col}·{play.row}: columns and rows run from 1 to 8.")
+        if (play.col, play.row) in cells_for(red, black):
+            return
+        wanted = cell_name(play.col, play.row)
+        if not is_wild(red) and not is_wild(black):
+            raise IllegalCommand(f"{red.code} and {black.code} name cell {cell_name(red.rank, black.rank)}, not {wanted}.")
+        if is_wild(red):
+            raise IllegalCommand(f"{black.code} fixes the row at {black.rank}, so {red.code} {black.code} cannot name {wanted}.")
+        raise IllegalCommand(f"{red.code} fixes the column at {red.rank}, so {red.code} {black.code} cannot name {wanted}.")
+
+    @staticmethod
+    def _check_buy(state: PropertyState, buy: Buy, name: str, pending: PendingPurchase) -> None:
+        where = cell_name(pending.col, pending.row)
+        if not buy.units:
+            raise IllegalCommand(f"Name the units to hand over: buying {where} needs {pending.group_size}.")
+        seen: set[Card] = set()
+        for card in buy.units:
+            if card in seen:
+                raise IllegalCommand(f"{card.key} is named twice.")
+            seen.add(card)
+        missing = [card.key for card in buy.units if card not in state.units[pending.payer]]
+        if missing:
+            raise IllegalCommand(f"{name} does not hold {' '.join(missing)} among their purchase units.")
+        total = units_total(buy.units)
+        if total < pending.group_size:
+            raise IllegalCommand(
+                f"Buying {where} needs {pending.group_size} units; "
+                f"{' '.join(c.key for c in buy.units)} make only {total}."
+            )
+
+    # -- changing ------------------------------------------------------------------------------
+    def apply(self, state: PropertyState, command: Command) -> list[Event]:
+        self.check(state, command)
+        if isinstance(command, Play):
+            return self._play(state, command)
+        pending = cast(PendingPurchase, state.pending)  # check made sure there is one
+        state.pending = None
+        if isinstance(command, Buy):
+            i = index(pending.col, pending.row)
+            for card in command.units:
+                state.units[pending.payer].remove(card)
+            state.units[pending.owner] = sort_units(state.units[pending.owner] + list(command.units))
+            state.owners[i] = pending.payer  # a mortgage stays with the cell
+            events: list[Event] = [Bought(pending.payer, pending.owner, pending.col, pending.row,
+                                          command.units, state.mortgaged[i])]
+        else:
+            events = [Declined(pending.payer, pending.col, pending.row)]
+        return events + self._end_turn(state)
+
+    def _play(self, state: PropertyState, play: Play) -> list[Event]:
+        seat = state.current
+        red, black, col, row = play.red, play.black, play.col, play.row
+        hand = state.hands[seat]
+        hand.remove(red)
+        hand.remove(black)
+        state.played += [red, black]
+        state.last_play = LastPlay(seat, red, black, col, row)
+        i = index(col, row)
+        owner = state.owners[i]
+        if owner is None:
+            state.owners[i] = seat
+            state.mortgaged[i] = False
+            return [Claimed(seat, red, black, col, row)] + self._end_turn(state)
+        if owner == seat:
+            if state.mortgaged[i]:
+                state.owners[i] = None
+                state.mortgaged[i] = False
+                return [Lost(seat, red, black, col, row)] + self._end_turn(state)
+            state.mortgaged[i] = True
+            return [Mortgaged(seat, red, black, col, row)] + self._end_turn(state)
+        size = len(group(state, col, row))
+        times = multiplier(red, black)
+        rent = size * times
+        paid = min(rent, state.money[seat])
+        state.money[seat] -= paid
+        state.money[owner] += paid
+        events: list[Event] = [RentPaid(seat, owner, red, black, col, row, size, times, rent, paid)]
+        if rent > paid:
+            return events + self._bankrupt(state, seat, owner, rent, paid)
+        if units_total(state.units[seat]) >= size:
+            state.pending = PendingPurchase(seat, owner, col, row, size, rent)
+            return events
+        return events + self._end_turn(state)
+
+    def _bankrupt(self, state: PropertyState, seat: int, owner: int, rent: int, paid: int) -> list[Event]:
+        state.bankrupt.append(seat)
+        events: list[Event] = [WentBankrupt(seat, owner, rent, paid)]
+        if state.over:
+            outcome = self.outcome(state)
+            return events + [GameOver(outcome.summary if outcome else "")]
+        cells = state.cells_of(seat)
+        for i in cells:
+            state.owners[i] = None
+            state.mortgaged[i] = False
+        cards = state.hands[seat]
+        state.played += cards
+        state.hands[seat] = []
+        events.append(Vacated(seat, len(cells), len(cards)))
+        self._advance(state)
+        return events
+
+    def _end_turn(self, state: PropertyState) -> list[Event]:
+        events = self._refill(state, state.current)
+        self._advance(state)
+        return events
+
+    @staticmethod
+    def _advance(state: PropertyState) -> None:
+        seat = state.current
+        for _ in range(state.players):
+            seat = (seat + 1) % state.players
+            if seat not in state.bankrupt:
+                break
+        state.current = seat
+        state.turn += 1
+
+    @staticmethod
+    def _refill(state: PropertyState, seat: int) -> list[Event]:
+        """Draw until the hand holds both colours, remaking the stock from the played cards
+        whenever it runs out (the pair just played is among them, so this always ends)."""
+        hand = state.hands[seat]
+        events: list[Event] = []
+        drawn: list[Card] = []
+
+        def report() -> None:
+            if drawn:
+                events.extend([Drew(seat, tuple(drawn)), DrewCount(seat, len(drawn))])
+                drawn.clear()
+
+        while not has_both_colours(hand):
+            if not state.stock:
+                if not state.played:
+                    break
+                report()
+                state.stock, state.played = state.played, []
+                chance(state.seed, state.counter).shuffle(state.stock)
+                state.counter += 1
+                events.append(StockRemade(len(state.stock)))
+            card = state.stock.pop(0)
+            hand.append(card)
+            drawn.append(card)
+        report()
+        return events
+
+    # -- showing -------------------------------------------------------------------------------
+    def view(self, state: PropertyState, seat: int | None) -> PropertyView:
+        n = state.players
+        rows = []
+        for s in range(n):
+            cells = state.cells_of(s)
+            mortgaged = sum(state.mortgaged[i] for i in cells)
+            rows.append((
+                "bankrupt" if s in state.bankrupt else f"${state.money[s]}",
+                str(units_total(state.units[s])),
+                f"{len(cells)} ({mortgaged}*)" if mortgaged else str(len(cells)),
+            ))
+        own = seat is not None and 0 <= seat < n
+        return PropertyView(
+            seat=seat,
+            to_move=self.to_move(state),
+            hand=tuple(sort_cards(state.hands[seat])) if own else (),
+            hand_sizes=tuple(len(hand) for hand in state.hands),
+            columns=("Money", "Units", "Cells"),
+            rows=tuple(rows),
+            owners=tuple(state.owners),
+            mortgaged=tuple(state.mortgaged),
+            money=tuple(state.money),
+            units=tuple(tuple(units) for units in state.units),
+            bankrupt=tuple(s in state.bankrupt for s in range(n)),
+            stock_size=len(state.stock),
+            played_size=len(state.played),
+            pending=state.pending,
+            last_play=state.last_play,
+        )
+
+    def outcome(self, state: PropertyState) -> Outcome | None:
+        if not state.over:
+            return None
+        count = bool(state.options.get("count-property"))
+        worths, keys, breakdown = [], [], []
+        for seat in range(state.players):
+            cells = len(state.cells_of(seat))
+            value = PROPERTY_VALUE * cells if count else 0
+            worth = state.money[seat] + value
+            worths.append(worth)
+            # a bankrupt player ranks below everyone still solvent, earlier bankruptcies lowest
+            keys.append((0, state.bankrupt.index(seat), worth) if seat in state.bankrupt else (1, 0, worth))
+            breakdown.append({"Money": state.money[seat], "Cells": cells, "Property value": value, "Worth": worth})
+        ranks = Outcome.rank_by(keys)
+        return Outcome(ranks, tuple(worths), tuple(breakdown), self._summary(state, ranks, worths, count))
+
+    @staticmethod
+    def _summary(state: PropertyState, ranks: Sequence[int], worths: Sequence[int], count: bool) -> str:
+        winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
+        names = [state.names[seat] for seat in winners]
+        amount = f"a worth of ${worths[winners[0]]}" if count else f"${worths[winners[0]]}"
+        if len(winners) == 1:
+            text = f"{names[0]} wins with {amount}"
+        else:
+            text = f"{', '.join(names[:-1])} and {names[-1]} share the win with {amount} each"
+        broke = [state.names[seat] for seat in state.bankrupt]
+        if broke:
+            text += f"; {' and '.join(broke)} went bankrupt"
+        return text + "."
+
+    # -- storing -------------------------------------------------------------------------------
+    def to_json(self, state: PropertyState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> PropertyState:
+        return state_from_json(data)
+
+    def conserved(self, state: PropertyState) -> dict[str, Any]:
+        cards = state.stock + state.played + [card for hand in state.hands for card in hand]
+        return {
+            "cards": sorted(card.key for card in cards),
+            "units": sorted(card.key for units in state.units for card in units),
+            "money": sum(state.money),
+        }
+
+
+__all__ = [
+    "CHIPS", "STARTING_MONEY", "UNIT_SHARES", "PropertySpec", "cells_for", "group",
+    "has_both_colours", "is_wild", "multiplier", "number_deck", "preview", "units_total",
+    "useful_purchases",
+]

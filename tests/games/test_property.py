@@ -1,0 +1,640 @@
+"""Property's rules, one test (or more) per rule, on positions written as JSON by hand."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pytest
+
+from rules.core import IllegalCommand, NotationError, RulesError, parse_card, parse_cards
+from rules.property import SPEC, STARTING_MONEY, Buy, Decline, Play, cells_for, group, preview
+from rules.property.events import (
+    Bought, Claimed, Declined, Drew, DrewCount, GameOver, Lost, Mortgaged, RentPaid, StockRemade,
+    Vacated, WentBankrupt,
+)
+from rules.property.rules import number_deck, useful_purchases
+
+C = parse_card
+NUMBER_KEYS = [card.key for card in number_deck()]
+EMPTY = ["........"] * 8
+UNITS = {
+    2: [["KS", "KH", "QS", "QH", "JS", "JH", "JK"], ["KD", "KC", "QD", "QC", "JD", "JC", "JK.1"]],
+    3: [["KS", "KH", "JS", "JH"], ["KD", "QS", "QH", "JD", "JC"], ["KC", "QD", "QC", "JK", "JK.1"]],
+}
+
+# The rule text's example: J.B. (seat 1, "B") owns a group of six around 3·5, one cell of it
+# mortgaged ("b" at 3·6); 5·8 touches the group only at a corner and 8·1 stands alone.
+JB_BOARD = [
+    "....B...",  # row 8
+    "...B....",  # row 7
+    "..bB....",  # row 6
+    ".BB.....",  # row 5
+    "..B.....",  # row 4
+    "........",  # row 3
+    "........",  # row 2
+    ".......B",  # row 1
+]
+
+
+def position(board=EMPTY, hands=(("3D", "5C"), ("7H", "2S")), money=None, units=None,
+             players=("Ann", "J.B."), stock=None, played=(), **extra):
+    """A position from its hand-written JSON; the stock defaults to every other number card."""
+    used = {key for hand in hands for key in hand} | set(played)
+    data = {
+        "players": list(players),
+        "board": list(board),
+        "money": list(money or [STARTING_MONEY[len(players)]] * len(players)),
+        "units": units or UNITS[len(players)],
+        "hands": [list(hand) for hand in hands],
+        "stock": [k for k in NUMBER_KEYS if k not in used] if stock is None else list(stock),
+        "played": list(played),
+        **extra,
+    }
+    return SPEC.from_json(json.loads(json.dumps(data)))
+
+
+def play(state, text):
+    return SPEC.apply(state, SPEC.notation.parse(text, state))
+
+
+def owner(state, col, row):
+    return SPEC.view(state, None).owner(col, row)
+
+
+def mortgaged(state, col, row):
+    return SPEC.view(state, None).is_mortgaged(col, row)
+
+
+def value(card):
+    return {13: 4, 12: 2, 11: 1, 0: 1}[card.rank]
+
+
+# -- setup ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_forty_number_cards_are_dealt_and_courts_are_units(players):
+    state = SPEC.setup([f"P{i}" for i in range(players)], None, seed=3)
+    conserved = SPEC.conserved(state)
+    assert conserved["cards"] == sorted(NUMBER_KEYS) and len(conserved["cards"]) == 40
+    assert all(C(key).rank <= 10 for key in conserved["cards"])
+    units = [card for share in state.units for card in share]
+    assert all(card.is_joker or card.rank >= 11 for card in units)
+    assert len(set(units)) == len(units)
+
+
+@pytest.mark.parametrize("players, each, shares", [
+    (2, 15, [(4, 4, 2, 2, 1, 1, 1)] * 2),
+    (3, 10, [(4, 4, 1, 1), (4, 2, 2, 1, 1), (4, 2, 2, 1, 1)]),
+    (4, 7, [(4, 2, 1)] * 4),
+    (5, 6, [(4, 2), (4, 2), (4, 1, 1), (4, 1, 1), (2, 2, 1, 1)]),
+    (6, 5, [(4, 1)] * 4 + [(2, 2, 1)] * 2),
+])
+def test_unit_shares_follow_the_ruling_table(players, each, shares):
+    state = SPEC.setup([f"P{i}" for i in range(players)], None, seed=11)
+    assert [sum(value(c) for c in share) for share in state.units] == [each] * players
+    got = sorted(tuple(sorted((value(c) for c in share), reverse=True)) for share in state.units)
+    assert got == sorted(shares)
+    jokers = sum(card.is_joker for share in state.units for card in share)
+    assert jokers == (0 if players == 4 else 2)
+    # the share of an uneven division that each seat gets is dealt at random
+    if len(set(shares)) > 1:
+        seat0 = {tuple(c.rank for c in SPEC.setup([f"P{i}" for i in range(players)], None, s).units[0])
+                 for s in range(30)}
+        assert len(seat0) > 1
+
+
+def test_three_player_shares_by_card():
+    """The 3-player row names cards, not only values: K K J J · K Q Q J J · K Q Q Joker Joker."""
+    state = SPEC.setup(["A", "B", "C"], None, seed=5)
+    faces = sorted(sorted("JK" if c.is_joker else c.code[0] for c in share) for share in state.units)
+    assert faces == sorted([sorted("K K J J".split()), sorted("K Q Q J J".split()),
+                            sorted("K Q Q JK JK".split())])
+
+
+def test_starting_money_matches_the_chip_table():
+    assert 15 * 1 + 9 * 5 + 9 * 10 == 150
+    assert STARTING_MONEY == {2: 150, 3: 136, 4: 102, 5: 85, 6: 68}
+    for players, money in STARTING_MONEY.items():
+        state = SPEC.setup([f"P{i}" for i in range(players)], None, seed=1)
+        assert state.money == [money] * players
+
+
+def test_first_player_has_the_high_card_and_ties_redraw():
+    redrawn = 0
+    for seed in range(60):
+        state = SPEC.setup(["A", "B", "C", "D", "E", "F"], None, seed)
+        rounds = state.cut
+        assert [seat for seat, _ in rounds[0]] == list(range(6))
+        for earlier, later in zip(rounds, rounds[1:]):
+            high = max(card.rank for _, card in earlier)
+            assert [seat for seat, _ in later] == [seat for seat, card in earlier if card.rank == high]
+        last = rounds[-1]
+        winner = max(last, key=lambda draw: draw[1].rank)
+        assert sum(card.rank == winner[1].rank for _, card in last) == 1
+        assert state.first == state.current == winner[0]
+        assert SPEC.to_move(state) == winner[0]
+        redrawn += len(rounds) > 1
+    assert redrawn, "no seed in 60 needed a redraw: the tie rule went untested"
+
+
+def test_ace_counts_as_one_in_the_cut():
+    for seed in range(40):
+        state = SPEC.setup(["A", "B"], None, seed)
+        for draw in state.cut:
+            if any(card.rank == 1 for _, card in draw) and len({c.rank for _, c in draw}) == 2:
+                ace_seat = next(seat for seat, card in draw if card.rank == 1)
+                assert state.first != ace_seat
+                return
+    pytest.fail("no cut with an ace in 40 seeds")
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_opening_hands_draw_until_both_colours(players):
+    for seed in range(10):
+        state = SPEC.setup([f"P{i}" for i in range(players)], None, seed)
+        order = [(state.first + k) % players for k in range(players)]
+        drawn = [card for seat in order for card in state.hands[seat]]
+        assert len(drawn) + len(state.stock) == 40
+        for hand in state.hands:
+            assert len(hand) >= 2
+            # every card but the last is of one colour, the last of the other
+            assert {card.colour for card in hand[:-1]} == {hand[0].colour}
+            assert hand[-1].colour is not hand[0].colour
+
+
+def test_setup_is_deterministic_for_a_seed():
+    a = SPEC.to_json(SPEC.setup(["A", "B", "C"], None, 42))
+    b = SPEC.to_json(SPEC.setup(["A", "B", "C"], None, 42))
+    c = SPEC.to_json(SPEC.setup(["A", "B", "C"], None, 43))
+    assert a == b and a != c
+
+
+def test_setup_checks_players_and_options():
+    with pytest.raises(RulesError, match="2-6 players"):
+        SPEC.setup(["A"], None, 1)
+    with pytest.raises(RulesError, match="bankruptcies"):
+        SPEC.setup(["A", "B"], {"bankruptcies": 4}, 1)
+
+
+# -- a play ----------------------------------------------------------------------------------------
+
+def test_red_card_is_the_column_black_card_the_row():
+    state = position(hands=(("AH", "8C", "2D", "3S"), ("7H", "2S")))
+    events = play(state, "play AH 8C")
+    assert owner(state, 1, 8) == 0  # the upper left cell
+    assert SPEC.to_json(state)["board"][0] == "A......."
+    assert isinstance(events[0], Claimed) and (events[0].col, events[0].row) == (1, 8)
+    assert state.played == [C("AH"), C("8C")]
+    assert SPEC.to_move(state) == 1 and state.turn == 2
+
+
+@pytest.mark.parametrize("cards", ["3D 5H", "3S 5C"])
+def test_a_play_needs_one_red_and_one_black_card(cards):
+    state = position(hands=(("3D", "5H", "3S", "5C"), ("7H", "2S")))
+    with pytest.raises(NotationError, match="one red and one black card; .* are both"):
+        SPEC.notation.parse(f"play {cards}", state)
+    red, black = (C(k) for k in cards.split())
+    with pytest.raises(IllegalCommand, match="one red and one black"):
+        SPEC.check(state, Play(red, black, red.rank, black.rank))
+
+
+def test_only_held_cards_may_be_played():
+    state = position()
+    with pytest.raises(IllegalCommand, match="Ann does not hold 4D"):
+        SPEC.check(state, Play(C("4D"), C("5C"), 4, 5))
+    with pytest.raises(IllegalCommand, match="4·5"):
+        SPEC.check(state, Play(C("3D"), C("5C"), 4, 5))
+    assert SPEC.legal(state) == [Play(C("3D"), C("5C"), 3, 5)]
+
+
+def test_nine_and_ten_are_wild_but_keep_their_suit():
+    assert cells_for(C("AH"), C("10C")) == [(1, row) for row in range(1, 9)]
+    assert cells_for(C("9D"), C("5C")) == [(col, 5) for col in range(1, 9)]
+    assert len(cells_for(C("9D"), C("9S"))) == 64
+    state = position(hands=(("9H", "5S"), ("7H", "2S")), board=JB_BOARD)
+    assert [(p.col, p.row) for p in SPEC.legal(state)] == [(col, 5) for col in range(1, 9)]
+    with pytest.raises(IllegalCommand, match="5S fixes the row at 5"):
+        SPEC.check(state, Play(C("9H"), C("5S"), 3, 6))
+    # the wild heart and spade still multiply the rent: 6 cells × 4
+    events = play(state, "play 9H 5S at 3,5")
+    assert isinstance(events[0], RentPaid) and events[0].amount == 24
+    assert state.money == [126, 174]
+
+
+def test_a_wild_play_must_name_its_cell():
+    state = position(hands=(("10D", "4C"), ("7H", "2S")))
+    with pytest.raises(NotationError, match="10D is wild: say which cell"):
+        SPEC.notation.parse("play 10D 4C", state)
+    with pytest.raises(IllegalCommand, match="no cell 9·4"):
+        SPEC.check(state, Play(C("10D"), C("4C"), 9, 4))
+    play(state, "play 10D 4C at 7,4")
+    assert owner(state, 7, 4) == 0
+
+
+# -- rent --------------------------------------------------------------------------------------
+
+def test_group_counts_orthogonal_neighbours_and_mortgaged_cells():
+    state = position(board=JB_BOARD)
+    assert group(state, 3, 5) == {(3, 5), (2, 5), (3, 4), (3, 6), (4, 6), (4, 7)}
+    assert group(state.owners, 5, 8) == {(5, 8)}  # a corner does not connect
+    assert group(state, 1, 1) == set()
+
+
+@pytest.mark.parametrize("cards, rent", [
+    ("3D 5C", 6), ("3H 5C", 12), ("3D 5S", 12), ("3H 5S", 24),
+])
+def test_the_rule_texts_rent_example(cards, rent):
+    state = position(board=JB_BOARD, hands=(("3D", "3H", "5C", "5S"), ("7H", "2S")))
+    events = play(state, f"play {cards}")
+    paid = events[0]
+    assert isinstance(paid, RentPaid) and paid.owner == 1 and paid.group_size == 6 and paid.amount == rent
+    assert state.money == [150 - rent, 150 + rent]
+    assert owner(state, 3, 5) == 1
+    # the suits change the rent, never the units a purchase needs
+    assert state.pending.group_size == 6 and state.pending.rent == rent
+
+
+def test_the_rules_page_example():
+    """seeds/property.md: Bob's group of four around 5·3; 7·5 touches it only at a corner."""
+    board = ["........"] * 3 + ["......B.", ".....B..", "....BB..", "....B...", "........"]
+    for cards, rent in (("5D 3C", 4), ("5H 3C", 8), ("5D 3S", 8), ("5H 3S", 16)):
+        state = position(board=board, hands=(("5D", "5H", "3C", "3S"), ("7H", "2S")))
+        assert play(state, f"play {cards}")[0].amount == rent
+        assert state.pending.group_size == 4
+
+
+def test_the_rule_texts_purchase_example():
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
+    play(state, "play 3D 5C")
+    assert SPEC.to_move(state) == 0 and state.current == 0  # the payer decides
+    assert state.turn == 1
+    events = play(state, "buy KS JS JK")  # a king, a jack and a joker: six units
+    assert isinstance(events[0], Bought) and events[0].units == tuple(parse_cards("KS JS JK"))
+    assert owner(state, 3, 5) == 0
+    assert sorted(c.key for c in state.units[1]) == sorted(UNITS[2][1] + ["KS", "JS", "JK"])
+    assert sorted(c.key for c in state.units[0]) == sorted(["KH", "QS", "QH", "JH"])
+    assert state.pending is None and SPEC.to_move(state) == 1
+
+
+def test_a_mortgage_survives_a_purchase():
+    state = position(board=JB_BOARD, hands=(("3H", "6C", "7D"), ("7H", "2S")))
+    play(state, "play 3H 6C")  # 3·6 is J.B.'s mortgaged cell
+    assert state.money == [138, 162]  # mortgaged cells still pay rent, and count in the group
+    events = play(state, "buy KS KH")
+    assert events[0].mortgaged
+    assert owner(state, 3, 6) == 0 and mortgaged(state, 3, 6)
+
+
+def test_a_purchase_needs_units_worth_the_group():
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
+    play(state, "play 3D 5C")
+    with pytest.raises(IllegalCommand, match="needs 6 units; KS JS make only 5"):
+        SPEC.check(state, Buy(tuple(parse_cards("KS JS"))))
+    with pytest.raises(IllegalCommand, match="does not hold KD"):
+        SPEC.check(state, Buy(tuple(parse_cards("KD KS"))))
+    with pytest.raises(IllegalCommand, match="KS is named twice"):
+        SPEC.check(state, Buy((C("KS"), C("KS"))))
+    with pytest.raises(IllegalCommand, match="decide whether to buy 3·5"):
+        SPEC.check(state, Play(C("7D"), C("2S"), 7, 2))
+    SPEC.check(state, Buy(tuple(parse_cards("KS KH QS"))))  # overpaying is allowed: no change
+
+
+def test_legal_purchases_are_the_minimal_mixes_plus_decline():
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
+    play(state, "play 3D 5C")
+    legal = SPEC.legal(state)
+    assert legal[-1] == Decline()
+    mixes = sorted(sorted(value(c) for c in command.units) for command in legal[:-1])
+    assert mixes == sorted([[1, 1, 2, 2], [1, 1, 4], [2, 4], [4, 4]])
+    for command in legal:
+        SPEC.check(state, command)
+    assert useful_purchases(parse_cards("KS QS"), 9) == []
+
+
+def test_declining_leaves_the_cell_and_units():
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
+    play(state, "play 3D 5C")
+    events = play(state, "decline")
+    assert isinstance(events[0], Declined)
+    assert owner(state, 3, 5) == 1 and len(state.units[0]) == 7
+    assert SPEC.to_move(state) == 1
+    with pytest.raises(IllegalCommand, match="no purchase to decide"):
+        SPEC.check(state, Decline())
+
+
+def test_no_decision_when_the_payer_cannot_afford_the_group():
+    units = [["QS", "JS", "JH"], UNITS[2][1] + UNITS[2][0][:2]]  # 4 units, the group needs 6
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")), units=units)
+    play(state, "play 3D 5C")
+    assert state.pending is None and SPEC.to_move(state) == 1
+
+
+# -- mortgage ------------------------------------------------------------------------------------
+
+def test_own_cell_is_mortgaged_then_lost():
+    board = ["........"] * 6 + [".A......", "........"]
+    state = position(board=board, hands=(("2D", "2C", "2H", "2S"), ("7H", "AS")))
+    events = play(state, "play 2D 2C")
+    assert isinstance(events[0], Mortgaged) and owner(state, 2, 2) == 0 and mortgaged(state, 2, 2)
+    assert state.money == [150, 150]  # no compensation
+    state.current = 0
+    events = play(state, "play 2H 2S")
+    assert isinstance(events[0], Lost) and owner(state, 2, 2) is None and not mortgaged(state, 2, 2)
+    assert SPEC.to_json(state)["board"][6] == "........"
+
+
+def test_a_lost_cell_can_be_claimed_again():
+    board = ["........"] * 6 + [".a......", "........"]
+    state = position(board=board, hands=(("2D", "2C"), ("2H", "2S")))
+    play(state, "play 2D 2C")
+    play(state, "play 2H 2S")
+    assert owner(state, 2, 2) == 1 and not mortgaged(state, 2, 2)
+
+
+# -- refill and the stock ------------------------------------------------------------------------
+
+def test_refill_draws_until_both_colours_privately():
+    rest = [k for k in NUMBER_KEYS if k not in {"3D", "5C", "7H", "7D", "2S", "2D", "4H", "6S"}]
+    state = position(hands=(("3D", "5C", "7H"), ("7D", "2S")), stock=["2D", "4H", "6S", "AC"], played=rest)
+    events = play(state, "play 3D 5C")
+    drew = [e for e in events if isinstance(e, Drew)]
+    count = [e for e in events if isinstance(e, DrewCount)]
+    assert drew[0].cards == tuple(parse_cards("2D 4H 6S")) and count[0].count == 3
+    assert drew[0].private_to == 0 and count[0].private_to is None
+    assert drew[0].reveals and count[0].reveals
+    assert state.hands[0] == parse_cards("7H 2D 4H 6S") and state.stock == [C("AC")]
+
+
+def test_no_draw_when_the_hand_still_has_both_colours():
+    state = position(hands=(("3D", "5C", "7H", "7S"), ("7D", "2S")))
+    events = play(state, "play 3D 5C")
+    assert not any(e.reveals for e in events)
+    assert len(state.hands[0]) == 2
+
+
+def test_empty_stock_is_remade_from_the_played_cards():
+    hands = (("3D", "5C", "7H"), ("7D", "2S"))
+    held = {k for hand in hands for k in hand}
+    state = position(hands=hands, stock=[], played=[k for k in NUMBER_KEYS if k not in held])
+    before = SPEC.conserved(state)
+    events = play(state, "play 3D 5C")
+    remade = [e for e in events if isinstance(e, StockRemade)]
+    assert remade and remade[0].size == 37  # 35 played before, plus the pair just played
+    assert events.index(remade[0]) < next(i for i, e in enumerate(events) if isinstance(e, Drew))
+    assert SPEC.conserved(state) == before
+    assert state.played == [] and any(c.is_black for c in state.hands[0])
+    assert len(state.stock) + len(state.hands[0]) - 1 == 37
+    assert state.counter == 1  # the shuffle used the next chance draw
+
+
+# -- bankruptcy and the end ----------------------------------------------------------------------
+
+def test_rent_above_money_bankrupts_and_ends_the_game():
+    state = position(board=JB_BOARD, hands=(("3H", "5S"), ("7H", "2S")), money=[20, 150])
+    events = play(state, "play 3H 5S")
+    assert events[0].rent == 24 and events[0].amount == 20
+    assert isinstance(events[1], WentBankrupt) and isinstance(events[-1], GameOver)
+    assert state.money == [0, 170]
+    assert SPEC.to_move(state) is None and SPEC.legal(state) == []
+    outcome = SPEC.outcome(state)
+    assert outcome.ranks == (2, 1) and outcome.scores == (0, 170)
+    assert outcome.summary == "J.B. wins with $170; Ann went bankrupt."
+    assert outcome.breakdown[1] == {"Money": 170, "Cells": 8, "Property value": 0, "Worth": 170}
+    assert events[-1].summary == outcome.summary
+    with pytest.raises(IllegalCommand, match="over"):
+        SPEC.check(state, Play(C("3H"), C("5S"), 3, 5))
+
+
+def test_rent_equal_to_money_is_paid_without_bankruptcy():
+    state = position(board=JB_BOARD, hands=(("3H", "5S", "7D"), ("7H", "2S")), money=[24, 150])
+    play(state, "play 3H 5S")
+    assert state.money == [0, 174] and state.bankrupt == [] and SPEC.outcome(state) is None
+
+
+def three_player_position(options):
+    board = ["........"] * 6 + [
+        ".AB.....",  # row 2: Ann owns 2·2, J.B. 3·2
+        "C.......",  # row 1: Cid owns 1·1
+    ]
+    return position(
+        board=board, players=("Ann", "J.B.", "Cid"), money=[3, 136, 136],
+        hands=(("3H", "2S", "5H"), ("AD", "AC", "7S"), ("4D", "4C")), options=options,
+    )
+
+
+def test_longer_game_vacates_a_bankrupt_players_cells_and_skips_them():
+    state = three_player_position({"bankruptcies": 2})
+    events = play(state, "play 3H 2S")  # J.B.'s 3·2: $1 × 4 = $4, Ann has $3
+    assert [type(e) for e in events] == [RentPaid, WentBankrupt, Vacated]
+    assert state.bankrupt == [0] and SPEC.outcome(state) is None
+    assert state.money == [0, 139, 136]
+    assert owner(state, 2, 2) is None and state.hands[0] == []
+    assert {C("3H"), C("2S"), C("5H")} <= set(state.played)
+    assert SPEC.to_move(state) == 1
+    view = SPEC.view(state, 1)
+    assert view.bankrupt == (True, False, False) and view.rows[0][0] == "bankrupt"
+    play(state, "play AD AC")  # J.B. pays Cid $1 for 1·1
+    play(state, "decline")
+    assert SPEC.to_move(state) == 2
+    play(state, "play 4D 4C")
+    assert SPEC.to_move(state) == 1  # Ann is skipped
+
+
+def test_longer_game_ends_at_the_chosen_bankruptcy():
+    state = three_player_position({"bankruptcies": 2})
+    state.bankrupt = [0]
+    state.owners[state.owners.index(0)] = None
+    state.current = 1
+    state.money[1] = 0
+    events = play(state, "play AD AC")  # $1 rent to Cid, J.B. has $0
+    assert isinstance(events[-1], GameOver)
+    assert SPEC.outcome(state).ranks == (3, 2, 1)  # the first to go bankrupt ranks last
+
+
+def test_three_bankruptcies_with_three_players_end_when_one_is_left():
+    state = three_player_position({"bankruptcies": 3})
+    state.bankrupt = [0]
+    state.current = 1
+    state.money[1] = 0
+    play(state, "play AD AC")
+    assert SPEC.outcome(state).winners == (2,)
+
+
+def test_count_property_option_adds_five_a_cell():
+    state = position(board=JB_BOARD, hands=(("3H", "5S"), ("7H", "2S")), money=[20, 150],
+                     options={"count-property": True})
+    play(state, "play 3H 5S")
+    outcome = SPEC.outcome(state)
+    assert outcome.breakdown[1] == {"Money": 170, "Cells": 8, "Property value": 40, "Worth": 210}
+    assert outcome.scores == (0, 210)
+    assert outcome.summary == "J.B. wins with a worth of $210; Ann went bankrupt."
+
+
+def test_property_never_pays_rent():
+    state = position(board=JB_BOARD, hands=(("3H", "5S"), ("7H", "2S")), money=[20, 150],
+                     options={"count-property": True})
+    play(state, "play 3H 5S")
+    assert state.bankrupt == [0]  # cells are not money, even when counted at the end
+
+
+def test_ties_share_the_win():
+    board = ["........"] * 7 + ["A......."]
+    state = position(board=board, players=("Ann", "J.B.", "Cid"), money=[107, 110, 3],
+                     hands=(("2D", "2S"), ("7H", "7S"), ("AH", "AS")), current=2)
+    play(state, "play AH AS")  # Ann's 1·1: $1 × 4 = $4; Cid pays his last $3
+    outcome = SPEC.outcome(state)
+    assert outcome.ranks == (1, 1, 3) and outcome.winners == (0, 1)
+    assert outcome.summary == "Ann and J.B. share the win with $110 each; Cid went bankrupt."
+
+
+# -- view, preview, status ------------------------------------------------------------------------
+
+def test_view_hides_other_hands_and_the_stock():
+    state = SPEC.setup(["Ann", "Bob", "Cid"], None, 8)
+    for seat in range(3):
+        view = SPEC.view(state, seat)
+        assert list(view.hand) == sorted(state.hands[seat], key=lambda c: c.sort_key())
+        assert view.hand_sizes == tuple(len(h) for h in state.hands)
+        hidden = state.stock + [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+        text = repr(view)
+        assert not [c.key for c in hidden if f"'{c.key}'" in text]
+    assert SPEC.view(state, None).hand == ()
+    view = SPEC.view(state, 0)
+    assert view.stock_size == len(state.stock) and view.played_size == 0
+    assert view.columns == ("Money", "Units", "Cells")
+    assert view.rows[0] == ("$136", "10", "0")
+    assert view.units == tuple(tuple(u) for u in state.units)
+
+
+def test_view_grid_helpers_and_last_play():
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
+    view = SPEC.view(state, 0)
+    assert view.owner(3, 6) == 1 and view.is_mortgaged(3, 6) and not view.is_mortgaged(3, 5)
+    assert view.owners[(6 - 1) * 8 + (3 - 1)] == 1 and len(view.owners) == len(view.mortgaged) == 64
+    assert view.rows[1] == ("$150", "15", "8 (1*)")
+    play(state, "play 3D 5C")
+    view = SPEC.view(state, 1)
+    assert view.pending.payer == 0 and view.pending.owner == 1 and view.pending.group_size == 6
+    assert (view.last_play.red, view.last_play.black, view.last_play.col, view.last_play.row) == (C("3D"), C("5C"), 3, 5)
+
+
+def test_status_lines():
+    names = ["Ann", "J.B."]
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
+    assert SPEC.view(state, 1).status(names) == "Ann to play a red and a black card."
+    play(state, "play 3D 5C")
+    assert SPEC.view(state, 1).status(names) == "Ann may buy 3·5 from J.B. with 6 units, or decline."
+    state.money = [0, 300]
+    state.bankrupt = [0]
+    assert SPEC.view(state, 0).status(names) == "The game is over."
+
+
+def test_preview_says_what_a_play_does():
+    state = position(board=JB_BOARD, hands=(("3D", "5C"), ("7H", "2S")), money=[10, 150])
+    assert preview(state, C("3D"), C("5C"), 3, 5) == "Pay J.B. $6 rent (6 cells)"
+    assert preview(state, C("3H"), C("5C"), 3, 5) == "Pay J.B. $12 rent (6 cells ×2 for ♥): more than your $10, so you go bankrupt"
+    assert preview(state, C("3D"), C("5S"), 3, 5).startswith("Pay J.B. $12 rent (6 cells ×2 for ♠)")
+    assert preview(state, C("3H"), C("5S"), 3, 5).startswith("Pay J.B. $24 rent (6 cells ×4 for ♥ and ♠)")
+    assert preview(state, C("3D"), C("8C"), 3, 8) == "Claim 3·8"
+    state.current = 1
+    assert preview(state, C("3D"), C("5C"), 3, 5) == "Mortgage your 3·5"
+    assert preview(state, C("3D"), C("6C"), 3, 6) == "Your 3·6 is mortgaged: playing it loses it"
+    assert preview(state, C("8D"), C("AC"), 8, 1) == "Mortgage your 8·1"
+
+
+# -- notation ----------------------------------------------------------------------------------
+
+def test_notation_round_trips_every_legal_command():
+    state = position(board=JB_BOARD, hands=(("3D", "9H", "10D", "5C", "9S"), ("7H", "2S")))
+    for command in SPEC.legal(state):
+        assert SPEC.notation.parse(SPEC.notation.format(command), state) == command
+    assert SPEC.notation.format(Play(C("3D"), C("5C"), 3, 5)) == "play 3D 5C"
+    assert SPEC.notation.format(Play(C("9H"), C("5C"), 4, 5)) == "play 9H 5C at 4,5"
+    play(state, "play 3D 5C")
+    for command in SPEC.legal(state):
+        assert SPEC.notation.parse(SPEC.notation.format(command), state) == command
+    assert SPEC.notation.format(Buy(tuple(parse_cards("JK KS JS")))) == "buy KS JS JK"
+    assert SPEC.notation.format(Decline()) == "decline"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("play 3D 5C", Play(C("3D"), C("5C"), 3, 5)),
+    ("PLAY   5c 3d ", Play(C("3D"), C("5C"), 3, 5)),
+    ("3d 5c", Play(C("3D"), C("5C"), 3, 5)),
+    ("play 9H 5C at 4,5", Play(C("9H"), C("5C"), 4, 5)),
+    ("play 5c 9h at 4 5", Play(C("9H"), C("5C"), 4, 5)),
+    ("play 9♥ 5♣ @4·5", Play(C("9H"), C("5C"), 4, 5)),
+])
+def test_parse_forgives_case_spacing_and_order(text, expected):
+    state = position(hands=(("3D", "9H", "5C"), ("7H", "2S")))
+    assert SPEC.notation.parse(text, state) == expected
+
+
+def test_parse_buy_and_decline_forgivingly():
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
+    play(state, "play 3D 5C")
+    assert SPEC.notation.parse("buy jk ks  js", state) == Buy(tuple(parse_cards("KS JS JK")))
+    assert SPEC.notation.parse("Decline", state) == Decline()
+    assert SPEC.notation.parse("pass", state) == Decline()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty command"),
+    ("bid 12", "not a Property command"),
+    ("play 3D", "play needs two cards"),
+    ("play 3D 5H", "3D and 5H are both red"),
+    ("play KS 3D", "KS is a purchase unit"),
+    ("play 9H 5C", "9H is wild: say which cell it names, e.g. play 9H 5C at 1,5"),
+    ("play 9H 5C at x", "after 'at' give the column and the row"),
+    ("play 3D 5Z", "'Z' is not a suit"),
+    ("buy", "buy needs the purchase units"),
+    ("decline now", "decline takes nothing"),
+])
+def test_notation_errors_say_what_was_wrong(text, message):
+    state = position(hands=(("3D", "9H", "5C"), ("7H", "2S")))
+    with pytest.raises(NotationError, match=message):
+        SPEC.notation.parse(text, state)
+
+
+# -- JSON and conservation -----------------------------------------------------------------------
+
+def test_json_round_trip_of_a_game_in_progress():
+    state = SPEC.setup(["Ann", "Bob", "Cid"], {"count-property": True}, 4)
+    for _ in range(25):
+        if SPEC.outcome(state):
+            break
+        data = SPEC.to_json(state)
+        assert SPEC.to_json(SPEC.from_json(json.loads(json.dumps(data)))) == data
+        SPEC.apply(state, SPEC.legal(state)[0])
+    data = SPEC.to_json(state)
+    assert SPEC.to_json(SPEC.from_json(copy.deepcopy(data))) == data
+    assert data["options"] == {"bankruptcies": 1, "count-property": True}
+
+
+def test_hand_written_board_is_checked():
+    with pytest.raises(RulesError, match="row 8 column 1: 'C' is not '.' or a seat letter A-B"):
+        position(board=["C......."] + ["........"] * 7)
+    with pytest.raises(RulesError, match="8 strings of 8"):
+        position(board=["..."])
+
+
+def test_play_conserves_cards_units_and_money():
+    state = SPEC.setup(["Ann", "Bob", "Cid", "Dee"], {"bankruptcies": 3}, 9)
+    conserved = SPEC.conserved(state)
+    assert conserved["money"] == 4 * 102 and len(conserved["units"]) == 12
+    for step in range(300):
+        if SPEC.outcome(state):
+            break
+        legal = SPEC.legal(state)
+        SPEC.apply(state, legal[step % len(legal)])
+        assert SPEC.conserved(state) == conserved
+
+
+def test_illegal_apply_changes_nothing():
+    state = position()
+    before = SPEC.to_json(state)
+    with pytest.raises(IllegalCommand):
+        SPEC.apply(state, Play(C("3H"), C("5C"), 3, 5))
+    with pytest.raises(IllegalCommand):
+        SPEC.apply(state, Buy((C("KS"),)))
+    assert SPEC.to_json(state) == before

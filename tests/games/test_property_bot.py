@@ -1,0 +1,153 @@
+"""Property's bot: it beats random play, and it makes the sensible choice in set positions."""
+
+from __future__ import annotations
+
+import random
+
+from rules.core import chance, parse_card
+from rules.core.simulate import simulate
+from rules.property import SPEC, Buy, Decline
+
+C = parse_card
+BOT = SPEC.bots[SPEC.best_bot]
+
+# J.B. (seat 1) owns a group of six around 3·5 (one cell mortgaged) and two lone cells.
+JB_BOARD = ["....B...", "...B....", "..bB....", ".BB.....", "..B.....", "........", "........", ".......B"]
+
+
+def position(board, hands, money=(150, 150)):
+    """Ann (seat 0) to move on this board; J.B. holds the other hand; the rest is the stock."""
+    held = {key for hand in hands for key in hand}
+    return SPEC.from_json({
+        "players": ["Ann", "J.B."],
+        "board": board,
+        "money": list(money),
+        "units": [["KS", "KH", "QS", "QH", "JS", "JH", "JK"], ["KD", "KC", "QD", "QC", "JD", "JC", "JK.1"]],
+        "hands": [list(hand) for hand in hands],
+        "stock": [f"{rank}{suit}" for suit in "SHDC" for rank in ["A", *map(str, range(2, 11))]
+                  if f"{rank}{suit}" not in held],
+    })
+
+
+def choose(state, seat=None):
+    seat = SPEC.to_move(state) if seat is None else seat
+    return BOT.choose(SPEC, state, seat, random.Random(0))
+
+
+def cell(command):
+    return (command.red.key, command.black.key, command.col, command.row)
+
+
+def test_best_bot_is_registered():
+    assert SPEC.best_bot == "bot" and "bot" in SPEC.bots
+
+
+def test_bot_beats_random_in_at_least_80_percent_of_500_games():
+    summary = simulate(SPEC, ["bot", "random"], 500, seed=0)
+    assert summary.games == 500
+    assert summary.shares[0] >= 0.80, summary.shares
+
+
+def test_claims_an_empty_cell_rather_than_pay_rent():
+    state = position(board=JB_BOARD, hands=(("3D", "8D", "5C"), ("7H", "2S")))
+    assert cell(choose(state)) == ("8D", "5C", 8, 5)
+
+
+def test_grows_its_own_group():
+    board = ["........"] * 3 + ["...A....", "........", "........", "........", "........"]
+    state = position(board=board, hands=(("4D", "8D", "4C", "AS"), ("7H", "2S")))
+    # 4·4 touches the own cell at 4·5; 8·4, 4·1 and 8·1 stand alone
+    assert cell(choose(state)) == ("4D", "4C", 4, 4)
+
+
+def test_pays_the_lowest_rent_when_every_play_costs():
+    state = position(board=JB_BOARD, hands=(("3D", "3H", "5C", "5S"), ("7H", "2S")))
+    assert cell(choose(state)) == ("3D", "5C", 3, 5)
+
+
+def test_picks_the_lowest_rent_when_every_play_bankrupts():
+    state = position(board=JB_BOARD, hands=(("3D", "3H", "5S"), ("7H", "2S")), money=[5, 295])
+    assert cell(choose(state)) == ("3D", "5S", 3, 5)
+
+
+def test_avoids_a_bankrupting_rent():
+    board = list(JB_BOARD)
+    board[3] = ".BB....B"  # 8·5 is J.B.'s too: $1 × 2
+    state = position(board=board, hands=(("3D", "8D", "5S"), ("7H", "2S")), money=[10, 290])
+    assert cell(choose(state)) == ("8D", "5S", 8, 5)
+
+
+def test_mortgages_its_own_cell_to_dodge_rent():
+    board = list(JB_BOARD)
+    board[3] = ".BB....A"  # Ann owns 8·5
+    state = position(board=board, hands=(("3D", "8D", "5C"), ("7H", "2S")))
+    assert cell(choose(state)) == ("8D", "5C", 8, 5)
+
+
+def test_loses_a_mortgaged_cell_only_when_forced():
+    board = list(JB_BOARD)
+    board[3] = ".BB....a"  # Ann's 8·5 is mortgaged
+    state = position(board=board, hands=(("3D", "8D", "5C"), ("7H", "2S")))
+    assert cell(choose(state)) == ("3D", "5C", 3, 5)  # $6 rent rather than lose 8·5
+    board[1] = "...B...A"  # Ann also owns 8·7: mortgaging it rather than losing 8·5
+    state = position(board=board, hands=(("8D", "5C", "7C"), ("7H", "2S")))
+    assert cell(choose(state)) == ("8D", "7C", 8, 7)
+    # every other play bankrupts: losing the cell is the way out
+    state = position(board=board, hands=(("3D", "8D", "5C"), ("7H", "2S")), money=[5, 295])
+    assert cell(choose(state)) == ("8D", "5C", 8, 5)
+
+
+# J.B. owns ten cells in one group: row 5 and then up column 8; Ann owns 4·4 and 4·6.
+TEN_BOARD = [
+    "........", ".......B", ".......B", "BBBBBBBB", "...A....", "........", "........", "........",
+]
+
+
+def pending_after(cards):
+    board = list(TEN_BOARD)
+    board[2] = "...A...B"  # Ann's 4·6
+    state = position(board=board, hands=((*cards.split(), "7D", "2S"), ("7H", "2C")))
+    SPEC.apply(state, SPEC.notation.parse(f"play {cards}", state))
+    assert state.pending is not None and state.pending.group_size == 10
+    return state
+
+
+def test_buys_a_cell_that_splits_a_big_group_and_joins_its_own():
+    command = choose(pending_after("4D 5C"))
+    assert isinstance(command, Buy) and sum({13: 4, 12: 2}.get(c.rank, 1) for c in command.units) == 10
+
+
+def test_declines_a_cell_not_worth_the_units():
+    assert choose(pending_after("AD 5C")) == Decline()
+
+
+def test_choice_does_not_change_the_state_or_read_hidden_cards():
+    for seed in range(6):
+        state = SPEC.setup(["Ann", "Bob", "Cid"], None, seed)
+        for step in range(40):
+            if SPEC.outcome(state):
+                break
+            seat = SPEC.to_move(state)
+            before = SPEC.to_json(state)
+            picked = choose(state, seat)
+            assert SPEC.to_json(state) == before
+            # the same table with other hidden cards (stock order, others' hands) → same choice
+            other = SPEC.from_json(before)
+            hidden = other.stock + [c for s, h in enumerate(other.hands) if s != seat for c in h]
+            chance(seed, step).shuffle(hidden)
+            for s, hand in enumerate(other.hands):
+                if s != seat:
+                    other.hands[s] = [hidden.pop() for _ in hand]
+            other.stock = hidden
+            assert choose(other, seat) == picked
+            SPEC.apply(state, picked)
+
+
+def test_bot_plays_only_legal_commands_in_multiplayer_games():
+    for players in (3, 6):
+        state = SPEC.setup([f"P{i}" for i in range(players)], {"bankruptcies": 2}, players)
+        while SPEC.outcome(state) is None:
+            command = choose(state)
+            assert command in SPEC.legal(state)
+            SPEC.apply(state, command)
+        assert len(state.bankrupt) == 2 and len(SPEC.outcome(state).ranks) == players
