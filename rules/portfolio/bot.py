@@ -1,0 +1,236 @@
+"""Portfolio's bot: a greedy player that reasons only on its own view, one command at a time.
+
+It prices everything in dollars over the income collections still to come ("horizon"): a
+portfolio worth $V to a seat with h collections left is worth about V·h to it. With that it
+sizes its draws, takes over or throws away rivals' portfolios when that pays, answers offers,
+and discards the card least useful to itself and most harmless in the next player's hands.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Sequence
+
+from rules.core import KING, Card, Command
+
+from .commands import (
+    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
+)
+from .rules import (
+    acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, runs_in,
+)
+from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
+
+DRAW_RATE = 1.5  # cards a player draws per turn, on average: turns left ≈ cards left / 1.5
+TOP_RIVAL, OTHER_RIVAL = 1.0, 0.4  # how much hurting a rival is worth, by their standing
+GAIN_MARGIN = 1.0  # an action must gain this many dollars (over the horizon) to be taken
+
+
+def horizons(view: PortfolioView) -> list[int]:
+    """For each seat, how many more times it will collect income (coming turns + the final)."""
+    n = len(view.money)
+    if view.last_round:
+        return [2 if view.current < s <= view.dealer else 1 for s in range(n)]
+    turns_left = (view.stock_size + (view.discard_size if view.reshuffle_pending else 0)) / DRAW_RATE
+    result = []
+    for seat in range(n):
+        wait = (seat - view.current) % n or n  # turns until this seat starts a turn again
+        result.append(1 + (int((turns_left - wait) // n) + 1 if turns_left >= wait else 0))
+    return result
+
+
+class PortfolioBot:
+    """Sizes draws by income and time left, builds and extends runs, caps exposed portfolios,
+    acquires or neutralises when it pays, values deals, and discards defensively."""
+
+    def choose(self, spec: Any, state: Any, seat: int, rng: random.Random) -> Command:
+        view: PortfolioView = spec.view(state, seat)
+        plan = _Plan(view, seat)
+        if view.phase == RESPOND:
+            command = plan.answer()
+        elif view.phase == DRAW:
+            command = plan.draw()
+        else:
+            command = plan.act()
+        try:
+            spec.check(state, command)
+        except ValueError:
+            # the plan misjudged a detail; any legal command keeps the game going
+            command = rng.choice(spec.legal(state))
+        return command
+
+
+class _Plan:
+    """One decision: the bot's reading of its view."""
+
+    def __init__(self, view: PortfolioView, seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        self.hand = list(view.hand)
+        self.money = view.money[seat]
+        self.horizon = horizons(view)
+        strength = [view.money[s] + view.income[s] * self.horizon[s] for s in range(len(view.money))]
+        rivals = [s for s in range(len(view.money)) if s != seat]
+        self.top_rival = max(rivals, key=lambda s: strength[s])
+        # what a face is worth on the table, and how much it would hurt in the next player's hands
+        self.table_use: dict[tuple, float] = {}
+        self.table_danger: dict[tuple, float] = {}
+        nxt = (seat + 1) % len(view.money)
+        for p in view.portfolios:
+            ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
+            caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
+            low = neutraliser(p)
+            if p.owner == seat:
+                _add(self.table_use, ends, lambda f: 6 + card_value(f))
+                _add(self.table_use, caps, lambda f: 1 + 0.3 * p.value)
+                _add(self.table_danger, ([low] if low else []) + list(acquirers(p)), lambda f: 4 + p.value)
+            else:
+                _add(self.table_use, [low] if low else [], lambda f: 1 + 0.3 * p.value)
+                _add(self.table_use, acquirers(p), lambda f: 2 + 0.5 * p.value)
+                if p.owner == nxt:
+                    _add(self.table_danger, ends, lambda f: 3 + card_value(f))
+
+    def weight(self, rival: int) -> float:
+        return TOP_RIVAL if rival == self.top_rival else OTHER_RIVAL
+
+    # -- how useful a card is ----------------------------------------------------------------
+    def use(self, card: Card, hand: Sequence[Card] | None = None) -> float:
+        """What ``card`` is worth to the bot, in rough dollars, next to the rest of ``hand``."""
+        hand = self.hand if hand is None else hand
+        faces = {c.face for c in hand if c is not card}
+        score = card_value(card) * 0.25 + self.table_use.get(card.face, 0.0)
+        if card.face in faces:
+            score -= 1.0  # a second copy of a face adds little
+        for distance, bonus in ((1, 3.0), (2, 1.5)):
+            for rank in (card.rank - distance, card.rank + distance):
+                if (rank, card.suit) in faces:
+                    score += bonus
+        return score
+
+    def danger(self, card: Card) -> float:
+        """What the card would do for the next player, who sees it on the discard pile first:
+        attack one of the bot's portfolios, or extend one of theirs."""
+        return self.table_danger.get(card.face, 0.0)
+
+    # -- the draw ------------------------------------------------------------------------------
+    def draw(self) -> Command:
+        view = self.view
+        top = view.discard_top
+        take = top is not None and self.use(top, self.hand + [top]) >= 3.0
+        if view.pauper:
+            return Pauper(take)
+        # the k-th card costs $k more; a card is worth more while there is time to use it
+        worth = min(5.0, 1.0 + 0.35 * self.horizon[self.seat])
+        count = 1
+        while count + 1 <= worth and draw_cost(count + 1) <= view.turn_income:
+            count += 1
+        return Draw(count, take)
+
+    # -- the act phase -------------------------------------------------------------------------
+    def act(self) -> Command:
+        for step in (self.attack, self.extend, self.make, self.cap):
+            command = step()
+            if command is not None:
+                return command
+        return self.finish()
+
+    def attack(self) -> Command | None:
+        best: tuple[float, Command] | None = None
+        mine = self.horizon[self.seat]
+        for p in self.view.portfolios:
+            if p.owner == self.seat:
+                continue
+            hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
+            face = neutraliser(p)
+            card = _holding(self.hand, [face] if face else [])
+            if card is not None and self.money >= p.value:
+                gain = hurt - p.value - 0.5 * self.use(card)
+                best = _better(best, gain, Neutralise(p.pid, card))
+            card = _holding(self.hand, acquirers(p))
+            if card is not None and self.money >= 2 * p.value:
+                on_king = p.cards[-1].rank == KING
+                after = p.value if on_king else portfolio_value([*p.cards, card])
+                gain = hurt + after * mine - 2 * p.value
+                best = _better(best, gain, Acquire(p.pid, card))
+        return best[1] if best else None
+
+    def extend(self) -> Command | None:
+        for p in self._own():
+            for end in (HIGH, LOW):
+                face = extension(p, end)
+                card = _holding(self.hand, [face] if face else [])
+                if card is not None:
+                    return Extend(p.pid, card)
+        return None
+
+    def make(self) -> Command | None:
+        runs = runs_in(self.hand)
+        if not runs:
+            return None
+        return Make(max(runs, key=lambda run: (len(run), portfolio_value(run))))
+
+    def cap(self) -> Command | None:
+        mine = self.horizon[self.seat]
+        for p in sorted(self._own(), key=lambda p: -p.value):
+            if p.value * mine < 8:
+                continue
+            for end in (HIGH, LOW):
+                card = _holding(self.hand, cap_faces(p, end))
+                # capping closes the end: only worth it for a card with little other use
+                if card is not None and self.use(card) - (1 + 0.3 * p.value) < 3.0:
+                    return Cap(p.pid, end, card)
+        return None
+
+    def finish(self) -> Command:
+        if not self.hand:
+            return End()
+        taken = self.view.taken_discard
+        allowed = [c for c in self.hand if c != taken or len(self.hand) == 1]
+        card = min(allowed, key=lambda c: (self.use(c) + self.danger(c), c.sort_key()))
+        return Discard(card)
+
+    # -- answering an offer ----------------------------------------------------------------------
+    def answer(self) -> Command:
+        offer = self.view.offer
+        if offer is None or offer.take_money > self.money:
+            return Decline()
+        mine, theirs = self.horizon[self.seat], self.horizon[offer.proposer]
+        values = {p.pid: p.value for p in self.view.portfolios}
+        weight = self.weight(offer.proposer)
+        # what the bot receives (the proposer's "give") and hands over (the proposer's "take")
+        worth = {pid: value * (mine + weight * theirs) for pid, value in values.items()}
+        gets = offer.give_money + sum(worth.get(pid, 0) for pid in offer.give_portfolios)
+        gets += sum(0.5 * self.use(card, self.hand + [card]) for card in offer.give_cards)
+        loses = offer.take_money + sum(worth.get(pid, 0) for pid in offer.take_portfolios)
+        taken: list[Card] = []
+        for wanted in offer.take_cards:
+            card = _holding([c for c in self.hand if c not in taken], [wanted])
+            if card is None:
+                return Decline()
+            taken.append(card)
+            loses += 0.5 * self.use(card) + weight * 2
+        return Accept() if gets - loses >= GAIN_MARGIN else Decline()
+
+    def _own(self) -> list[PortfolioInfo]:
+        return [p for p in self.view.portfolios if p.owner == self.seat]
+
+
+def _add(scores: dict[tuple, float], faces: Iterable[Card], worth: Any) -> None:
+    for face in faces:
+        scores[face.face] = scores.get(face.face, 0.0) + worth(face)
+
+
+def _holding(hand: Iterable[Card], faces: Iterable[Card]) -> Card | None:
+    """The first card in ``hand`` (in sort order, so the lowest copy) of the first face held."""
+    for face in faces:
+        for card in hand:
+            if card.same_face(face):
+                return card
+    return None
+
+
+def _better(best: tuple[float, Command] | None, gain: float, command: Command
+            ) -> tuple[float, Command] | None:
+    if gain < GAIN_MARGIN or (best is not None and best[0] >= gain):
+        return best
+    return (gain, command)

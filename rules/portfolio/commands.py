@@ -1,0 +1,102 @@
+"""Portfolio's commands: what a player can ask for. The notation of each is in notation.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.core import Card, Command
+
+
+@dataclass(frozen=True)
+class Draw(Command):
+    """Draw ``count`` cards at the start of the turn, paying 2+3+…+count from this turn's
+    income; with ``discard`` the first of them is the top card of the discard pile."""
+
+    count: int
+    discard: bool = False
+
+
+@dataclass(frozen=True)
+class Pauper(Command):
+    """Pauper's rule: two cards for the price of one (no portfolios, fewer than 13 cards)."""
+
+    discard: bool = False
+
+
+@dataclass(frozen=True)
+class Make(Command):
+    """Lay three or more cards of one suit in sequence from the hand as a new portfolio."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Extend(Command):
+    """Add one card to an uncapped end of one of the player's own portfolios."""
+
+    pid: str
+    card: Card
+
+
+@dataclass(frozen=True)
+class Cap(Command):
+    """Close the ``end`` ("low" or "high") of an own portfolio with a card of the end card's
+    rank and colour."""
+
+    pid: str
+    end: str
+    card: Card
+
+
+@dataclass(frozen=True)
+class Neutralise(Command):
+    """Play the next-lower card on an opponent's uncapped low end and pay the portfolio's value:
+    the portfolio goes to the discard pile."""
+
+    pid: str
+    card: Card
+
+
+@dataclass(frozen=True)
+class Acquire(Command):
+    """Play the next-higher card (an Ace of its colour on a King) on an opponent's uncapped high
+    end and pay twice the portfolio's value: the portfolio becomes the player's."""
+
+    pid: str
+    card: Card
+
+
+@dataclass(frozen=True)
+class Offer(Command):
+    """Propose a deal to the player named ``to``: the proposer gives the ``give_*`` items and
+    takes the ``take_*`` items. ``take_cards`` are faces as named (copy 0 means any copy)."""
+
+    to: str
+    give_cards: tuple[Card, ...] = ()
+    give_portfolios: tuple[str, ...] = ()
+    give_money: int = 0
+    take_cards: tuple[Card, ...] = ()
+    take_portfolios: tuple[str, ...] = ()
+    take_money: int = 0
+
+
+@dataclass(frozen=True)
+class Accept(Command):
+    """The responder accepts the pending offer; the deal happens at once."""
+
+
+@dataclass(frozen=True)
+class Decline(Command):
+    """The responder declines the pending offer; nothing changes hands."""
+
+
+@dataclass(frozen=True)
+class Discard(Command):
+    """End the turn by putting one hand card on the discard pile."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class End(Command):
+    """End the turn with an empty hand (there is nothing to discard)."""

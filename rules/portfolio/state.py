@@ -1,0 +1,191 @@
+"""Portfolio's position and the public views built from it.
+
+The state is mutable (``apply`` changes it); everything a view hands out is frozen. Cards are
+physical ``Card`` values (two or three decks, told apart by copy number); portfolios keep the
+id they were given at creation (P1, P2, …) wherever they travel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from rules.core import Card, View
+
+DRAW, ACT, RESPOND, OVER = "draw", "act", "respond", "over"
+LOW, HIGH = "low", "high"
+
+
+@dataclass
+class Portfolio:
+    """A run of at least three cards of one suit on the table, low to high, with optional caps
+    (cards of the end card's rank and colour that close that end; they are not part of the run)."""
+
+    pid: str
+    owner: int
+    cards: list[Card]
+    low_cap: Card | None = None
+    high_cap: Card | None = None
+
+    @property
+    def low(self) -> Card:
+        return self.cards[0]
+
+    @property
+    def high(self) -> Card:
+        return self.cards[-1]
+
+    def cap(self, end: str) -> Card | None:
+        return self.low_cap if end == LOW else self.high_cap
+
+    def all_cards(self) -> list[Card]:
+        """The run and its caps: everything that leaves the table with the portfolio."""
+        return [c for c in (self.low_cap, *self.cards, self.high_cap) if c is not None]
+
+    def __str__(self) -> str:
+        return f"{self.pid} ({self.low.code}–{self.high.code})"
+
+
+@dataclass(frozen=True)
+class OfferInfo:
+    """A pending deal: the proposer hands over the ``give_*`` items and receives the ``take_*``
+    items. ``take_cards`` are as the proposer named them (they cannot see the responder's hand),
+    so the physical copy is chosen from the responder's hand when the deal is accepted."""
+
+    proposer: int
+    responder: int
+    give_cards: tuple[Card, ...] = ()
+    give_portfolios: tuple[str, ...] = ()
+    give_money: int = 0
+    take_cards: tuple[Card, ...] = ()
+    take_portfolios: tuple[str, ...] = ()
+    take_money: int = 0
+
+
+@dataclass
+class PortfolioState:
+    """A game of Portfolio in progress.
+
+    ``stock`` and ``discard`` have their top at the END of the list. ``bank`` is the bank's
+    balance (income is paid out of it, costs are paid into it; it may be negative) so that the
+    players' money plus the bank never changes. ``sheet`` is the scorekeeper's column per seat:
+    the starting $6, then a new total after every turn that changed it. ``seed``/``counter``
+    drive every shuffle (see ``rules.core.chance``)."""
+
+    names: list[str]
+    seed: int
+    decks: int
+    stock: list[Card]
+    discard: list[Card]
+    hands: list[list[Card]]
+    money: list[int]
+    bank: int = 0
+    counter: int = 0
+    portfolios: list[Portfolio] = field(default_factory=list)
+    next_pid: int = 1
+    current: int = 0
+    phase: str = DRAW
+    turns: int = 1
+    turn_income: int = 0
+    pauper: bool = False
+    taken_discard: Card | None = None
+    offered: bool = False
+    offer: OfferInfo | None = None
+    reshuffled: bool = False
+    last_round: bool = False
+    sheet: list[list[int]] = field(default_factory=list)
+    final_income: list[int] | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def dealer(self) -> int:
+        """The last seat deals, so seat 0 (on the dealer's left) plays first."""
+        return self.players - 1
+
+    @property
+    def awaiting(self) -> int | None:
+        """The seat whose input the game awaits: the responder while an offer is pending."""
+        if self.phase == OVER:
+            return None
+        if self.phase == RESPOND and self.offer is not None:
+            return self.offer.responder
+        return self.current
+
+    @property
+    def reshuffle_pending(self) -> bool:
+        """True while a 3- or 5-player game has not yet gone through the deck once."""
+        return self.players in (3, 5) and not self.reshuffled and not self.last_round
+
+    def find(self, pid: str) -> Portfolio | None:
+        for portfolio in self.portfolios:
+            if portfolio.pid == pid:
+                return portfolio
+        return None
+
+    def owned(self, seat: int) -> list[Portfolio]:
+        return [p for p in self.portfolios if p.owner == seat]
+
+
+@dataclass(frozen=True)
+class PortfolioInfo:
+    """One portfolio as every seat sees it. ``neutralise_card``/``acquire_card`` name the face
+    that would attack that end ("2C", or "AD/AH" for an uncapped King), None when it is closed;
+    the costs are None then too."""
+
+    pid: str
+    owner: int
+    cards: tuple[Card, ...]
+    low_cap: Card | None
+    high_cap: Card | None
+    value: int
+    neutralise_cost: int | None
+    acquire_cost: int | None
+    neutralise_card: str | None
+    acquire_card: str | None
+
+
+@dataclass(frozen=True)
+class PortfolioView(View):
+    """What one seat sees of a Portfolio table: everything but the other hands and the stock.
+
+    ``current`` is the seat whose turn it is (during an offer ``to_move`` is the responder).
+    ``draw_costs[k-1]`` is the cost of drawing k cards, for every k this turn's income affords.
+    ``reshuffle_pending``: the discard pile will still be shuffled into a new stock once."""
+
+    portfolios: tuple[PortfolioInfo, ...] = ()
+    money: tuple[int, ...] = ()
+    income: tuple[int, ...] = ()
+    stock_size: int = 0
+    discard_top: Card | None = None
+    discard_size: int = 0
+    phase: str = DRAW
+    current: int = 0
+    turn_income: int = 0
+    draw_costs: tuple[int, ...] = ()
+    pauper: bool = False
+    taken_discard: Card | None = None
+    last_round: bool = False
+    reshuffle_pending: bool = False
+    dealer: int = 0
+    score_sheet: tuple[tuple[int, ...], ...] = ()
+    offer: OfferInfo | None = None
+
+    def status(self, names: Sequence[str]) -> str:
+        name = names[self.current]
+        if self.phase == OVER or self.to_move is None:
+            return "The game is over."
+        if self.phase == DRAW:
+            if self.pauper:
+                return (f"{name}: income ${self.turn_income} — choose how many cards to draw "
+                        "(pauper's rule: two cards for the price of one).")
+            return f"{name}: income ${self.turn_income} — choose how many cards to draw."
+        if self.phase == RESPOND and self.offer is not None:
+            return (f"{names[self.offer.responder]}: {names[self.offer.proposer]} offers a deal "
+                    "— accept or decline.")
+        finish = "end the turn" if self.hand_sizes and self.hand_sizes[self.current] == 0 else "discard"
+        if self.last_round:
+            return f"{name} may act, then {finish} (last round: no drawing)."
+        return f"{name} may act, then {finish}."

@@ -1,0 +1,724 @@
+"""Portfolio's rules, one test (or more) per rule, with the rule text's own examples.
+
+Positions are written as JSON (``SPEC.from_json``) with the ``table`` helper; commands are
+written in the game's notation and go through ``check`` and ``apply`` like a player's."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+
+import pytest
+
+from rules.core import Card, IllegalCommand, NotationError, Outcome, RulesError, parse_card
+from rules.core.bots import RandomBot
+from rules.portfolio import SPEC
+from rules.portfolio.commands import (
+    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper,
+)
+from rules.portfolio.events import StockFinished, StockReshuffled, TurnStarted
+from rules.portfolio.rules import draw_cost, income, max_draw, playable, portfolio_value
+from rules.portfolio.state import PortfolioInfo
+
+NAMES = ("Ann", "Bob", "Cat")
+STOCK = "2H.1 3H.1 4H.1 5H.1 6H.1 7H.1 8H.1 9H.1 10H.1 JH.1 QH.1 KH.1"
+
+
+def pf(pid, owner, cards, low=None, high=None):
+    return {"pid": pid, "owner": owner, "cards": cards.split(), "low_cap": low, "high_cap": high}
+
+
+def table(hands, *, names=NAMES, money=None, portfolios=(), stock=STOCK, discard="KC", phase="act",
+          current=0, **extra):
+    """A hand-written position: hands as text, portfolios from ``pf``."""
+    data = {"names": list(names), "hands": [h.split() for h in hands],
+            "money": list(money or [6] * len(names)), "stock": stock.split(),
+            "discard": discard.split(), "portfolios": list(portfolios), "phase": phase,
+            "current": current, **extra}
+    return SPEC.from_json(data)
+
+
+def play(state, text):
+    """Parse ``text`` for the awaited player, check and apply it; return the events."""
+    return SPEC.apply(state, SPEC.notation.parse(text, state))
+
+
+def refused(state, text, words):
+    """``text`` is refused with a message containing ``words`` and changes nothing."""
+    before = SPEC.to_json(state)
+    with pytest.raises(IllegalCommand, match=words):
+        play(state, text)
+    assert SPEC.to_json(state) == before
+
+
+def keys(cards):
+    return [card.key for card in cards]
+
+
+def owner_of(state, pid):
+    found = state.find(pid)
+    return None if found is None else found.owner
+
+
+# -- setup -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("players, decks", [(2, 2), (3, 2), (4, 3), (5, 3)])
+def test_setup_deals_thirteen_each_from_the_right_number_of_decks(players, decks):
+    state = SPEC.setup([f"N{i}" for i in range(players)], None, seed=11)
+    every = SPEC.conserved(state)["cards"]
+    assert len(every) == 52 * decks and len(set(every)) == len(every)  # each physical card unique
+    assert [len(h) for h in state.hands] == [13] * players
+    assert len(state.discard) == 1 and len(state.stock) == 52 * decks - 13 * players - 1
+    assert state.money == [6] * players
+    assert state.current == 0 and SPEC.to_move(state) == 0 and state.phase == "draw"
+    assert state.dealer == players - 1 and SPEC.view(state, 0).dealer == players - 1
+    assert SPEC.turn(state) == 1
+
+
+def test_setup_is_seeded_and_refuses_bad_player_counts():
+    a = SPEC.setup(["A", "B", "C"], None, seed=5)
+    b = SPEC.setup(["A", "B", "C"], None, seed=5)
+    c = SPEC.setup(["A", "B", "C"], None, seed=6)
+    assert SPEC.to_json(a) == SPEC.to_json(b) != SPEC.to_json(c)
+    with pytest.raises(RulesError):
+        SPEC.setup(["A"], None, seed=1)
+    with pytest.raises(RulesError):
+        SPEC.setup(list("ABCDEF"), None, seed=1)
+
+
+# -- values and income -------------------------------------------------------------------------
+def test_portfolio_value_drops_the_two_lowest_cards():
+    assert portfolio_value([parse_card(c) for c in "4S 5S 6S 7S".split()]) == 5
+    assert portfolio_value([parse_card(c) for c in "3H 4H 5H 6H 7H".split()]) == 7
+    assert portfolio_value([parse_card(c) for c in "JC QC KC".split()]) == 4
+    every = [Card(rank, parse_card("AS").suit) for rank in range(1, 14)]
+    assert portfolio_value(every) == 2 * 4 + 3 * 4 + 4 * 3  # 3–6, 7–10, J–K
+
+
+def test_draw_cost_table():
+    assert [draw_cost(n) for n in range(1, 9)] == [0, 2, 5, 9, 14, 20, 27, 35]
+    assert [max_draw(income) for income in (0, 1, 2, 4, 5, 10)] == [1, 1, 2, 2, 3, 4]
+
+
+def test_income_is_collected_at_the_start_of_the_turn():
+    # Cat ends her turn; Ann owns two portfolios worth $5 each (caps count nothing)
+    state = table(["AS", "2C", "9D"], current=2, portfolios=[
+        pf("P1", 0, "4S 5S 6S 7S", high="7C"), pf("P2", 0, "4H 5H 6H 7H"), pf("P3", 1, "8D 9D 10D")])
+    assert income(state, 0) == 10 and income(state, 1) == 3
+    events = play(state, "discard 9D")
+    assert TurnStarted(0, 10) in events
+    assert state.current == 0 and state.phase == "draw" and state.turn_income == 10
+    assert state.money == [16, 6, 6] and SPEC.turn(state) == 2
+
+
+@pytest.mark.parametrize("count, kept", [(1, 10), (2, 8), (3, 5), (4, 1)])
+def test_income_of_ten_buys_up_to_four_cards(count, kept):
+    state = table(["AS", "2C", "9D"], current=2,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 0, "4H 5H 6H 7H")])
+    play(state, "discard 9D")
+    play(state, f"draw {count}")
+    assert state.money[0] - 6 == kept
+    assert len(state.hands[0]) == 1 + count and state.phase == "act"
+
+
+def test_draws_are_paid_from_this_turns_income_only():
+    state = table(["AS", "2C", "3D"], money=[100, 6, 6], phase="draw", turn_income=10)
+    refused(state, "draw 5", r"costs \$14.*income is \$10")
+    state = table(["AS", "2C", "3D"], money=[100, 6, 6], phase="draw", turn_income=2)
+    refused(state, "draw 3", r"savings cannot pay")
+    assert Draw(3) not in SPEC.legal(state) and Draw(2) in SPEC.legal(state)
+    refused(state, "draw 0", "at least one")
+
+
+# -- pauper's rule ---------------------------------------------------------------------------
+def test_pauper_rule_applies_without_portfolios_and_under_thirteen_cards():
+    twelve = " ".join(f"{r}S" for r in "A 2 3 4 5 6 7 8 9 10 J Q".split())
+    state = table([twelve, "2C", "9D"], current=2)
+    play(state, "discard 9D")
+    assert state.pauper and SPEC.legal(state) == [Pauper(), Pauper(True)] and SPEC.view(state, 0).pauper
+    refused(state, "draw 1", "draws exactly two cards")
+    play(state, "pauper")
+    assert len(state.hands[0]) == 14 and state.money[0] == 6
+
+
+def test_pauper_takes_two_cards_for_nothing_and_may_start_with_the_discard():
+    state = table(["AS 2S", "2C", "3D"], phase="draw", pauper=True, discard="KC QD")
+    play(state, "pauper +discard")
+    assert keys(state.hands[0]) == ["AS", "2S", "QD", "KH.1"] and state.money[0] == 6
+    assert keys(state.discard) == ["KC"]
+
+
+def test_no_pauper_with_thirteen_cards_or_a_portfolio():
+    thirteen = " ".join(f"{r}S" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split())
+    state = table([thirteen, "2C", "9D"], current=2)
+    play(state, "discard 9D")
+    assert not state.pauper
+    refused(state, "pauper", "Pauper's rule is only for")
+    state = table(["AS", "2C", "9D"], current=2, portfolios=[pf("P1", 0, "AC 2C 3C")])
+    play(state, "discard 9D")
+    assert not state.pauper and not any(isinstance(c, Pauper) for c in SPEC.legal(state))
+
+
+# -- the discard pile ------------------------------------------------------------------------
+def test_top_discard_is_the_first_draw_and_counts_as_one():
+    state = table(["AS", "2C", "3D"], money=[11, 6, 6], phase="draw", turn_income=5,
+                  discard="9C 7S", stock="4D 5D 6D")
+    play(state, "draw 3 +discard")
+    assert keys(state.hands[0]) == ["AS", "7S", "6D", "5D"]  # the discard first, then the stock
+    assert keys(state.discard) == ["9C"] and keys(state.stock) == ["4D"]  # one discard only
+    assert state.money[0] == 6 and state.taken_discard == parse_card("7S")
+
+
+def test_the_discard_cannot_be_taken_from_an_empty_pile_nor_after_drawing():
+    state = table(["AS", "2C", "3D"], phase="draw", discard="")
+    refused(state, "draw 1 +discard", "discard pile is empty")
+    assert all(not c.discard for c in SPEC.legal(state))
+    state = table(["AS", "2C", "3D"], phase="act")
+    refused(state, "draw 1 +discard", "already drawn")
+
+
+def test_the_card_taken_from_the_discard_pile_stays_unless_it_is_the_last():
+    state = table(["AS 2C", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    refused(state, "discard 7S", "only as your last card")
+    assert Discard(parse_card("7S")) not in SPEC.legal(state)
+    state.hands[0] = [parse_card("7S")]
+    assert SPEC.legal(state)[-1] == Discard(parse_card("7S"))
+    play(state, "discard 7S")
+    assert state.current == 1
+
+
+def test_discarding_a_face_picks_a_copy_that_was_not_taken():
+    state = table(["7S.1 AS", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    assert SPEC.notation.parse("discard 7S", state) == Discard(parse_card("7S.1"))
+    play(state, "discard 7S")
+    assert keys(state.discard) == ["9C", "7S.1"]
+
+
+def test_end_only_with_an_empty_hand():
+    state = table(["4S 5S 6S", "2C", "3D"])
+    refused(state, "end", "still hold cards")
+    play(state, "make 4S 5S 6S")
+    assert SPEC.legal(state)[-1] == End() and not any(isinstance(c, Discard) for c in SPEC.legal(state))
+    play(state, "end")
+    assert state.current == 1 and keys(state.discard) == ["KC"]
+
+
+# -- making portfolios ---------------------------------------------------------------------------
+def test_make_lays_a_run_and_numbers_portfolios_in_order():
+    state = table(["4S 5S 6S 7S 9H 10H JH 3C", "2C", "3D"])
+    play(state, "make 7S 5S 4S 6S")
+    play(state, "make 9H 10H JH")
+    assert [(p.pid, keys(p.cards)) for p in state.portfolios] == [
+        ("P1", ["4S", "5S", "6S", "7S"]), ("P2", ["9H", "10H", "JH"])]
+    assert keys(state.hands[0]) == ["3C"] and income(state, 0) == 5 + 4
+
+
+def test_make_needs_three_in_sequence_of_one_suit_without_wrapping():
+    state = table(["4S 5S 7S QH KH AH 2H 5D 6D 6H", "2C", "3D"])
+    refused(state, "make 4S 5S", "at least three")
+    refused(state, "make 4S 5S 7S", "not a sequence")
+    refused(state, "make QH KH AH", "not a sequence")
+    refused(state, "make KH AH 2H", "not a sequence")
+    refused(state, "make 5D 6D 7D", "no 7D")
+    refused(state, "make 5D 6D 6H", "same suit")
+
+
+def test_legal_offers_every_run_and_sub_run_in_hand():
+    state = table(["3C 4C 5C 6C 9D 10D", "2C", "3D"])
+    makes = [c for c in SPEC.legal(state) if isinstance(c, Make)]
+    assert [SPEC.notation.format(c) for c in makes] == [
+        "make 3C 4C 5C", "make 3C 4C 5C 6C", "make 4C 5C 6C"]
+
+
+def test_portfolio_ids_are_never_reused():
+    state = table(["4S 5S 6S 7H 8C 9C 10C", "8H 9H 10H 3S", "3D"], money=[10, 6, 6])
+    play(state, "make 4S 5S 6S")
+    state.current = 1
+    play(state, "make 8H 9H 10H")
+    play(state, "neutralise P1 3S")
+    state.current = 0
+    play(state, "neutralise P2 7H")
+    assert state.portfolios == []
+    play(state, "make 8C 9C 10C")
+    assert [p.pid for p in state.portfolios] == ["P3"]
+
+
+# -- extending -----------------------------------------------------------------------------------
+def test_extend_either_end_one_card_at_a_time():
+    state = table(["9C 8C QC 7C", "2C", "3D"], portfolios=[pf("P1", 0, "9C 10C JC")])
+    refused(state, "extend P1 9C", "does not fit")
+    play(state, "extend P1 8C")
+    play(state, "extend P1 QC")
+    play(state, "extend P1 7C")
+    assert keys(state.find("P1").cards) == ["7C", "8C", "9C", "10C", "JC", "QC"]
+
+
+def test_a_card_fitting_two_portfolios_goes_to_the_one_named_and_never_joins_them():
+    state = table(["10S 2D", "2C", "3D"], portfolios=[pf("P1", 0, "6S 7S 8S 9S"), pf("P2", 0, "JS QS KS")])
+    legal = SPEC.legal(state)
+    assert Extend("P1", parse_card("10S")) in legal and Extend("P2", parse_card("10S")) in legal
+    play(state, "extend P2 10S")
+    assert keys(state.find("P1").cards) == ["6S", "7S", "8S", "9S"]
+    assert keys(state.find("P2").cards) == ["10S", "JS", "QS", "KS"]
+    assert len(state.portfolios) == 2
+
+
+def test_only_your_own_portfolios_are_extended_and_capped():
+    state = table(["7S 6D", "2C", "3D"], portfolios=[pf("P1", 1, "4S 5S 6S")])
+    refused(state, "extend P1 7S", "belongs to Bob")
+    refused(state, "cap P1 high 6D", "belongs to Bob")
+    refused(state, "extend P9 7S", "no portfolio P9")
+
+
+# -- caps --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["cap P1 low 6D", "cap P1 low 6H.1", "cap P1 high 10D", "cap P1 high 10H.1"])
+def test_caps_take_the_end_cards_rank_and_colour(text):
+    state = table(["6D 6H.1 10D 10H.1 6S 10C", "2C", "3D"], portfolios=[pf("P1", 0, "6H 7H 8H 9H 10H")])
+    play(state, text)
+    portfolio = state.find("P1")
+    end = text.split()[2]
+    assert (portfolio.low_cap if end == "low" else portfolio.high_cap) == parse_card(text.split()[3])
+    assert portfolio_value(portfolio.cards) == 9  # the cap adds nothing
+
+
+def test_caps_of_the_other_colour_or_rank_are_refused():
+    state = table(["6S 10C 7D", "2C", "3D"], portfolios=[pf("P1", 0, "6H 7H 8H 9H 10H")])
+    refused(state, "cap P1 low 6S", "rank and colour")
+    refused(state, "cap P1 high 10C", "rank and colour")
+    refused(state, "cap P1 low 7D", "rank and colour")
+
+
+def test_a_capped_end_cannot_be_extended_but_the_other_can():
+    state = table(["6D 5H JH 10D 10H.1", "2C", "3D"], portfolios=[pf("P1", 0, "6H 7H 8H 9H 10H")])
+    play(state, "cap P1 low 6D")
+    refused(state, "extend P1 5H", "low end of P1 is capped")
+    refused(state, "cap P1 low 6D", "already capped")
+    play(state, "extend P1 JH")
+    refused(state, "cap P1 high 10D", "rank and colour of the end card JH")
+
+
+def test_an_ace_low_end_needs_no_cap():
+    state = table(["AD", "2C", "3D"], portfolios=[pf("P1", 0, "AH 2H 3H")])
+    refused(state, "cap P1 low AD", "An Ace low end cannot be neutralised; it needs no cap.")
+    assert not any(isinstance(c, Cap) for c in SPEC.legal(state))
+
+
+def test_caps_protect_against_neutralising_and_acquiring():
+    state = table(["5H JH", "2C", "3D"], money=[50, 6, 6],
+                  portfolios=[pf("P1", 1, "6H 7H 8H 9H 10H", low="6D", high="10D")])
+    refused(state, "neutralise P1 5H", "low end of P1 is capped")
+    refused(state, "acquire P1 JH", "high end of P1 is capped")
+    info = SPEC.view(state, 0).portfolios[0]
+    assert info.neutralise_cost is None and info.acquire_cost is None
+    assert info.neutralise_card is None and info.acquire_card is None
+
+
+# -- neutralising and acquiring ------------------------------------------------------------------
+def test_neutralise_3_to_6_of_clubs_with_the_two_for_four_dollars():
+    state = table(["2C AS", "9D", "3D"], money=[4, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    info = SPEC.view(state, 0).portfolios[0]
+    assert (info.value, info.neutralise_cost, info.neutralise_card) == (4, 4, "2C")
+    before = SPEC.conserved(state)
+    play(state, "neutralise P1 2C")
+    assert state.portfolios == [] and state.money == [0, 6, 6]
+    assert keys(state.discard) == ["KC", "2C", "3C", "4C", "5C", "6C"]
+    assert SPEC.conserved(state) == before
+
+
+def test_neutralising_needs_the_money_and_an_opponents_portfolio():
+    state = table(["2C 2D", "9D", "3D"], money=[3, 6, 6],
+                  portfolios=[pf("P1", 1, "3C 4C 5C 6C"), pf("P2", 0, "3D 4D 5D")])
+    refused(state, "neutralise P1 2C", r"You need \$4 to neutralise P1; you have \$3.")
+    refused(state, "neutralise P2 2D", "your own portfolio")
+    refused(state, "neutralise P1 2D", "Only 2C neutralises")
+    assert not any(isinstance(c, Neutralise) for c in SPEC.legal(state))
+
+
+def test_an_ace_low_portfolio_cannot_be_neutralised():
+    state = table(["KS", "9D", "3D"], money=[50, 6, 6], portfolios=[pf("P1", 1, "AS 2S 3S")])
+    refused(state, "neutralise P1 KS", "starts with an Ace")
+
+
+def test_acquire_3_to_6_of_clubs_with_the_seven_for_eight_dollars():
+    state = table(["7C AS", "9D", "3D"], money=[8, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    info = SPEC.view(state, 0).portfolios[0]
+    assert (info.acquire_cost, info.acquire_card) == (8, "7C")
+    refused(state, "acquire P1 AS", "Only 7C acquires")
+    play(state, "acquire P1 7C")
+    portfolio = state.find("P1")
+    assert portfolio.owner == 0 and keys(portfolio.cards) == ["3C", "4C", "5C", "6C", "7C"]
+    assert portfolio_value(portfolio.cards) == 7 and state.money == [0, 6, 6]
+    assert income(state, 0) == 7 and income(state, 1) == 0
+
+
+def test_acquiring_needs_twice_the_value():
+    state = table(["7C", "9D", "3D"], money=[7, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    refused(state, "acquire P1 7C", r"You need \$8 to acquire P1; you have \$7.")
+    assert not any(isinstance(c, Acquire) for c in SPEC.legal(state))
+
+
+@pytest.mark.parametrize("ace", ["AD", "AH"])
+def test_an_uncapped_king_is_acquired_with_an_ace_of_its_colour_which_is_discarded(ace):
+    state = table([f"{ace} AS AC", "9D", "3D"], money=[9, 6, 6], portfolios=[pf("P1", 1, "JH QH KH")])
+    info = SPEC.view(state, 0).portfolios[0]
+    assert (info.acquire_card, info.acquire_cost) == ("AH/AD", 8)
+    refused(state, "acquire P1 AS", "Only AH or AD acquires")
+    play(state, f"acquire P1 {ace}")
+    assert owner_of(state, "P1") == 0 and keys(state.find("P1").cards) == ["JH", "QH", "KH"]
+    assert state.discard[-1] == parse_card(ace) and state.money[0] == 1
+
+
+def test_a_capped_king_cannot_be_taken_by_an_ace():
+    state = table(["AD", "9D", "3D"], money=[50, 6, 6], portfolios=[pf("P1", 1, "JH QH KH", high="KD")])
+    refused(state, "acquire P1 AD", "high end of P1 is capped")
+
+
+def test_money_never_goes_below_zero():
+    state = table(["7C 2C", "9D", "3D"], money=[0, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    assert not any(isinstance(c, (Acquire, Neutralise)) for c in SPEC.legal(state))
+    refused(state, "acquire P1 7C", "you have \\$0")
+    refused(state, "offer Bob: give $1 take 9D", "only \\$0")
+
+
+# -- the end of the stock ------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [3, 5])
+def test_first_stock_end_reshuffles_the_discard_pile_in_3_and_5_player_games(players):
+    names = NAMES + ("Dan", "Eve")[: players - 3]
+    state = table(["AS"] + ["2C"] * (players - 1), names=names, money=[15] + [6] * (players - 1),
+                  phase="draw", turn_income=9, stock="2D 3D", discard="4C 5C 6C 7C 8C")
+    events = play(state, "draw 4")
+    assert StockReshuffled(5) in events
+    assert keys(state.hands[0])[:3] == ["AS", "3D", "2D"] and len(state.hands[0]) == 5
+    assert len(state.stock) == 3 and state.discard == [] and state.reshuffled and not state.last_round
+    assert state.money[0] == 6  # four cards paid in full
+    assert sorted(keys(state.hands[0][3:] + state.stock)) == sorted("4C 5C 6C 7C 8C".split())
+
+
+def test_the_second_stock_end_finishes_the_stock_and_charges_only_cards_drawn():
+    state = table(["AS", "2C", "3D"], money=[8, 6, 6], phase="draw", turn_income=2,
+                  stock="2D", discard="4C 5C", reshuffled=True)
+    events = play(state, "draw 2")
+    assert StockFinished(0, 2) in events and state.last_round
+    assert keys(state.hands[0]) == ["AS", "2D"] and state.money[0] == 8
+    assert keys(state.discard) == ["4C", "5C"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_no_reshuffle_in_2_and_4_player_games(players):
+    names = ("Ann", "Bob", "Cat", "Dan")[:players]
+    state = table(["AS"] + ["2C"] * (players - 1), names=names, money=[11] + [6] * (players - 1),
+                  phase="draw", turn_income=5, stock="2D", discard="4C 5C")
+    play(state, "draw 3 +discard")
+    assert keys(state.hands[0]) == ["AS", "5C", "2D"] and state.stock == []
+    assert state.last_round and not state.reshuffled and keys(state.discard) == ["4C"]
+    assert state.money[0] == 11 - draw_cost(2)  # two cards came, two are paid for
+    assert Draw(1) not in SPEC.legal(state)
+
+
+def test_an_empty_stock_in_a_written_position_finishes_at_the_first_draw():
+    state = table(["AS", "2C"], names=("Ann", "Bob"), phase="draw", stock="")
+    play(state, "draw 1")
+    assert state.last_round and keys(state.hands[0]) == ["AS"]
+
+
+def test_after_the_last_card_the_players_up_to_the_dealer_play_without_drawing():
+    state = table(["AS 9S", "2C 3C", "3D 4D"], money=[6, 6, 6], phase="draw", stock="2D",
+                  discard="4C", reshuffled=True, portfolios=[pf("P1", 1, "4H 5H 6H")])
+    play(state, "draw 1")
+    assert state.last_round
+    play(state, "discard AS")
+    assert state.current == 1 and state.phase == "act" and state.money[1] == 8  # income, no draw
+    assert not any(isinstance(c, (Draw, Pauper)) for c in SPEC.legal(state))
+    refused(state, "draw 1", "stock is finished")
+    assert "last round" in SPEC.view(state, 1).status(NAMES)
+    play(state, "discard 2C")
+    assert state.current == 2 and state.phase == "act"
+    play(state, "discard 3D")  # the dealer's last turn ends the game
+    assert state.phase == "over" and SPEC.to_move(state) is None and SPEC.legal(state) == []
+    assert SPEC.view(state, 0).status(NAMES) == "The game is over."
+    assert state.money == [6, 10, 6]  # Bob: $2 at his last turn, $2 final income
+    with pytest.raises(IllegalCommand, match="over"):
+        SPEC.check(state, Discard(parse_card("9S")))
+
+
+def test_the_game_ends_after_the_dealers_turn_when_the_dealer_drew_the_last_card():
+    state = table(["AS 9S", "2C 3C", "3D 4D"], phase="draw", stock="2D", discard="4C", current=2,
+                  reshuffled=True)
+    play(state, "draw 1")
+    play(state, "discard 3D")
+    assert state.phase == "over" and SPEC.outcome(state) is not None
+
+
+def test_final_income_and_the_score_breakdown():
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[20, 9], current=1, last_round=True,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "JD QD KD", low="JH")])
+    play(state, "discard 2C")
+    outcome = SPEC.outcome(state)
+    assert outcome.scores == (25, 13) and outcome.ranks == (1, 2) and outcome.winners == (0,)
+    assert outcome.breakdown[0] == {"money before final income": 20, "final income": 5,
+                                    "money": 25, "portfolio value": 5}
+    assert outcome.summary == "Ann wins with $25." and state.sheet[0][-1] == 25
+
+
+def test_a_money_tie_goes_to_the_greater_portfolio_value():
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[10, 12], current=1, last_round=True,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "3D 4D 5D 6D")])
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[10, 11], current=1, last_round=True,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "3D 4D 5D 6D")])
+    play(state, "discard 2C")
+    outcome = SPEC.outcome(state)
+    assert state.money == [15, 15] and outcome.ranks == (1, 2)
+    assert "greater portfolio value" in outcome.summary
+
+
+def test_a_tie_on_money_and_value_is_a_shared_win():
+    state = table(["AS", "2C", "3D"], money=[10, 10, 3], current=2, last_round=True,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "4D 5D 6D 7D")])
+    play(state, "discard 3D")
+    outcome = SPEC.outcome(state)
+    assert outcome.ranks == (1, 1, 3) and outcome.winners == (0, 1)
+    assert outcome.ranks == Outcome.rank_by([(15, 5), (15, 5), (3, 0)])
+    assert "share the win" in outcome.summary
+
+
+def test_hand_cards_count_nothing_at_the_end():
+    state = table(["AS KS QS JS", "2C"], names=("Ann", "Bob"), money=[6, 7], current=1, last_round=True)
+    play(state, "discard 2C")
+    assert SPEC.outcome(state).winners == (1,)
+
+
+# -- deals ---------------------------------------------------------------------------------------
+def deal_table():
+    return table(["5H 9S 2D", "8C 8C.1", "3D"], money=[10, 6, 6],
+                 portfolios=[pf("P1", 0, "2S 3S 4S"), pf("P2", 1, "JD QD KD"), pf("P3", 1, "3C 4C 5C")])
+
+
+def test_an_accepted_deal_is_applied_at_once_and_the_proposer_goes_on():
+    state = deal_table()
+    before = SPEC.conserved(state)
+    play(state, "offer Bob: give 5H,$4 take P3")
+    assert state.phase == "respond" and SPEC.to_move(state) == 1
+    assert SPEC.legal(state) == [Accept(), Decline()]
+    assert SPEC.view(state, 1).status(NAMES) == "Bob: Ann offers a deal — accept or decline."
+    refused(state, "discard 8C", "must first accept or decline")
+    play(state, "accept")
+    assert keys(state.hands[0]) == ["9S", "2D"] and keys(state.hands[1]) == ["8C", "8C.1", "5H"]
+    assert owner_of(state, "P3") == 0 and state.money == [6, 10, 6]
+    assert state.phase == "act" and SPEC.to_move(state) == 0 and SPEC.conserved(state) == before
+
+
+def test_a_deal_may_move_cards_both_ways():
+    state = deal_table()
+    play(state, "offer 2: give P1 take 8C,8C,$1")
+    play(state, "accept")
+    assert keys(state.hands[0]) == ["5H", "9S", "2D", "8C", "8C.1"] and state.hands[1] == []
+    assert owner_of(state, "P1") == 1 and state.money == [11, 5, 6]
+
+
+def test_a_declined_deal_changes_nothing_and_only_one_offer_is_allowed_per_turn():
+    state = deal_table()
+    before = SPEC.to_json(state)
+    play(state, "offer Bob: give $4 take P2")
+    play(state, "decline")
+    after = SPEC.to_json(state)
+    assert after.pop("offered") is True and before.pop("offered") is False
+    assert after == before
+    refused(state, "offer Cat: give $1 take 3D", "already made an offer this turn")
+    assert not any(isinstance(c, Offer) for c in SPEC.legal(state))
+
+
+def test_accept_is_refused_when_the_responder_lacks_a_named_card():
+    state = deal_table()
+    play(state, "offer Bob: give $1 take 9C")  # allowed: Ann cannot see Bob's hand
+    with pytest.raises(IllegalCommand, match="do not hold the 9C"):
+        SPEC.check(state, Accept())
+    assert SPEC.legal(state) == [Decline()]
+    play(state, "decline")
+    assert state.phase == "act"
+
+
+def test_offers_check_the_proposers_side_and_the_responders_public_side():
+    state = deal_table()
+    refused(state, "offer Bob: give 7H take P3", "no 7H")
+    refused(state, "offer Bob: give P2 take $1", "P2 does not belong to you")
+    refused(state, "offer Bob: give $11 take P3", r"You have only \$10")
+    refused(state, "offer Bob: take P1", "P1 does not belong to Bob")
+    refused(state, "offer Bob: take $7", r"Bob has only \$6")
+    refused(state, "offer Ann: take $1", "yourself")
+    refused(state, "offer Bob:", "must give or take something")
+    with pytest.raises(IllegalCommand, match="no player named"):
+        SPEC.check(state, Offer("Zed", take_money=1))
+    state.phase = "draw"
+    refused(state, "offer Bob: take P3", "choose how many cards to draw")
+    refused(deal_table(), "accept", "no offer to answer")
+
+
+def test_the_offer_is_shown_to_the_responder_in_full():
+    state = deal_table()
+    play(state, "offer Bob: give 5H,$4 take P3,8C")
+    offer = SPEC.view(state, 1).offer
+    assert (offer.proposer, offer.responder) == (0, 1)
+    assert keys(offer.give_cards) == ["5H"] and offer.give_money == 4 and offer.take_portfolios == ("P3",)
+    assert keys(offer.take_cards) == ["8C"] and offer.take_money == 0
+
+
+# -- notation --------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, canonical", [
+    ("draw 3 +discard", "draw 3 +discard"),
+    ("DRAW 2", "draw 2"),
+    ("pauper +discard", "pauper +discard"),
+    ("make 4s 5s 6s", "make 4S 5S 6S"),
+    ("extend p1 7S", "extend P1 7S"),
+    ("cap P1 HIGH 10d", "cap P1 high 10D"),
+    ("neutralize P2 2c", "neutralise P2 2C"),
+    ("acquire P2 7♣", "acquire P2 7C"),
+    ("offer bob: give 5H, $4 take P3", "offer Bob: give 5H,$4 take P3"),
+    ("offer 2: give nothing take P3", "offer Bob: take P3"),
+    ("offer Cat: give 5H", "offer Cat: give 5H"),
+    ("accept", "accept"),
+    ("discard qd", "discard QD"),
+    ("end", "end"),
+])
+def test_notation_reads_and_writes_canonically(text, canonical):
+    state = table(["4S 5S 6S 7S 10D 2C 7C 5H QD", "2C", "3D"])
+    command = SPEC.notation.parse(text, state)
+    assert SPEC.notation.format(command) == canonical
+    assert SPEC.notation.parse(canonical, state) == command
+
+
+def test_notation_names_the_physical_copy_when_it_matters():
+    state = table(["7S.1 7S.2", "2C", "3D"])
+    command = SPEC.notation.parse("discard 7S", state)
+    assert command == Discard(parse_card("7S.1")) and SPEC.notation.format(command) == "discard 7S.1"
+    assert SPEC.notation.parse("discard 7S.2", state) == Discard(parse_card("7S.2"))
+
+
+def test_a_player_name_with_spaces_reads_back():
+    state = table(["5H", "2C", "3D"], names=("random 1", "random 2", "random 3"))
+    command = SPEC.notation.parse("offer RANDOM 2: give 5H", state)
+    assert command == Offer("random 2", give_cards=(parse_card("5H"),))
+    assert SPEC.notation.format(command) == "offer random 2: give 5H"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "Type a command"),
+    ("fly away", "not a Portfolio command"),
+    ("draw", "draw 3"),
+    ("draw x", "whole number"),
+    ("draw 2 3", "draw 3"),
+    ("make", "name the cards"),
+    ("make 4S 5X 6S", "not a suit"),
+    ("extend 7S P1", "not a portfolio"),
+    ("cap P1 middle 10D", "low or high"),
+    ("offer Bob give 5H", "colon"),
+    ("offer Zed: take P1", "not a player"),
+    ("offer 9: take P1", "not a player"),
+    ("offer Bob: 5H", "after 'give' or 'take'"),
+    ("offer Bob: give $x", "not a sum of money"),
+    ("offer Bob: give $1 $2", "one sum of money"),
+    ("offer Bob: give 5H give 6H", "only once"),
+    ("accept now", "accept"),
+])
+def test_notation_errors_name_the_text(text, words):
+    state = table(["4S 5S 6S", "2C", "3D"])
+    with pytest.raises(NotationError, match=words):
+        SPEC.notation.parse(text, state)
+
+
+def test_every_legal_command_reads_back_and_passes_check_in_played_positions():
+    rng = random.Random(3)
+    for seed, players in ((1, 2), (2, 3), (3, 5)):
+        state = SPEC.setup([f"P{i}" for i in range(players)], None, seed)
+        for _ in range(400):
+            if SPEC.outcome(state):
+                break
+            legal = SPEC.legal(state)
+            for command in legal:
+                SPEC.check(state, command)
+                assert SPEC.notation.parse(SPEC.notation.format(command), state) == command
+            SPEC.apply(state, rng.choice(legal))
+
+
+# -- views -----------------------------------------------------------------------------------
+def cards_in(value):
+    """Every Card inside a view (dataclasses, tuples, dicts)."""
+    if isinstance(value, Card):
+        yield value
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            yield from cards_in(getattr(value, f.name))
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from cards_in(item)
+
+
+def test_a_view_shows_only_its_own_hand_and_the_public_table():
+    state = SPEC.setup(["Ann", "Bob", "Cat"], None, seed=4)
+    public = set(state.discard[-1:])
+    for seat in (0, 1, 2, None):
+        view = SPEC.view(state, seat)
+        own = set(state.hands[seat]) if seat is not None else set()
+        assert set(view.hand) == own
+        assert set(cards_in(view)) <= own | public
+        assert view.hand_sizes == (13, 13, 13) and view.stock_size == len(state.stock)
+    assert SPEC.view(state, None).hand == ()
+
+
+def test_the_view_carries_the_public_table():
+    state = table(["AS", "2C", "9D"], current=2, money=[6, 7, 8], portfolios=[
+        pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "AH 2H 3H", high="3D")])
+    play(state, "discard 9D")
+    view = SPEC.view(state, 0)
+    assert view.columns == ("Money", "Income", "Portfolios", "Hand")
+    assert view.rows[0] == ("$11", "$5", "1", "1") and view.money == (11, 7, 8)
+    assert view.income == (5, 2, 0) and view.turn_income == 5 and view.draw_costs == (0, 2, 5)
+    assert income(view, 0) == 5 and income(view, 1) == 2  # the helper reads views too
+    assert view.phase == "draw" and view.discard_top == parse_card("9D") and view.discard_size == 2
+    assert view.status(NAMES) == "Ann: income $5 — choose how many cards to draw."
+    assert view.portfolios[1] == PortfolioInfo("P2", 1, tuple(map(parse_card, "AH 2H 3H".split())),
+                                               None, parse_card("3D"), 2, None, None, None, None)
+    play(state, "draw 2")
+    view = SPEC.view(state, 0)
+    assert view.status(NAMES) == "Ann may act, then discard." and view.draw_costs == ()
+    assert view.score_sheet == ((6,), (7,), (8,))  # a new total is written when a turn ends
+    play(state, "discard AS")
+    assert SPEC.view(state, 0).score_sheet == ((6, 9), (7,), (8,))
+
+
+def test_playable_marks_what_each_hand_card_can_do():
+    state = table(["7S 3S 7D 2C 9C 10C JC KD 4C.1 6S.1", "2C", "3D"], money=[10, 6, 6],
+                  portfolios=[pf("P1", 0, "4S 5S 6S"), pf("P2", 1, "3C 4C 5C 6C")])
+    marks = playable(state, 0)
+    assert marks["7S"] == ["extend P1"] and marks["3S"] == ["extend P1"]
+    assert marks["2C"] == ["neutralise P2"] and marks["9C"] == ["make"]
+    assert marks["4C.1"] == ["cap P1 low"] and marks["6S.1"] == ["cap P1 high"]
+    assert marks["KD"] == [] and marks["7D"] == []
+    state.money[0] = 3  # too poor to neutralise P2 for $4
+    assert playable(state, 0)["2C"] == []
+
+
+def test_json_round_trip_keeps_every_detail():
+    state = deal_table()
+    play(state, "offer Bob: give 5H,$4 take P3,8C")
+    data = SPEC.to_json(state)
+    assert SPEC.to_json(SPEC.from_json(copy.deepcopy(data))) == data
+    with pytest.raises(RulesError, match="not a Portfolio position"):
+        SPEC.from_json({"names": ["A", "B"]})
+    with pytest.raises(RulesError, match="unknown phase"):
+        SPEC.from_json({**data, "phase": "lunch"})
+
+
+def test_turn_counts_turns_begun_and_conserved_holds_through_a_game():
+    state = SPEC.setup(["Ann", "Bob", "Cat"], None, seed=9)
+    conserved = SPEC.conserved(state)
+    rng = random.Random(9)
+    starts = 1
+    while SPEC.outcome(state) is None:
+        command = RandomBot().choose(SPEC, state, SPEC.to_move(state), rng)
+        events = SPEC.apply(state, command)
+        starts += sum(isinstance(e, TurnStarted) for e in events)
+        assert SPEC.conserved(state) == conserved
+        assert SPEC.turn(state) == starts
+    assert sum(state.money) + state.bank == 18

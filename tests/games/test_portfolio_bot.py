@@ -1,0 +1,180 @@
+"""Portfolio's bot: its strength against random play, and that each of its habits is real.
+
+The strength test plays the full 300 seeded 3-player games (bot against two random players):
+about 21 s on the development machine (35 s under load), within the ~40 s budget for it."""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+
+import pytest
+
+from rules.core import RulesError, parse_card
+from rules.core.simulate import simulate
+from rules.portfolio import SPEC
+from rules.portfolio.bot import PortfolioBot, horizons
+from rules.portfolio.commands import (
+    Accept, Acquire, Cap, Decline, Discard, Draw, Extend, Make, Neutralise, Pauper,
+)
+
+GAMES, THRESHOLD = 300, 0.90
+BOT = PortfolioBot()
+NAMES = ["Ann", "Bob", "Cat"]
+LONG_STOCK = " ".join(f"{r}{s}.1" for s in "SHDC" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split())
+
+
+def position(hands, *, money=(6, 6, 6), portfolios=(), stock=LONG_STOCK, discard="KC.1", **extra):
+    """A hand-written position; portfolios as (pid, owner, cards, low cap, high cap)."""
+    return SPEC.from_json({
+        "names": NAMES, "hands": [h.split() for h in hands], "money": list(money),
+        "stock": stock.split(), "discard": discard.split(), "phase": extra.pop("phase", "act"),
+        "portfolios": [{"pid": pid, "owner": owner, "cards": cards.split(), "low_cap": low,
+                        "high_cap": high} for pid, owner, cards, low, high in portfolios],
+        **extra})
+
+
+def choice(state):
+    return BOT.choose(SPEC, state, SPEC.to_move(state), random.Random(0))
+
+
+class Watching:
+    """SPEC, but counting the bot's commands that ``check`` refuses (the bot then falls back
+    to a random legal command, which should never be needed)."""
+
+    def __init__(self):
+        self.refused = []
+
+    def __getattr__(self, name):
+        return getattr(SPEC, name)
+
+    def check(self, state, command):
+        try:
+            SPEC.check(state, command)
+        except RulesError as error:
+            self.refused.append((command, str(error)))
+            raise
+
+
+def test_bot_beats_two_random_players_nine_times_in_ten():
+    start = time.perf_counter()
+    summary = simulate(SPEC, ["bot", "random", "random"], GAMES, seed=0)
+    seconds = time.perf_counter() - start
+    print(f"bot share {summary.shares[0]:.3f} over {GAMES} games in {seconds:.1f}s")
+    assert summary.shares[0] >= THRESHOLD
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_bot_games_end_with_every_bot_command_legal_as_chosen_and_quick(players):
+    watching = Watching()
+    moves, seconds = 0, 0.0
+    for seed in range(3):
+        state = SPEC.setup([f"B{i}" for i in range(players)], None, seed)
+        while SPEC.outcome(state) is None:
+            before = SPEC.to_json(state)
+            start = time.perf_counter()
+            command = BOT.choose(watching, state, SPEC.to_move(state), random.Random(seed))
+            seconds += time.perf_counter() - start
+            moves += 1
+            assert SPEC.to_json(state) == before  # choosing changes nothing
+            SPEC.apply(state, command)
+    assert watching.refused == []
+    print(f"{players} players: mean thinking time {1000 * seconds / moves:.2f} ms over {moves} moves")
+    assert seconds / moves < 0.05
+
+
+def test_bot_decides_on_its_view_only():
+    """Shuffling what the bot cannot see (other hands, the stock order) never changes its move."""
+    rng = random.Random(5)
+    for seed in range(2):
+        state = SPEC.setup(NAMES, None, seed)
+        while SPEC.outcome(state) is None:
+            seat = SPEC.to_move(state)
+            if seat != 0:
+                SPEC.apply(state, rng.choice(SPEC.legal(state)))
+                continue
+            command = BOT.choose(SPEC, state, seat, random.Random(0))
+            other = copy.deepcopy(state)
+            offered = other.offer.give_cards if other.offer else ()  # public: they stay put
+            hidden = other.stock + [c for s in (1, 2) for c in other.hands[s] if c not in offered]
+            rng.shuffle(hidden)
+            other.stock, rest = hidden[:len(other.stock)], hidden[len(other.stock):]
+            for s in (1, 2):
+                kept = [c for c in other.hands[s] if c in offered]
+                size = len(other.hands[s]) - len(kept)
+                other.hands[s], rest = kept + rest[:size], rest[size:]
+            assert BOT.choose(SPEC, other, seat, random.Random(0)) == command
+            SPEC.apply(state, command)
+
+
+def test_bot_makes_the_longest_run_then_extends_it():
+    state = position(["4S 5S 6S 7S 9D 10D JD 2C", "AH", "AD"])
+    assert choice(state) == Make(tuple(parse_card(c) for c in "4S 5S 6S 7S".split()))
+    state = position(["8S 2C 9H", "AH", "AD"], portfolios=[("P1", 0, "5S 6S 7S", None, None)])
+    assert choice(state) == Extend("P1", parse_card("8S"))
+
+
+def test_bot_acquires_and_neutralises_when_it_pays():
+    rivals = [("P1", 1, "3C 4C 5C 6C 7C 8C", None, None)]
+    state = position(["9C 2D 5H", "AH", "AD"], money=(30, 6, 6), portfolios=rivals)
+    assert choice(state) == Acquire("P1", parse_card("9C"))
+    state = position(["2C 2D 5H", "AH", "AD"], money=(30, 6, 6), portfolios=rivals)
+    assert choice(state) == Neutralise("P1", parse_card("2C"))
+
+
+def test_bot_does_not_neutralise_when_the_game_is_ending():
+    # Cat, the dealer, plays the very last turn: Bob's $4 would cost $4 to take away for one income
+    state = position(["AH", "AD", "2C 9H"], money=(6, 6, 30), current=2, last_round=True, stock="",
+                     portfolios=[("P1", 1, "3C 4C 5C 6C", None, None)])
+    assert horizons(SPEC.view(state, 2)) == [1, 1, 1]
+    assert not isinstance(choice(state), Neutralise)
+    state.last_round, state.stock = False, [parse_card(c) for c in LONG_STOCK.split()]
+    assert choice(state) == Neutralise("P1", parse_card("2C"))
+
+
+def test_bot_caps_a_valuable_exposed_portfolio():
+    state = position(["10D 2C", "AH", "AD"], portfolios=[("P1", 0, "6H 7H 8H 9H 10H", None, None)])
+    assert choice(state) == Cap("P1", "high", parse_card("10D"))
+
+
+def test_bot_discards_what_neither_it_nor_the_next_player_wants():
+    # 8D would extend Bob's run and AD would take the bot's King-headed run: the KS goes
+    state = position(["8D AD KS", "AH", "2D"], money=(0, 6, 6),
+                     portfolios=[("P1", 0, "JH QH KH", None, None), ("P2", 1, "5D 6D 7D", None, None)])
+    assert choice(state) == Discard(parse_card("KS"))
+
+
+def test_bot_sizes_its_draws_by_income_and_time_left():
+    state = position(["2C 9H", "AH", "AD"], phase="draw", turn_income=20, money=(26, 6, 6))
+    assert isinstance(choice(state), Draw) and choice(state).count >= 3
+    late = position(["2C 9H", "AH", "AD"], phase="draw", turn_income=20, money=(26, 6, 6),
+                    stock="2D 3D", reshuffled=True)
+    assert choice(late) == Draw(1)
+    pauper = position(["2C 9H", "AH", "AD"], phase="draw", pauper=True)
+    assert isinstance(choice(pauper), Pauper)
+
+
+def test_bot_takes_a_useful_discard():
+    state = position(["2C 9H", "AH", "AD"], phase="draw", discard="KC.1 8S",
+                     portfolios=[("P1", 0, "5S 6S 7S", None, None)])
+    assert choice(state) == Draw(1, True)
+    state = position(["2C 9H", "AH", "AD"], phase="draw", discard="KC.1 KD",
+                     portfolios=[("P1", 0, "5S 6S 7S", None, None)])
+    assert choice(state) == Draw(1, False)
+
+
+def answer(offer_text, **kwargs):
+    """Bob (the bot) answers Ann's offer in a position with his portfolio P2 worth $2 (3H–5H)."""
+    kwargs.setdefault("portfolios", [("P2", 1, "3H 4H 5H", None, None)])
+    state = position(["6H 9S", "KS 2D", "AD"], money=(40, 6, 6), **kwargs)
+    SPEC.apply(state, SPEC.notation.parse(offer_text, state))
+    return choice(state)
+
+
+def test_bot_refuses_bad_deals_and_accepts_good_ones():
+    assert answer("offer Bob: give $3 take P2") == Decline()  # early: P2 pays far more than $3
+    assert answer("offer Bob: give $20 take P2", stock="2D", reshuffled=True) == Accept()  # late
+    assert answer("offer Bob: give 6H take $1") == Accept()  # 6H extends his P2
+    assert answer("offer Bob: give 9S take $1") == Decline()  # 9S is of no use to him
+    assert answer("offer Bob: give $5 take 9C") == Decline()  # he does not hold a 9C
