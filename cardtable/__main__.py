@@ -1,0 +1,8 @@
+"""`python -m cardtable`: the same as the `cardtable` command."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,290 @@
+"""The `cardtable` command: play (the menu, a new game, a resumed game), list saves, simulate.
+
+Only the commands that open the table import the Textual app, so `cardtable saves` and
+`cardtable simulate` run without a terminal UI. A mistake on the command line is reported as
+one line on stderr with exit status 2; nothing found to resume exits with 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, NoReturn, Sequence
+
+import rules
+from rules.core import Match, RulesError, SaveFormatError, Seat
+from rules.core.bots import RANDOM, bot_levels, get_bot
+
+from . import __version__
+from .saves import SaveInfo, SaveStore
+
+PROG = "cardtable"
+
+SEAT_HELP = """\
+Players, in seat order, separated by commas:
+  Ann            a human player named Ann
+  bot:Cleo       a bot of the game's best level named Cleo
+  random:Dan     a bot that plays random legal moves (also bot-random:Dan)
+  LEVEL:Eve      a bot of that level (also bot-LEVEL:Eve)
+"""
+
+
+class UsageError(Exception):
+    """A command line that cannot be run; the message is the one line to print."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake becomes one line instead of the usage block and an exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# -- the app -------------------------------------------------------------------------------
+def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None) -> int:
+    """Run the Textual app (the menu, or the table of ``match``) until the player quits."""
+    from .app import CardtableApp  # here, so the other commands never import Textual
+
+    app = CardtableApp(store=store, match=match, game_id=game_id)
+    app.run()
+    return app.return_code or 0
+
+
+# -- reading the command line ----------------------------------------------------------------
+def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
+    """``["decks=3", "bank=unlimited"]`` → a dict; the game coerces and checks the values."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"option {pair!r} should be written KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def bot_level(spec: Any, word: str) -> str:
+    """The bot level a seat word names: ``bot`` is the game's best, ``bot-X`` and ``X`` level X."""
+    word = word.strip().lower()
+    if word == "bot":
+        return spec.best_bot
+    level = word.removeprefix("bot-")
+    get_bot(spec, level)  # raises, naming the levels there are
+    return level
+
+
+def parse_players(spec: Any, text: str) -> list[Seat]:
+    """``"Ann,Bob,bot:Cleo,random:Dan"`` → seats (see SEAT_HELP)."""
+    seats = []
+    for item in text.split(","):
+        kind, sep, name = item.partition(":")
+        if not sep:
+            seats.append(Seat(item.strip()))
+        else:
+            seats.append(Seat(name.strip(), bot_level(spec, kind)))
+    return seats
+
+
+def parse_levels(spec: Any, text: str | None) -> list[str]:
+    """``"bot,random"`` → bot levels for `simulate`; none: the best bot at the fewest seats."""
+    if text is None:
+        return [spec.best_bot] * spec.players[0]
+    levels = [bot_level(spec, word) for word in text.split(",")]
+    low, high = spec.players
+    if not low <= len(levels) <= high:
+        raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(levels)}")
+    return levels
+
+
+def games_help() -> str:
+    """The games, their player counts, bot levels and options, for `--help`."""
+    lines = ["games:"]
+    for name, spec in sorted(rules.GAMES.items()):
+        low, high = spec.players
+        levels = ", ".join(bot_levels(spec))
+        lines.append(f"  {name:<16}{spec.title}, {low}-{high} players; bots: {levels} (best: {spec.best_bot})")
+        for option in spec.options:
+            choices = f" [{'/'.join(map(str, option.choices))}]" if option.choices else ""
+            lines.append(f"  {'':<18}--option {option.key}=...  {option.label}{choices} (default {option.default})")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # --data-dir is accepted before and after the command; the subcommands' copy must not
+    # overwrite a value given before the command, hence SUPPRESS as its default
+    top_data = _Parser(add_help=False)
+    top_data.add_argument("--data-dir", type=Path, metavar="PATH", default=None,
+                          help="where saved games live (default: $CARDTABLE_DATA_DIR or the user data folder)")
+    sub_data = _Parser(add_help=False)
+    sub_data.add_argument("--data-dir", type=Path, metavar="PATH", default=argparse.SUPPRESS,
+                          help=argparse.SUPPRESS)
+
+    parser = _Parser(
+        prog=PROG,
+        description="A terminal card table for economic card games. Without a command, opens the menu.",
+        parents=[top_data],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=games_help(),
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, summary: str, epilog: str = "") -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=summary, description=summary, parents=[sub_data],
+                                   epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    new = command("new", "Start a new game and open its table.", SEAT_HELP + "\n" + games_help())
+    new.add_argument("game", metavar="GAME", help="the game to play (see the list below)")
+    new.add_argument("--players", required=True, metavar="LIST", help="the players in seat order, e.g. Ann,Bob,bot:Cleo")
+    new.add_argument("--seed", type=int, help="deal from this seed (the same seed, the same deal)")
+    new.add_argument("--option", action="append", metavar="KEY=VALUE", help="a setup option; may be repeated")
+
+    resume = command("resume", "Open a saved game (by default the most recent unfinished one).")
+    resume.add_argument("id", nargs="?", metavar="ID", help="the save's id, or the start of it (see 'cardtable saves')")
+
+    command("saves", "List the saved games.")
+
+    simulate = command(
+        "simulate", "Play bot games without the table and print how each seat did.",
+        "seats: 'bot' is the game's best bot, 'random' plays random legal moves, or name a level.\n\n"
+        + games_help(),
+    )
+    simulate.add_argument("game", metavar="GAME", help="the game to simulate")
+    simulate.add_argument("--games", type=int, default=100, metavar="N", help="how many games (default 100)")
+    simulate.add_argument("--seats", metavar="LEVELS",
+                          help="one bot level per seat, e.g. bot,random (default: the best bot at the fewest seats)")
+    simulate.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    simulate.add_argument("--option", action="append", metavar="KEY=VALUE", help="a setup option; may be repeated")
+    return parser
+
+
+# -- the commands ----------------------------------------------------------------------------
+def cmd_menu(args: argparse.Namespace, store: SaveStore) -> int:
+    return launch_app(store)
+
+
+def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
+    spec = rules.find_game(args.game)
+    match = Match(spec, parse_players(spec, args.players), parse_options(args.option), args.seed)
+    game_id = store.create(match)
+    return launch_app(store, match, game_id)
+
+
+def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
+    if args.id is None:
+        info = store.latest(unfinished=True)
+        report_problems(store)
+        if info is None:
+            return fail(f"there is no unfinished game to resume; start one with '{PROG} new GAME'", 1)
+        game_id = info.id
+    else:
+        game_id = resolve_id(store, args.id)
+    try:
+        match = store.load(game_id)
+    except LookupError as error:
+        return fail(error.args[0], 1)
+    except SaveFormatError as error:
+        return fail(str(error), 1)
+    return launch_app(store, match, game_id)
+
+
+def cmd_saves(args: argparse.Namespace, store: SaveStore) -> int:
+    infos = store.list()
+    if infos:
+        print(format_saves(infos))
+    else:
+        print(f"No saved games in {store.folder}.")
+    report_problems(store)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace, store: SaveStore) -> int:
+    from rules.core.simulate import simulate
+
+    spec = rules.find_game(args.game)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    levels = parse_levels(spec, args.seats)
+    options = parse_options(args.option)
+    summary = simulate(spec, levels, args.games, args.seed, options)
+    print(format_summary(spec, summary))
+    return 0
+
+
+COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_saves,
+            "simulate": cmd_simulate}
+
+
+# -- output ----------------------------------------------------------------------------------
+def format_saves(infos: Sequence[SaveInfo]) -> str:
+    """The saves as aligned columns: id, game, players, turn, last played (local), state."""
+    rows = [("ID", "GAME", "PLAYERS", "TURN", "LAST PLAYED", "STATE")]
+    for info in infos:
+        state = "in play"
+        if info.finished:
+            state = f"finished: {info.result}" if info.result else "finished"
+        when = info.updated.astimezone().strftime("%Y-%m-%d %H:%M")
+        rows.append((info.id, info.title, info.players, str(info.turn), when, state))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1]
+        for row in rows
+    )
+
+
+def format_summary(spec: Any, summary: Any) -> str:
+    n = summary.games
+    lines = [f"{spec.title}: {n} game{'s' if n != 1 else ''}, {len(summary.levels)} seats (seats rotate)"]
+    width = max(len(level) for level in summary.levels)
+    for seat, (level, share) in enumerate(zip(summary.levels, summary.shares), 1):
+        marker = " (random moves)" if level == RANDOM else ""
+        lines.append(f"  seat {seat}  {level:<{width}}  {share * 100:5.1f}% of wins{marker}")
+    lines.append(f"mean game: {summary.mean_turns:.1f} turns, {summary.mean_commands:.1f} commands")
+    lines.append(f"speed: {summary.games_per_second:.1f} games/s, {summary.commands_per_second:,.0f} commands/s")
+    return "\n".join(lines)
+
+
+def report_problems(store: SaveStore) -> None:
+    for problem in store.problems:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+
+
+def resolve_id(store: SaveStore, text: str) -> str:
+    """An exact id, or the one save whose id starts with ``text``; else the text unchanged
+    (so loading it reports "no saved game")."""
+    text = text.strip().removesuffix(".json")
+    if (store.folder / f"{text}.json").is_file():
+        return text
+    matches = [info.id for info in store.list() if info.id.startswith(text)]
+    report_problems(store)
+    if len(matches) > 1:
+        raise UsageError(f"{text!r} could be any of: {', '.join(matches)}")
+    return matches[0] if matches else text
+
+
+def fail(message: str, status: int) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `cardtable` command; return the exit status."""
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as done:  # --help and --version have printed what was asked
+            return done.code if isinstance(done.code, int) else 0
+        store = SaveStore(args.data_dir)
+        return COMMANDS[args.command](args, store)
+    except UsageError as error:
+        return fail(str(error), 2)
+    except SaveFormatError as error:
+        return fail(str(error), 1)
+    except RulesError as error:
+        return fail(str(error), 2)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

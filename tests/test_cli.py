@@ -1,0 +1,334 @@
+"""The `cardtable` command, run in-process: saves, simulate, new and resume (with the app
+launch replaced by a recorder, so no terminal is needed), the error lines and exit codes."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+import rules
+from cardtable import __version__, cli, saves
+from cardtable.cli import main, parse_players
+from cardtable.saves import SaveStore
+from rules.core import Match, RulesError, Seat
+
+GAMES = sorted(rules.GAMES)
+needs_game = pytest.mark.skipif(not GAMES, reason="no game is registered yet")
+
+
+def first_spec():
+    return rules.find_game(GAMES[0])
+
+
+def players_text(spec, count=None) -> str:
+    """Ann (human), then a best-level bot and random bots up to ``count`` (default: the fewest)."""
+    count = count or spec.players[0]
+    return ",".join(["Ann", "bot:Cleo", "random:Dan", "bot-random:Eve", "Fay", "Gus", "Hal"][:count])
+
+
+def a_match(spec, seed=5) -> Match:
+    seats = [Seat("Ann")] + [Seat(f"Bot {i}", spec.best_bot) for i in range(1, spec.players[0])]
+    return Match(spec, seats, seed=seed)
+
+
+@pytest.fixture
+def data(tmp_path):
+    return tmp_path / "data-dir"
+
+
+@pytest.fixture
+def launched(monkeypatch):
+    """Replace the Textual app by a recorder of what it was asked to open."""
+    calls = []
+
+    def launch(store, match=None, game_id=None):
+        calls.append({"store": store, "match": match, "game_id": game_id})
+        return 0
+
+    monkeypatch.setattr(cli, "launch_app", launch)
+    return calls
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    stamps = iter(f"2026-11-22T14:{minute:02d}:00+00:00" for minute in range(60))
+    monkeypatch.setattr(saves, "_now", lambda: next(stamps))
+
+
+def one_error_line(capsys) -> str:
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("cardtable: ")
+    return lines[0]
+
+
+# -- version and help ------------------------------------------------------------------------
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"cardtable {__version__}\n"
+    assert __version__ == "0.1.0"
+
+
+def test_python_m_cardtable_version():
+    done = subprocess.run([sys.executable, "-m", "cardtable", "--version"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "cardtable 0.1.0"
+
+
+def test_help_documents_the_seat_syntax_and_the_games(capsys):
+    assert main(["new", "--help"]) == 0
+    out = capsys.readouterr().out
+    for text in ("bot:Cleo", "random:Dan", "bot-random:Dan", *GAMES):
+        assert text in out
+
+
+# -- new -------------------------------------------------------------------------------------
+@needs_game
+def test_new_saves_the_game_and_opens_its_table(data, launched):
+    spec = first_spec()
+    argv = ["new", spec.name, "--players", players_text(spec, spec.players[1]), "--seed", "7",
+            "--data-dir", str(data)]
+    if spec.options:
+        option = spec.options[0]
+        value = option.choices[-1] if option.choices else (not option.default if option.kind == "bool" else option.default)
+        argv += ["--option", f"{option.key}={value}"]
+    assert main(argv) == 0
+
+    [call] = launched
+    match, game_id = call["match"], call["game_id"]
+    assert call["store"].root == data
+    assert match.seed == 7
+    assert match.seats[:4] == (Seat("Ann"), Seat("Cleo", spec.best_bot), Seat("Dan", "random"),
+                               Seat("Eve", "random"))[: spec.players[1]]
+    if spec.options:
+        assert match.options[option.key] == option.coerce(value)
+    saved = SaveStore(data).load(game_id)
+    assert spec.to_json(saved.state) == spec.to_json(match.state)
+    assert [info.id for info in SaveStore(data).list()] == [game_id]
+
+
+def test_menu_opens_without_a_match(data, launched):
+    assert main(["--data-dir", str(data)]) == 0
+    assert launched == [{"store": launched[0]["store"], "match": None, "game_id": None}]
+    assert launched[0]["store"].root == data
+
+
+@needs_game
+def test_player_syntax():
+    spec = first_spec()
+    assert parse_players(spec, "Ann, bot:Cleo ,random:Dan,bot-random:Eve,Bot-Random:Fay") == [
+        Seat("Ann"), Seat("Cleo", spec.best_bot), Seat("Dan", "random"), Seat("Eve", "random"),
+        Seat("Fay", "random"),
+    ]
+    with pytest.raises(RulesError, match="unknown bot level 'robot'"):
+        parse_players(spec, "Ann,robot:Cleo")
+
+
+# -- resume ----------------------------------------------------------------------------------
+@needs_game
+def test_resume_opens_the_most_recent_unfinished_game(data, launched, clock):
+    store = SaveStore(data)
+    spec = first_spec()
+    older = store.create(a_match(spec, 1))
+    newer = store.create(a_match(spec, 2))
+    assert main(["resume", "--data-dir", str(data)]) == 0
+    assert launched[-1]["game_id"] == newer
+    assert launched[-1]["match"].seed == 2
+
+    assert main(["resume", older, "--data-dir", str(data)]) == 0
+    assert launched[-1]["game_id"] == older
+    assert launched[-1]["match"].seed == 1
+
+
+@needs_game
+def test_resume_accepts_the_unique_start_of_an_id(data, launched, monkeypatch, capsys):
+    store = SaveStore(data)
+    tails = iter(["aaaa", "bbbb"])
+    monkeypatch.setattr(saves.secrets, "token_hex", lambda n: next(tails))
+    first, second = store.create(a_match(first_spec(), 1)), store.create(a_match(first_spec(), 2))
+    assert main(["--data-dir", str(data), "resume", second[:-2]]) == 0
+    assert launched[-1]["game_id"] == second
+    common = first[:-4]
+    if second.startswith(common):  # both made within the same second
+        assert main(["--data-dir", str(data), "resume", common]) == 2
+        assert "could be any of" in one_error_line(capsys)
+
+
+def test_resume_with_nothing_saved(data, launched, capsys):
+    assert main(["resume", "--data-dir", str(data)]) == 1
+    assert "no unfinished game to resume" in one_error_line(capsys)
+    assert launched == []
+
+
+def test_resume_of_an_unknown_id(data, launched, capsys):
+    assert main(["resume", "nope", "--data-dir", str(data)]) == 1
+    assert one_error_line(capsys) == "cardtable: no saved game 'nope'"
+    assert launched == []
+
+
+def test_resume_of_a_damaged_save(data, launched, capsys):
+    (data / "saves").mkdir(parents=True)
+    (data / "saves" / "torn.json").write_text("{", encoding="utf-8")
+    assert main(["resume", "torn", "--data-dir", str(data)]) == 1
+    line = one_error_line(capsys)
+    assert "Set aside torn.json" in line and "saves/damaged/" in line
+    assert launched == []
+
+
+# -- saves -----------------------------------------------------------------------------------
+@needs_game
+def test_saves_lists_games_and_reports_damaged_files(data, capsys):
+    spec = first_spec()
+    store = SaveStore(data)
+    game_id = store.create(a_match(spec))
+    (store.folder / "junk.json").write_text("[]", encoding="utf-8")
+
+    assert main(["saves", "--data-dir", str(data)]) == 0
+    out, err = capsys.readouterr()
+    [header, row] = out.splitlines()
+    assert header.split()[:3] == ["ID", "GAME", "PLAYERS"]
+    assert row.startswith(game_id)
+    assert spec.title in row and "in play" in row
+    assert f"Bot 1 (bot: {spec.best_bot})" in row
+    info = store.list()[0]
+    assert info.updated.astimezone().strftime("%Y-%m-%d %H:%M") in row
+    assert err == ("cardtable: Set aside junk.json: not a cardtable save (not a JSON object)"
+                   " — moved to saves/damaged/\n")
+
+
+def test_saves_of_an_empty_store(data, capsys):
+    assert main(["saves", "--data-dir", str(data)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("No saved games") and err == ""
+
+
+@needs_game
+@pytest.mark.parametrize("where", ["before", "after", "env"])
+def test_data_dir_before_or_after_the_command_or_from_the_environment(data, where, monkeypatch, capsys):
+    game_id = SaveStore(data).create(a_match(first_spec()))
+    argv = {"before": ["--data-dir", str(data), "saves"], "after": ["saves", "--data-dir", str(data)],
+            "env": ["saves"]}[where]
+    if where == "env":
+        monkeypatch.setenv("CARDTABLE_DATA_DIR", str(data))
+    assert main(argv) == 0
+    assert game_id in capsys.readouterr().out
+
+
+@needs_game
+def test_data_dir_flag_wins_over_the_environment(data, tmp_path, monkeypatch, capsys):
+    SaveStore(data).create(a_match(first_spec()))
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(data))
+    assert main(["saves", "--data-dir", str(tmp_path / "elsewhere")]) == 0
+    assert capsys.readouterr().out.startswith("No saved games")
+
+
+# -- simulate --------------------------------------------------------------------------------
+def win_shares(out: str) -> list[float]:
+    return [float(share) for share in re.findall(r"(\d+\.\d)% of wins", out)]
+
+
+@needs_game
+def test_simulate_named_seats(capsys):
+    spec = first_spec()
+    seats = ",".join(["bot"] + ["random"] * (spec.players[0] - 1))
+    assert main(["simulate", spec.name, "--games", "2", "--seats", seats, "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    shares = win_shares(out)
+    assert len(shares) == spec.players[0]
+    assert sum(shares) == pytest.approx(100, abs=0.2)
+    assert spec.best_bot in out and "random" in out
+    mean = re.search(r"mean game: (\d+\.\d) turns, (\d+\.\d) commands", out)
+    assert mean and float(mean[1]) > 0 and float(mean[2]) >= float(mean[1]) - 1
+    assert re.search(r"[\d.]+ games/s, [\d,]+ commands/s", out)
+
+
+@needs_game
+def test_simulate_defaults_to_the_best_bot_at_the_fewest_seats(capsys):
+    spec = first_spec()
+    assert main(["simulate", spec.name, "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert len(win_shares(out)) == spec.players[0]
+    assert out.count(f" {spec.best_bot} ") == spec.players[0]
+
+
+@needs_game
+def test_saves_and_simulate_never_import_textual(data):
+    code = (
+        "import sys\n"
+        "from cardtable.cli import main\n"
+        f"assert main(['saves', '--data-dir', {str(data)!r}]) == 0\n"
+        f"assert main(['simulate', {GAMES[0]!r}, '--games', '1']) == 0\n"
+        "print('TEXTUAL' if 'textual' in sys.modules else 'NO TEXTUAL')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "NO TEXTUAL"
+
+
+# -- mistakes: one line, exit 2 --------------------------------------------------------------
+def test_unknown_game(capsys):
+    assert main(["new", "foo", "--players", "Ann,Bob"]) == 2
+    assert one_error_line(capsys) == f"cardtable: unknown game 'foo'; the games are: {', '.join(rules.GAMES)}"
+    assert main(["simulate", "foo"]) == 2
+    assert "unknown game 'foo'" in one_error_line(capsys)
+
+
+def game_mistakes():
+    if not GAMES:
+        return []
+    spec = first_spec()
+    name, low, high = spec.name, *spec.players
+    too_many = players_text(spec, low) + "".join(f",P{i}" for i in range(high + 1 - low))
+    return [
+        (["new", name, "--players", too_many], f"is for {low}-{high} players, not {high + 1}"),
+        (["new", name, "--players", players_text(spec), "--option", "nosuch=1"], "unknown option 'nosuch'"),
+        (["new", name, "--players", players_text(spec), "--option", "nosuch"], "should be written KEY=VALUE"),
+        (["new", name, "--players", "Ann,robot:Cleo"], "unknown bot level 'robot'"),
+        (["new", name, "--players", "Ann,Ann" + ",X" * (low - 2)], "every player needs a name of their own"),
+        (["simulate", name, "--seats", "bot,wizard"], "unknown bot level 'wizard'"),
+        (["simulate", name, "--seats", ",".join(["bot"] * (high + 1))], f"not {high + 1}"),
+        (["simulate", name, "--games", "0"], "--games must be at least 1"),
+        (["simulate", name, "--games", "many"], "invalid int value: 'many'"),
+    ]
+
+
+@needs_game
+@pytest.mark.parametrize("argv, message", game_mistakes())
+def test_game_mistakes(argv, message, data, launched, capsys):
+    assert main([*argv, "--data-dir", str(data)]) == 2
+    assert message in one_error_line(capsys)
+    assert launched == []
+    assert not (data / "saves").exists(), "nothing may be saved"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bogus"], "invalid choice: 'bogus'"),
+    (["simulate"], "the following arguments are required: GAME"),
+    (["new", "x"], "the following arguments are required: --players"),
+    (["saves", "--colour"], "unrecognized arguments: --colour"),
+])
+def test_usage_mistakes(argv, message, capsys, launched):
+    assert main(argv) == 2
+    line = one_error_line(capsys)
+    assert message in line and "--help" in line
+    assert launched == []
+
+
+@needs_game
+def test_new_builds_the_real_app_with_the_saved_game(data, monkeypatch):
+    from cardtable.app import CardtableApp
+
+    opened = []
+    monkeypatch.setattr(CardtableApp, "run", lambda self, *args, **kwargs: opened.append(self))
+    spec = first_spec()
+    assert main(["new", spec.name, "--players", players_text(spec), "--data-dir", str(data)]) == 0
+    [app] = opened
+    assert app.store.root == data
+    [info] = app.store.list()
+    assert info.game == spec.name and info.seats[0] == Seat("Ann")
