@@ -1,0 +1,198 @@
+"""The cardtable app: the main menu and the screens around the game tables.
+
+The app owns what every screen shares — the save store, the settings, the theme — and the
+ways between screens: ``open_table`` puts a game on the table above the menu, ``show_menu``
+goes back to it. The tables themselves live in ``cardtable.screens.table`` and below.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Iterable
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.content import Content
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.signal import Signal
+from textual.widget import Widget
+
+from rules.core import Match
+
+from .screens.menu import MenuScreen
+from .settings import BOT_SPEEDS, FOUR_COLOUR_HELP, Settings, read_settings
+from .settings import save_settings as write_settings
+
+if TYPE_CHECKING:
+    from .saves import SaveStore
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+class SizeGuard(Widget):
+    """Covers a screen while the terminal is smaller than the app's minimum. The screen's
+    other widgets are only hidden (see app.tcss), so a game in progress keeps running."""
+
+    def render(self) -> Content:
+        width, height = self.app.size
+        return Content.from_markup(
+            f"[b]The terminal is too small ({width}×{height}).[/b]\n\n"
+            f"Make the terminal at least {MIN_WIDTH}×{MIN_HEIGHT} to play cardtable."
+        )
+
+
+class CardtableApp(App[None]):
+    """The terminal card table. With ``match`` (and its save ``game_id``) the game's table opens
+    at once, over the main menu."""
+
+    TITLE = "cardtable"
+    CSS_PATH = "app.tcss"
+
+    def __init__(
+        self,
+        store: SaveStore | None = None,
+        settings: Settings | None = None,
+        match: Match | None = None,
+        game_id: str | None = None,
+    ) -> None:
+        super().__init__()
+        if store is None:
+            from .saves import SaveStore
+
+            store = SaveStore()
+        self.store = store
+        self._problems: list[str] = []
+        if settings is None:
+            settings, self._problems = read_settings()
+        self.settings = settings
+        self._start = (match, game_id)
+        self.settings_changed_signal: Signal[Settings] = Signal(self, "settings-changed")
+        """Published after every settings change (tables redraw cards on four_colour)."""
+
+    def get_default_screen(self) -> Screen:
+        return MenuScreen()
+
+    def on_mount(self) -> None:
+        for problem in self._problems:
+            self.notify(problem, title="Settings", severity="warning", timeout=10, markup=False)
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        else:
+            self.notify(
+                f"There is no theme called {self.settings.theme!r}; using {self.theme}.",
+                title="Settings", severity="warning", timeout=10, markup=False,
+            )
+        self.screen_change_signal.subscribe(self, self._on_screen_change)
+        self._check_size()
+        match, game_id = self._start
+        if match is not None:
+            if game_id is None:
+                try:
+                    game_id = self.store.create(match)
+                except OSError as error:  # play on unsaved rather than not at all
+                    self.notify(f"This game cannot be saved: {error}", severity="error", markup=False)
+            self.open_game(match, game_id)
+
+    # -- the ways between screens --------------------------------------------------------------
+    def open_table(self, match: Match, game_id: str | None) -> None:
+        """Put ``match`` on its game's table, directly above the main menu."""
+        from .screens.tables import table_screen_for
+
+        self.show_menu()
+        self.push_screen(table_screen_for(match.spec.name)(match, game_id, self.store, self.settings))
+
+    def open_game(self, match: Match, game_id: str | None) -> None:
+        """The table of a game in play; the results of a finished one."""
+        if match.over:
+            from .screens.results import ResultsScreen
+
+            self.show_menu()
+            self.push_screen(ResultsScreen(match))
+        else:
+            self.open_table(match, game_id)
+
+    def show_menu(self) -> None:
+        """Back to the main menu, closing every screen above it."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def action_settings(self) -> None:
+        from .screens.settings import SettingsScreen
+
+        self.push_screen(SettingsScreen())
+
+    def action_rules(self, game_name: str | None = None) -> None:
+        from .screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen(game_name))
+
+    # -- settings ------------------------------------------------------------------------------
+    def save_settings(self) -> None:
+        """Keep the current settings for next time, and tell the screens they changed."""
+        try:
+            write_settings(self.settings)
+        except OSError as error:
+            self.notify(f"Could not save the settings: {error}", severity="error", markup=False)
+        self.settings_changed_signal.publish(self.settings)
+
+    def watch_theme(self, theme: str) -> None:
+        # the command palette's theme picker sets App.theme directly: remember its choice
+        if theme != self.settings.theme:
+            self.settings.theme = theme
+            self.save_settings()
+
+    def set_bot_speed(self, speed: str) -> None:
+        self.settings.bot_delay = BOT_SPEEDS[speed]
+        self.save_settings()
+        self.notify(f"Bot speed: {speed}.")
+
+    def set_four_colour(self, on: bool) -> None:
+        self.settings.four_colour = on
+        self.save_settings()
+        self.notify("Four-colour deck on." if on else "Four-colour deck off.")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for speed, delay in BOT_SPEEDS.items():
+            current = " (current)" if self.settings.bot_speed == speed else ""
+            yield SystemCommand(
+                f"Bot speed: {speed}", f"Bots wait {delay:g} s between moves{current}",
+                partial(self.set_bot_speed, speed),
+            )
+        on = self.settings.four_colour
+        yield SystemCommand(
+            f"Four-colour deck: {'off' if on else 'on'}",
+            "Back to red and black suits" if on else FOUR_COLOUR_HELP,
+            partial(self.set_four_colour, not on),
+        )
+        match = getattr(screen, "match", None)
+        if isinstance(match, Match):
+            yield SystemCommand(
+                "Rules", f"The rules of {match.spec.title}", partial(self.action_rules, match.spec.name)
+            )
+        else:
+            yield SystemCommand("Rules", "The rules of the games", self.action_rules)
+        yield SystemCommand("Settings", "Theme, bot speed and the four-colour deck", self.action_settings)
+
+    # -- a terminal too small to play in -------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size)
+
+    def _check_size(self, size: Size | None = None) -> None:
+        width, height = size or self.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "-too-small")
+        if small:
+            self._guard(self.screen)
+
+    def _on_screen_change(self, screen: Screen) -> None:
+        if self.has_class("-too-small"):
+            self._guard(screen)
+
+    def _guard(self, screen: Screen) -> None:
+        guards = screen.query(SizeGuard)
+        if guards:
+            guards.refresh()
+        elif screen.is_attached:
+            screen.mount(SizeGuard())

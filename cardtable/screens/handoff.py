@@ -1,0 +1,61 @@
+"""The hand-off curtain of pass-and-play: an opaque screen that hides the table until the next
+player says they alone are looking."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+def handoff_text(player: str) -> str:
+    return f"Pass to {player} — press Enter when only {player} is looking"
+
+
+class HandoffScreen(ModalScreen[None]):
+    """Covers the whole terminal (an opaque background, so nothing of the table shows through)
+    and shows only who is next, the game and the turn. Enter (or the button) dismisses it."""
+
+    DEFAULT_CSS = """
+    HandoffScreen {
+        background: $background;
+        align: center middle;
+        & #handoff-box {
+            width: 68;
+            max-width: 100%;
+            height: auto;
+            padding: 1 3;
+            border: double $accent;
+            background: $surface;
+        }
+        & .handoff--game { color: $text-muted; width: 100%; text-align: center; }
+        & .handoff--pass { text-style: bold; width: 100%; text-align: center; margin: 1 0; }
+        & Button { margin-top: 1; }
+    }
+    """
+
+    BINDINGS = [Binding("enter", "ready", "I am looking")]
+
+    def __init__(self, player: str, game: str = "", detail: str = "") -> None:
+        super().__init__()
+        self.player = player
+        self.game = game
+        self.detail = detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="handoff-box"):
+            heading = " · ".join(part for part in (self.game, self.detail) if part)
+            if heading:
+                yield Static(heading, classes="handoff--game")
+            yield Static(handoff_text(self.player), classes="handoff--pass", id="handoff-message")
+            with Center():
+                yield Button(f"I am {self.player}", variant="primary", id="handoff-ready")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_ready()
+
+    def action_ready(self) -> None:
+        self.dismiss(None)

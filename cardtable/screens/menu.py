@@ -1,0 +1,91 @@
+"""The main menu: new game, resume, rules, settings, quit — by arrow keys, letter keys or mouse."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+import rules
+
+# option id (= the action it runs) → (key, label)
+ENTRIES = {
+    "new_game": ("n", "New game"),
+    "resume": ("r", "Resume"),
+    "rules": ("u", "Rules"),
+    "settings": ("s", "Settings"),
+    "quit": ("q", "Quit"),
+}
+
+
+def _prompt(action: str, note: str = "") -> str:
+    key, label = ENTRIES[action]
+    note = f"  [dim]{note}[/]" if note else ""
+    return f"[b $accent]{key}[/]  {label}{note}"
+
+
+def saves_note(count: int) -> str:
+    if count == 0:
+        return "no saved games"
+    return "1 saved game" if count == 1 else f"{count} saved games"
+
+
+class MenuScreen(Screen):
+    """The first screen. Entering it (again) re-reads the saves list, so the Resume entry counts
+    what is there now and any save the store had to set aside is reported."""
+
+    BINDINGS = [Binding(key, action, label) for action, (key, label) in ENTRIES.items()]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="menu"):
+            yield Static("♠ ♥  [b]cardtable[/b]  ♦ ♣", id="menu-title")
+            yield Static("Economic card games at one table.", id="menu-games")
+            yield OptionList(*(Option(_prompt(action), id=action) for action in ENTRIES), id="menu-options")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        # naming the games imports their rules: after the first paint, so the menu shows at once
+        self.call_after_refresh(self._name_games)
+
+    def _name_games(self) -> None:
+        titles = ", ".join(spec.title for spec in rules.GAMES.values())
+        self.query_one("#menu-games", Static).update(f"Economic card games at one table: {titles}.")
+
+    def on_screen_resume(self) -> None:
+        self.refresh_saves()
+        self.query_one("#menu-options").focus()
+
+    def refresh_saves(self) -> None:
+        store = self.app.store
+        saves = store.list()
+        for problem in store.problems:
+            self.notify(problem, title="Saved games", severity="warning", timeout=10, markup=False)
+        options = self.query_one("#menu-options", OptionList)
+        options.replace_option_prompt("resume", _prompt("resume", saves_note(len(saves))))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.run_action(event.option.id)
+
+    def action_new_game(self) -> None:
+        from .setup import SetupScreen
+
+        self.app.push_screen(SetupScreen())
+
+    def action_resume(self) -> None:
+        from .resume import ResumeScreen
+
+        self.app.push_screen(ResumeScreen())
+
+    def action_rules(self) -> None:
+        self.app.action_rules()
+
+    def action_settings(self) -> None:
+        self.app.action_settings()
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,369 @@
+"""The game table every game is played on.
+
+``TableScreen`` renders a Match through the views it allows the current viewer, and drives it:
+autosave after every change, the bots' moves, the hand-off curtain between human players, the
+results at the end. It never decides a rule: commands go to ``match.submit`` and a refusal is
+shown in the words the rules gave.
+
+A game's own table subclasses it (see ``cardtable.screens.tables``) and overrides
+``compose_board`` and ``refresh_board``, adds BINDINGS and actions, extends ``check_action``
+(calling super), reacts to ``on_hand_widget_selection_changed`` and plays with ``submit`` and
+``await confirm`` (in an action decorated with ``@work``).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Static
+from textual.worker import NoActiveWorker, get_current_worker
+
+from rules.core import Command, Match, RulesError, Update, View
+
+from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
+from .confirm import ConfirmScreen
+from .handoff import HandoffScreen
+
+if TYPE_CHECKING:
+    from ..saves import SaveStore
+    from ..settings import Settings
+
+NO_BOARD = (
+    "This game has no board yet — press : and use the command bar; "
+    "the hand, the scoreboard and the log show the rest."
+)
+
+
+class TableScreen(Screen[None]):
+    """The table of ``match`` (saved as ``game_id`` in ``store``).
+
+    ``viewer`` is the seat whose private things are on screen: the only human at a table with
+    one human; the human who last lifted the hand-off curtain when there are several (None while
+    the curtain is up); None at a table of bots only. ``view`` is ``match.view(viewer)``."""
+
+    CSS_PATH = [Path(__file__).with_name("table.tcss")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    AUTO_FOCUS = "#hand"
+
+    BINDINGS = [
+        Binding("colon", "command_bar", "Command", key_display=":"),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("question_mark", "rules", "Rules", key_display="?"),
+        Binding("f1", "rules", "Rules", show=False),
+        Binding("q", "leave", "Menu"),
+        Binding("ctrl+q", "leave", "Menu", show=False),
+        Binding("escape", "escape", "Close / leave", show=False),
+    ]
+
+    def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
+                 settings: Settings) -> None:
+        super().__init__()
+        self.match = match
+        self.game_id = game_id
+        self.store = store
+        self.settings = settings
+        self.humans: tuple[int, ...] = tuple(i for i, seat in enumerate(match.seats) if seat.is_human)
+        self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
+        self.view: View = match.view(self.viewer)
+        self.title = match.spec.title
+        self._unsubscribe: Callable[[], None] | None = None
+        self._bot_pending = False
+        self._bot_timer: Timer | None = None
+        self._curtain_up = False
+        self._results_shown = False
+
+    # -- the hooks of a game's table -----------------------------------------------------------
+    def compose_board(self) -> ComposeResult:
+        """The game's board widgets, shown above the hand. Override in a game's table."""
+        yield Static(NO_BOARD, id="no-board")
+
+    def refresh_board(self, view: View) -> None:
+        """Show ``view`` (the viewer's current view) on the board; called after every change."""
+
+    # -- layout --------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            # the scoreboard sits with the board, not in the side column: at 80 columns a side
+            # column cannot hold a scoreboard of four columns without cutting its headers
+            with Vertical(id="play"):
+                yield Scoreboard(id="scoreboard")
+                with VerticalScroll(id="board"):
+                    yield from self.compose_board()
+                yield HandWidget(self.settings.four_colour, id="hand")
+            with Vertical(id="side"):
+                yield GameLog(id="log")
+        yield CommandBar(id="command-bar")
+        yield Footer()
+
+    @property
+    def hand(self) -> HandWidget:
+        return self.query_one("#hand", HandWidget)
+
+    @property
+    def game_log(self) -> GameLog:
+        return self.query_one("#log", GameLog)
+
+    @property
+    def command_bar(self) -> CommandBar:
+        return self.query_one("#command-bar", CommandBar)
+
+    @property
+    def my_turn(self) -> bool:
+        """True when the game awaits the seat whose hand is on screen."""
+        return self.viewer is not None and not self.match.over and self.match.awaiting == self.viewer
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.match.subscribe(self._on_match_update)
+        settings_changed = getattr(self.app, "settings_changed_signal", None)
+        if settings_changed is not None:
+            settings_changed.subscribe(self, lambda _settings: self.refresh_table())
+        self.query_one("#scoreboard").border_title = "Scores"
+        self._rebuild_log()
+        self.refresh_table()
+        # a resumed game may await a bot, a hand-off or be over: decide once the table is shown
+        self.call_after_refresh(self._what_next)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+
+    # -- showing the game ----------------------------------------------------------------------
+    def refresh_table(self) -> None:
+        """Redraw everything from a fresh view for the viewer."""
+        match = self.match
+        self.view = match.view(self.viewer)
+        self.sub_title = f"Turn {match.turn}"
+        self.query_one("#status", Static).update(self.status_text())
+        self._refresh_hand()
+        self.query_one(Scoreboard).show(self.view, match.seats)
+        self.game_log.border_title = "Log" if self.viewer is not None else "Log (public)"
+        self.refresh_board(self.view)
+        self.refresh_bindings()
+
+    def status_text(self) -> str:
+        """The view's sentence, then what the table is waiting for."""
+        match = self.match
+        text = self.view.status(match.names)
+        seat = match.awaiting
+        if match.over or seat is None:
+            return text
+        name = match.names[seat]
+        if match.seats[seat].bot is not None:
+            return f"{text}  {name} (bot) is playing…"
+        if seat == self.viewer:
+            return f"{text}  ▶ Your move, {name}."
+        return f"{text}  Waiting for {name}."
+
+    def _refresh_hand(self) -> None:
+        hand = self.hand
+        if self.viewer is None:
+            hand.border_title = "Hands hidden"
+            placeholder = ("Hands stay hidden until the next player is ready."
+                           if self.humans else "Only bots are playing: every hand is hidden.")
+        else:
+            count = len(self.view.hand)
+            hand.border_title = f"{self.match.names[self.viewer]}'s hand · {count} card{'s' * (count != 1)}"
+            placeholder = "No cards in hand."
+        hand.show(self.view.hand, placeholder, four_colour=self.settings.four_colour)
+
+    def _rebuild_log(self) -> None:
+        self.game_log.rebuild(self.match.history, self.match.names, self.viewer)
+
+    # -- the bus -------------------------------------------------------------------------------
+    def _on_match_update(self, match: Match, update: Update) -> None:
+        self._autosave()
+        viewer = self.viewer
+        if self._curtain_needed():
+            # hide the last player's things before anything else is drawn
+            self.viewer = None
+        if update.kind == "command" and self.viewer == viewer:
+            self.game_log.append(update.played, match.names, self.viewer)
+        else:
+            self._rebuild_log()
+        self.refresh_table()
+        self._what_next()
+
+    def _autosave(self) -> None:
+        if self.store is None or self.game_id is None:
+            return
+        try:
+            self.store.save(self.game_id, self.match)
+        except (OSError, ValueError, TypeError) as error:
+            # the game lives on in memory; the next command tries again
+            self.notify(f"The game could not be saved: {error}", severity="error",
+                        title="Not saved", timeout=8)
+
+    def _what_next(self) -> None:
+        """After a change: the results, a bot's move, or the hand-off to another human."""
+        if not self.is_attached:
+            return
+        match = self.match
+        if match.over:
+            self._show_results()
+            return
+        seat = match.awaiting
+        if seat is None:
+            return
+        if match.seats[seat].bot is not None:
+            self._schedule_bot()
+        elif self._curtain_needed():
+            self._raise_curtain(seat)
+
+    def _show_results(self) -> None:
+        if self._results_shown:
+            return
+        self._results_shown = True
+        from .results import ResultsScreen
+
+        self.app.push_screen(ResultsScreen(self.match))
+
+    # -- bots ----------------------------------------------------------------------------------
+    def _schedule_bot(self) -> None:
+        if self._bot_pending:
+            return
+        self._bot_pending = True
+        delay = self.settings.bot_delay
+        if delay > 0:
+            self._bot_timer = self.set_timer(delay, self._play_bot)
+        else:
+            self.call_later(self._play_bot)
+
+    def _play_bot(self) -> None:
+        self._bot_pending = False
+        self._bot_timer = None
+        match = self.match
+        seat = match.awaiting
+        if not self.is_attached or match.over or seat is None or match.seats[seat].bot is None:
+            return
+        try:
+            match.submit(match.bot_move(), seat=seat)
+        except RulesError as error:
+            # a bot's bug must not end the game: say so and let a human use the command bar
+            self.notify(f"{match.names[seat]} (bot) could not move: {error}", severity="error",
+                        title="Bot stuck", timeout=10)
+
+    # -- the hand-off curtain ------------------------------------------------------------------
+    def _curtain_needed(self) -> bool:
+        seat = self.match.awaiting
+        return (len(self.humans) > 1 and not self._curtain_up and not self.match.over
+                and seat in self.humans and seat != self.viewer)
+
+    def _raise_curtain(self, seat: int) -> None:
+        self._curtain_up = True
+        if self.viewer is not None:
+            self.viewer = None
+            self._rebuild_log()
+            self.refresh_table()
+        self.command_bar.close()
+        self.app.clear_notifications()  # a refusal may have named the last player's cards
+        curtain = HandoffScreen(self.match.names[seat], self.match.spec.title, f"Turn {self.match.turn}")
+        self.app.push_screen(curtain, callback=partial(self._lift_curtain, seat))
+
+    def _lift_curtain(self, seat: int, _result: object = None) -> None:
+        self._curtain_up = False
+        if self.match.awaiting == seat:
+            self.viewer = seat
+            self._rebuild_log()
+            self.refresh_table()
+            self.hand.focus()
+        self._what_next()
+
+    # -- playing -------------------------------------------------------------------------------
+    def submit(self, command: Command | str) -> bool:
+        """Play ``command`` (a Command or its notation) for the viewer. True if the rules took
+        it; otherwise the reason is shown as an error notification and nothing changes."""
+        if self.viewer is None:
+            self.notify("No player's hand is on the table: nobody can play from here now.",
+                        severity="error", title="Not allowed")
+            return False
+        try:
+            self.match.submit(command, seat=self.viewer)
+        except RulesError as error:
+            self.notify(str(error), severity="error", title="Not allowed")
+            return False
+        return True
+
+    async def confirm(self, message: str) -> bool:
+        """Ask a yes/no question in a ConfirmScreen; True for yes.
+
+        Await it in a worker: decorate the action with ``@work`` (``from textual import work``).
+        Textual runs key-bound actions on the app's own message loop, so an action that waited
+        there for the answer would stop the very keys that give it."""
+        try:
+            get_current_worker()
+        except NoActiveWorker:
+            raise RuntimeError(
+                "TableScreen.confirm() must be awaited in a worker: decorate the action with @work"
+            ) from None
+        return bool(await self.app.push_screen_wait(ConfirmScreen(message)))
+
+    def legal_texts(self) -> list[str]:
+        """The legal commands now, in notation (empty unless it is the viewer's move)."""
+        if not self.my_turn:
+            return []
+        return [self.match.format(command) for command in self.match.legal()]
+
+    # -- actions -------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            return True if self.my_turn and self.match.can_undo else None
+        if action == "command_bar":
+            return True if self.my_turn else None
+        return True
+
+    def action_command_bar(self) -> None:
+        self.command_bar.open(self.legal_texts())
+
+    def action_undo(self) -> None:
+        try:
+            self.match.undo()
+        except RulesError as error:
+            self.notify(str(error), severity="warning", title="Undo")
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.match.spec.name))
+
+    def action_leave(self) -> None:
+        """Back to the menu; the game is saved (it already was, after every move)."""
+        self._autosave()
+        show_menu = getattr(self.app, "show_menu", None)
+        if callable(show_menu):
+            show_menu()
+        else:
+            self.app.pop_screen()
+
+    @work(exclusive=True, group="leave")
+    async def action_escape(self) -> None:
+        if self.command_bar.is_open:
+            self.command_bar.close()
+        elif await self.confirm("Leave the table? The game is saved; resume it from the menu."):
+            self.action_leave()
+
+    def on_command_bar_entered(self, message: CommandBar.Entered) -> None:
+        message.stop()
+        if self.submit(message.text):
+            message.bar.close()
+
+    def on_command_bar_closed(self, message: CommandBar.Closed) -> None:
+        message.stop()
+        self.hand.focus()
+
+    def on_screen_resume(self) -> None:
+        # a settings screen may have changed the deck colours while this table was covered
+        if self.is_mounted:
+            self.refresh_table()

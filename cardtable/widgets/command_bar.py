@@ -1,0 +1,103 @@
+"""The command bar: type any command in notation, with completion from the legal commands."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.suggester import SuggestFromList
+from textual.widget import Widget
+from textual.widgets import Input, Label, Static
+
+EXAMPLES = 3
+
+
+def hint_text(legal: Sequence[str]) -> str:
+    """How many commands are legal now, a few of them, and the keys."""
+    if not legal:
+        return "No command is open to you now · Esc closes"
+    count = "1 legal command" if len(legal) == 1 else f"{len(legal)} legal commands"
+    examples = ", ".join(legal[:EXAMPLES]) + (", …" if len(legal) > EXAMPLES else "")
+    return f"{count}: {examples} · → completes · Enter plays · Esc closes"
+
+
+class CommandBar(Widget):
+    """Hidden until ``open(legal)``. Enter posts ``CommandBar.Entered`` with the text; the
+    table submits it and calls ``close()`` if it was accepted, so a rejected command stays
+    on the bar to be fixed. Escape closes the bar."""
+
+    DEFAULT_CSS = """
+    CommandBar {
+        display: none;
+        height: auto;
+        background: $boost;
+        &.-open { display: block; }
+        & > Horizontal { height: 1; }
+        & #command-prompt { width: 2; color: $accent; text-style: bold; }
+        & Input, & Input:focus {
+            border: none;
+            height: 1;
+            padding: 0;
+            width: 1fr;
+            background: $boost;
+        }
+        & #command-hint { color: $text-muted; height: auto; }
+    }
+    """
+
+    BINDINGS = [Binding("escape", "close", "Close", show=False)]
+
+    class Entered(Message):
+        """The player pressed Enter on ``text``."""
+
+        def __init__(self, bar: CommandBar, text: str) -> None:
+            super().__init__()
+            self.bar = bar
+            self.text = text
+
+        @property
+        def control(self) -> CommandBar:
+            return self.bar
+
+    class Closed(Message):
+        """The bar was closed (Escape or after an accepted command)."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield Label(":", id="command-prompt")
+            yield Input(id="command-input")
+        yield Static(id="command-hint")
+
+    @property
+    def input(self) -> Input:
+        return self.query_one("#command-input", Input)
+
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-open")
+
+    def open(self, legal: Sequence[str]) -> None:
+        """Show the bar with completion from ``legal`` (the commands in notation) and focus it."""
+        self.input.suggester = SuggestFromList(legal, case_sensitive=False)
+        self.input.placeholder = f"e.g. {legal[0]}" if legal else ""
+        self.query_one("#command-hint", Static).update(hint_text(legal))
+        self.add_class("-open")
+        self.input.focus()
+
+    def close(self) -> None:
+        if self.is_open:
+            self.input.value = ""
+            self.remove_class("-open")
+            self.post_message(self.Closed())
+
+    def action_close(self) -> None:
+        self.close()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if text:
+            self.post_message(self.Entered(self, text))

@@ -1,0 +1,177 @@
+"""The viewer's hand: cards in suit-then-rank order, a keyboard cursor, click or space to
+select, and marks that highlight cards the table wants to point out."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.events import Resize
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from rules.core import Card
+
+from .card import CardWidget
+
+_CELL = 5  # a card's width (see CardWidget)
+_GUTTER = 1
+
+
+class HandWidget(Widget, can_focus=True):
+    """Shows ``cards`` (set them with ``show``) as CardWidgets that wrap onto as many lines as
+    the width needs. Copies of one face are separate cards, told apart by ``card.key``.
+
+    ``marks`` maps card keys to a short note (shown as the card's tooltip); marked cards are
+    highlighted. Every change of the selection posts ``HandWidget.SelectionChanged``."""
+
+    DEFAULT_CSS = """
+    HandWidget {
+        layout: grid;
+        grid-size: 8;
+        grid-rows: 1;
+        grid-columns: 5;
+        grid-gutter: 0 1;
+        height: auto;
+        max-height: 8;
+        overflow-y: auto;
+        &.-empty { layout: vertical; }
+        &:focus CardWidget.-cursor { text-style: reverse bold; }
+        &:focus CardWidget.-cursor.-selected { text-style: reverse bold underline; }
+        & > .hand--placeholder { color: $text-muted; width: 1fr; }
+    }
+    """
+
+    BINDINGS = [
+        Binding("left,h", "move(-1)", "Previous card", show=False),
+        Binding("right,l", "move(1)", "Next card", show=False),
+        Binding("up", "move_row(-1)", "Row up", show=False),
+        Binding("down", "move_row(1)", "Row down", show=False),
+        Binding("home", "move_to(0)", "First card", show=False),
+        Binding("end", "move_to(-1)", "Last card", show=False),
+        Binding("space", "toggle", "Select card"),
+    ]
+
+    cards: reactive[tuple[Card, ...]] = reactive((), recompose=True)
+    """The hand in display order (``show`` sorts it)."""
+    placeholder: reactive[str] = reactive("No cards.", recompose=True)
+    """What an empty hand says: "No cards.", or why the hand is hidden."""
+    marks: reactive[dict[str, str]] = reactive(dict)
+    cursor: reactive[int] = reactive(0)
+
+    class SelectionChanged(Message):
+        """The selected cards changed; ``selected`` is in hand order."""
+
+        def __init__(self, hand: HandWidget, selected: tuple[Card, ...]) -> None:
+            super().__init__()
+            self.hand = hand
+            self.selected = selected
+
+        @property
+        def control(self) -> HandWidget:
+            return self.hand
+
+    def __init__(self, four_colour: bool = False, *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.four_colour = four_colour
+        self._selected: set[str] = set()
+
+    # -- the hand --------------------------------------------------------------------------
+    def show(self, cards: Iterable[Card], placeholder: str = "No cards.",
+             four_colour: bool | None = None) -> None:
+        """Show these cards, sorted by suit then rank. Selected cards that are still in the hand
+        stay selected; the others are dropped (posting SelectionChanged)."""
+        ordered = tuple(sorted(cards, key=Card.sort_key))
+        if four_colour is not None and four_colour != self.four_colour:
+            self.four_colour = four_colour
+            self.mutate_reactive(HandWidget.cards)  # same cards, new colours
+        self.placeholder = placeholder
+        self.cards = ordered
+        self.cursor = min(self.cursor, max(len(ordered) - 1, 0))
+        kept = self._selected & {card.key for card in ordered}
+        if kept != self._selected:
+            self._selected = kept
+            self._selection_changed()
+
+    @property
+    def selected(self) -> tuple[Card, ...]:
+        return tuple(card for card in self.cards if card.key in self._selected)
+
+    def clear_selection(self) -> None:
+        if self._selected:
+            self._selected.clear()
+            self._selection_changed()
+
+    def toggle(self, card: Card) -> None:
+        """Select the card, or unselect it if it was selected."""
+        self._selected ^= {card.key}
+        self._selection_changed()
+
+    # -- drawing ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        self.set_class(not self.cards, "-empty")
+        if not self.cards:
+            yield Static(self.placeholder, classes="hand--placeholder")
+            return
+        for index, card in enumerate(self.cards):
+            widget = CardWidget(card, self.four_colour)
+            self._style_card(widget, index)
+            yield widget
+
+    def _card_widgets(self) -> list[CardWidget]:
+        return list(self.query_children(CardWidget))
+
+    def _style_card(self, widget: CardWidget, index: int) -> None:
+        key = widget.card.key
+        widget.set_class(key in self._selected, "-selected")
+        widget.set_class(key in self.marks, "-marked")
+        widget.set_class(index == self.cursor, "-cursor")
+        widget.tooltip = self.marks.get(key)
+
+    def _restyle(self) -> None:
+        for index, widget in enumerate(self._card_widgets()):
+            self._style_card(widget, index)
+
+    def watch_marks(self) -> None:
+        self._restyle()
+
+    def watch_cursor(self) -> None:
+        self._restyle()
+
+    def on_resize(self, event: Resize) -> None:
+        width = self.scrollable_content_region.width
+        self.styles.grid_size_columns = max(1, (width + _GUTTER) // (_CELL + _GUTTER))
+
+    def _selection_changed(self) -> None:
+        self._restyle()
+        count = len(self._selected)
+        self.border_subtitle = f"{count} selected" if count else ""
+        self.post_message(self.SelectionChanged(self, self.selected))
+
+    # -- input -----------------------------------------------------------------------------
+    def on_card_widget_pressed(self, message: CardWidget.Pressed) -> None:
+        message.stop()
+        widgets = self._card_widgets()
+        if message.card_widget in widgets:
+            self.cursor = widgets.index(message.card_widget)
+        self.focus()
+        self.toggle(message.card)
+
+    def action_move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = max(0, min(len(self.cards) - 1, self.cursor + step))
+
+    def action_move_row(self, step: int) -> None:
+        self.action_move(step * int(self.styles.grid_size_columns or 1))
+
+    def action_move_to(self, index: int) -> None:
+        if self.cards:
+            self.cursor = index % len(self.cards)
+
+    def action_toggle(self) -> None:
+        if self.cards:
+            self.toggle(self.cards[self.cursor])

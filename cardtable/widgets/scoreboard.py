@@ -1,0 +1,42 @@
+"""The scoreboard: one row per seat from the view's ``columns`` and ``rows``, the seat names
+first, the seat whose input the game awaits marked ▶."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.table import Table
+from textual.widgets import Static
+
+from rules.core import Seat, View
+
+AWAITED = "▶"
+
+
+def scoreboard_table(view: View, seats: Sequence[Seat]) -> Table:
+    """A compact Rich table: a header row, then one row per seat (bots marked "(bot)")."""
+    table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold",
+                  show_edge=False)
+    table.add_column("Player", no_wrap=True)
+    for label in view.columns:
+        table.add_column(label, justify="right", no_wrap=True)
+    for index, seat in enumerate(seats):
+        marker = AWAITED if index == view.to_move else " "
+        bot = " (bot)" if seat.bot is not None else ""
+        cells = view.rows[index] if index < len(view.rows) else ()
+        style = "bold" if index == view.to_move else ""
+        table.add_row(f"{marker} {seat.name}{bot}", *map(str, cells), style=style)
+    return table
+
+
+class Scoreboard(Static):
+    """Shows ``scoreboard_table`` of the latest view; ``show(view, seats)`` updates it."""
+
+    DEFAULT_CSS = """
+    Scoreboard {
+        height: auto;
+    }
+    """
+
+    def show(self, view: View, seats: Sequence[Seat]) -> None:
+        self.update(scoreboard_table(view, seats))

@@ -1,0 +1,344 @@
+"""The app shell, driven like a player would: the menu, a new game, the saves list, the rules
+pages, the results, the settings, and a terminal too small to play in. Every store lives in
+tmp_path; the settings file goes to the temporary XDG config folder (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Input, MarkdownViewer, OptionList, Select
+
+import rules
+from cardtable.app import CardtableApp, SizeGuard
+from cardtable.rulesdoc import rules_page
+from cardtable.saves import SaveStore
+from cardtable.screens.confirm import ConfirmScreen
+from cardtable.screens.menu import MenuScreen
+from cardtable.screens.results import ResultsScreen
+from cardtable.screens.resume import ResumeScreen, SavesList
+from cardtable.screens.rules import RulesScreen
+from cardtable.screens.settings import SettingsScreen
+from cardtable.screens.setup import SeatRow, SetupScreen
+from cardtable.screens.table import TableScreen
+from cardtable.settings import Settings, load_settings, read_settings, save_settings, settings_path
+from rules.core import Match, Seat
+
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def store(tmp_path):
+    return SaveStore(tmp_path / "data")
+
+
+def make_app(store, **kwargs):
+    return CardtableApp(store=store, settings=Settings(bot_delay=0), **kwargs)
+
+
+def played_out(game: str, seed: int = 3, names=("Ann", "Bob")) -> Match:
+    """A finished game between random bots."""
+    match = Match(rules.find_game(game), [Seat(name, "random") for name in names], seed=seed)
+    while not match.over:
+        match.submit(match.bot_move())
+    return match
+
+
+def in_play(game: str = "property", seed: int = 1) -> Match:
+    return Match(rules.find_game(game), [Seat("Ann"), Seat("Bob", "random")], seed=seed)
+
+
+def toasts(app) -> str:
+    """The text of every notification on screen."""
+    return "\n".join(str(n.message) for n in app._notifications)
+
+
+# -- the menu and a new game ----------------------------------------------------------------------
+async def test_new_game_by_keys_and_clicks_starts_a_saved_table(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("n")
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        # the game list has focus: arrow down to Property, Enter goes on to the seats
+        names = list(rules.GAMES)
+        for _ in range(names.index("property") - names.index(setup.game_name)):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert setup.game_name == "property"
+        assert isinstance(app.focused, Input) and app.focused.value == "Ann"
+        # three players, chosen with the mouse and the arrow keys
+        await pilot.click("#setup-count")
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        rows = list(setup.query(SeatRow))
+        assert [row.seat for row in rows] == [Seat("Ann"), Seat("Bob", "bot"), Seat("Cleo", "bot")]
+        # the third seat becomes a random bot
+        await pilot.click(rows[2].query_one(Select))
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        await pilot.click("#setup-start")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen_stack[:-1] == [app.screen_stack[0]]  # the table sits on the menu
+        [info] = store.list()
+        assert info.game == "property"
+        assert info.seats == (Seat("Ann"), Seat("Bob", "bot"), Seat("Cleo", "random"))
+        assert app.screen.game_id == info.id
+
+
+async def test_bad_setup_shows_the_rules_message_and_keeps_the_form(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        setup = app.screen
+        second = list(setup.query(SeatRow))[1].query_one(Input)
+        second.value = ""
+        await pilot.click(second)
+        await pilot.press(*"ann")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is setup
+        error = setup.query_one("#setup-error")
+        assert error.display and "name of their own" in str(error.render())
+        assert second.value == "ann"  # nothing typed is lost
+        assert store.list() == []
+        # a seed that is not a number is refused by the field itself
+        seed = setup.query_one("#setup-seed", Input)
+        await pilot.click(seed)
+        await pilot.press(*"4x2")
+        assert seed.value == "42"
+
+
+async def test_escape_leaves_setup_for_the_menu(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+# -- the saves list ---------------------------------------------------------------------------
+async def test_resume_lists_saves_and_a_finished_game_opens_its_results(store):
+    finished = played_out("portfolio")
+    finished_id = store.create(finished)
+    playing_id = store.create(in_play())
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        menu = app.screen
+        assert "2 saved games" in str(menu.query_one(OptionList).get_option("resume").prompt)
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ResumeScreen)
+        saves = screen.query_one(SavesList)
+        prompts = {option.id: str(option.prompt) for option in saves.options}
+        assert set(prompts) == {finished_id, playing_id}
+        winner = finished.names[finished.outcome.winners[0]]
+        assert f"finished — {winner} won" in prompts[finished_id]
+        assert "in play" in prompts[playing_id] and "Bob (bot" in prompts[playing_id]
+        saves.highlighted = saves.get_option_index(finished_id)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ResultsScreen)
+        await pilot.press("escape")
+        saves.highlighted = saves.get_option_index(playing_id)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.screen.game_id == playing_id
+
+
+async def test_a_corrupt_save_is_reported_set_aside_and_the_others_stay(store):
+    good_id = store.create(in_play(seed=1))
+    bad_id = store.create(in_play(seed=2))
+    path = store.folder / f"{bad_id}.json"
+    data = json.loads(path.read_text())
+    data["commands"] = ["this is not a move"]
+    path.write_text(json.dumps(data))
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        saves = app.screen.query_one(SavesList)
+        saves.highlighted = saves.get_option_index(bad_id)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeScreen)
+        assert "does not replay" in toasts(app)
+        assert [option.id for option in saves.options] == [good_id]
+        assert not path.exists() and (store.damaged_folder / path.name).exists()
+
+
+async def test_unreadable_files_are_reported_on_the_menu(store):
+    store.create(in_play())
+    (store.folder / "scribble.json").write_text("{not json")
+    app = make_app(store)
+    async with app.run_test(size=SIZE):
+        assert "scribble.json" in toasts(app)
+        assert "1 saved game" in str(app.screen.query_one(OptionList).get_option("resume").prompt)
+
+
+async def test_delete_asks_first(store):
+    game_id = store.create(in_play())
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r", "d")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert [info.id for info in store.list()] == [game_id]
+        await pilot.press("d")
+        await pilot.press("y")
+        await pilot.pause()
+        assert store.list() == []
+        assert isinstance(app.screen, ResumeScreen)
+        assert not app.screen.query_one(SavesList).display
+
+
+# -- rules, results ---------------------------------------------------------------------------
+async def test_rules_screen_shows_the_games_page(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("u")
+        assert isinstance(app.screen, RulesScreen) and app.screen.game_name is None
+        games = app.screen.query_one(OptionList)
+        games.highlighted = games.get_option_index("property")
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RulesScreen) and screen.game_name == "property"
+        viewer = screen.query_one(MarkdownViewer)
+        assert viewer.document.source == rules_page("property")
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+def test_rules_page_reads_the_seed_file_or_says_it_is_missing(tmp_path, monkeypatch):
+    (tmp_path / "property.md").write_text("# Property\n\nOur own words.\n", encoding="utf-8")
+    monkeypatch.setattr("cardtable.rulesdoc.seed_folders", lambda: (tmp_path / "none", tmp_path))
+    assert rules_page("property") == "# Property\n\nOur own words.\n"
+    missing = rules_page("portfolio")
+    assert missing.startswith("# Portfolio") and "missing" in missing
+    assert "missing" in rules_page("../../etc/passwd")
+
+
+async def test_results_show_the_winner_and_the_score_sheet(store):
+    match = played_out("property", names=("Ann", "Bob", "Cleo"))
+    app = make_app(store, match=match, game_id=store.create(match))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        outcome = match.outcome
+        winners = [match.names[seat] for seat in outcome.winners]
+        assert winners[0] in str(screen.query_one("#results-winners").render())
+        sheet = screen.query_one("#results-scores")
+        first_column = sheet.ordered_columns[1].label.plain
+        assert first_column.startswith(winners[0])
+        scores = sheet.get_row_at(sheet.row_count - 1)
+        assert scores[0] == "Score" and scores[1] == str(max(outcome.scores))
+        await pilot.press("n")
+        assert isinstance(app.screen, SetupScreen)  # a rematch: same game, same players
+        assert [row.seat.name for row in app.screen.query(SeatRow)] == list(match.names)
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+# -- settings ---------------------------------------------------------------------------------
+async def test_settings_screen_and_palette_persist_at_once(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        assert isinstance(app.screen, SettingsScreen)
+        app.screen.query_one("#settings-theme", Select).value = "nord"
+        await pilot.click("#settings-four-colour")
+        await pilot.pause()
+        saved = json.loads(settings_path().read_text())
+        assert saved["theme"] == "nord" and saved["four_colour"] is True
+        assert app.theme == "nord"
+        # the command palette's bot speed command
+        await pilot.press("escape", "ctrl+p")
+        await pilot.press(*"bot speed: slow")
+        await app.workers.wait_for_complete()  # the palette searches in a worker
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert load_settings() == Settings(theme="nord", bot_delay=1.2, four_colour=True)
+
+
+async def test_palette_commands_know_the_game_on_the_table(store):
+    match = in_play("portfolio")
+    app = make_app(store, match=match, game_id=store.create(match))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = next(screen for screen in app.screen_stack if isinstance(screen, TableScreen))
+        commands = {command.title: command.callback for command in app.get_system_commands(table)}
+        assert {"Bot speed: fast", "Bot speed: normal", "Bot speed: slow", "Theme"} <= set(commands)
+        commands["Four-colour deck: on"]()
+        assert load_settings().four_colour and table.settings.four_colour  # the table's too
+        commands["Rules"]()
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen) and app.screen.game_name == "portfolio"
+
+
+async def test_a_saved_theme_is_applied_and_a_bad_settings_file_is_survived(store):
+    save_settings(Settings(theme="gruvbox"))
+    app = CardtableApp(store=store)
+    async with app.run_test(size=SIZE):
+        assert app.theme == "gruvbox"
+    settings_path().write_text('{"theme": "no-such-theme", "bot_delay": "fast"}')
+    app = CardtableApp(store=store)
+    async with app.run_test(size=SIZE):
+        assert app.theme == "textual-dark"
+        assert app.settings.bot_delay == Settings().bot_delay
+        assert "no-such-theme" in toasts(app) and "bot_delay" in toasts(app)
+
+
+def test_settings_file_problems_give_defaults_in_words(tmp_path):
+    path = tmp_path / "settings.json"
+    for text in ("{broken", "[1, 2]", "\xff"):
+        path.write_bytes(text.encode("latin-1"))
+        settings, problems = read_settings(path)
+        assert settings == Settings() and len(problems) == 1
+    path.write_text('{"four_colour": true, "bot_delay": -1, "from_the_future": 1}')
+    settings, problems = read_settings(path)
+    assert settings == Settings(four_colour=True)
+    assert len(problems) == 1 and "bot_delay" in problems[0]
+    save_settings(Settings(theme="nord", bot_delay=0.2), path)
+    assert read_settings(path) == (Settings(theme="nord", bot_delay=0.2), [])
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]  # no temporary file left
+
+
+def test_config_dir_can_be_chosen(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDTABLE_CONFIG_DIR", str(tmp_path / "elsewhere"))
+    save_settings(Settings(four_colour=True))
+    assert (tmp_path / "elsewhere" / "settings.json").is_file()
+    assert load_settings().four_colour is True
+
+
+# -- a terminal too small -----------------------------------------------------------------------
+async def until(pilot, condition, tries: int = 200) -> bool:
+    """Let the app run until ``condition()`` holds (the bots move between pauses)."""
+    for _ in range(tries):
+        if condition():
+            return True
+        await pilot.pause()
+    return condition()
+
+
+async def test_a_tiny_terminal_says_so_and_the_game_goes_on(store):
+    match = in_play()
+    app = make_app(store, match=match, game_id=store.create(match))
+    async with app.run_test(size=(60, 20)) as pilot:
+        assert await until(pilot, lambda: match.awaiting == 0)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        guard = table.query_one(SizeGuard)
+        assert "at least 80×24" in str(guard.render())
+        assert guard.display and all(not child.display for child in table.children if child is not guard)
+        # the game goes on under the message: Ann moves, the bot answers, all is saved
+        played = len(match.history)
+        assert table.submit(match.legal()[0])
+        assert await until(pilot, lambda: match.awaiting == 0 and len(match.history) >= played + 2)
+        assert store.list()[0].turn == match.turn
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert app.screen is table and not guard.display
+        assert table.query_one("#hand").display

@@ -1,0 +1,395 @@
+"""The generic game table, driven through Pilot with a real registered game: the command bar,
+refusals, undo, autosave, bots, and the hand-off curtain that must hide everything private."""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import re
+
+import pytest
+from textual.app import App
+from textual.widgets import Footer
+
+import rules
+from rules.core import Card, Match, Seat, chance, get_bot
+
+from cardtable.saves import SaveStore
+from cardtable.screens.confirm import ConfirmScreen
+from cardtable.screens.handoff import HandoffScreen
+from cardtable.screens.table import TableScreen
+from cardtable.screens.tables import table_screen_for
+from cardtable.settings import Settings
+from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
+from cardtable.widgets.game_log import EVENT_INDENT
+
+GAME = sorted(rules.GAMES)[0]
+SPEC = rules.find_game(GAME)
+SMALL, LARGE = (80, 24), (120, 40)
+
+
+class TableApp(App[None]):
+    """Just enough app to hold one table above an empty default screen."""
+
+    def __init__(self, table: TableScreen) -> None:
+        super().__init__()
+        self.table = table
+
+    def on_mount(self) -> None:
+        self.push_screen(self.table)
+
+
+class WatchingTable(TableScreen):
+    """Records the selections the hand reports, as a game's table would react to them."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.picked: list[tuple[Card, ...]] = []
+
+    def on_hand_widget_selection_changed(self, message: HandWidget.SelectionChanged) -> None:
+        self.picked.append(message.selected)
+
+
+def make_table(tmp_path, seats, seed=1, commands=(), table_class=TableScreen):
+    match = Match(SPEC, seats, seed=seed)
+    for text in commands:
+        match.submit(text)
+    store = SaveStore(tmp_path / "data")
+    game_id = store.create(match)
+    table = table_class(match, game_id, store, Settings(bot_delay=0))
+    notes: list[tuple[str, str]] = []
+    original = table.notify
+
+    def notify(message, *args, **kwargs):
+        notes.append((str(message), kwargs.get("severity", "information")))
+        return original(message, *args, **kwargs)
+
+    table.notify = notify
+    return TableApp(table), table, match, store, game_id, notes
+
+
+def saved_commands(store, game_id):
+    return json.loads((store.folder / f"{game_id}.json").read_text(encoding="utf-8"))["commands"]
+
+
+def screenshot(app) -> str:
+    """The text of the screen as ``export_screenshot`` renders it, line by line."""
+    svg = app.export_screenshot()
+    text = "".join(re.findall(r">([^<]*)</text>", svg))
+    return html.unescape(text).replace("\xa0", " ")
+
+
+def hand_texts(cards):
+    return [card_text(card).plain for card in cards]
+
+
+def private_lines(match, seat):
+    return [EVENT_INDENT + event.describe(match.names) for played in match.history
+            for event in played.events if event.private_to == seat]
+
+
+def undoable(match):
+    """A legal command for the awaited seat that Match will let that seat take back: it
+    reveals nothing and leaves the same seat to act."""
+    seat = match.awaiting
+    for command in match.legal()[:60]:
+        state = copy.deepcopy(match.state)
+        events = SPEC.apply(state, command)
+        if not any(event.reveals for event in events) and SPEC.to_move(state) == seat:
+            return match.format(command)
+    return None
+
+
+def undoable_position(seats):
+    """(seed, commands before, an undoable command) with seat 0 to act, found by bot play."""
+    bot = get_bot(SPEC, "random")
+    for seed in range(8):
+        match = Match(SPEC, seats, seed=seed)
+        for ply in range(80):
+            if match.over:
+                break
+            if match.awaiting == 0 and (text := undoable(match)) is not None:
+                return seed, [played.text for played in match.history], text
+            match.submit(bot.choose(SPEC, match.state, match.awaiting, chance(seed, ply)))
+    pytest.fail(f"{GAME}: no undoable command in 8 bot games")
+
+
+async def open_bar_and_type(pilot, text):
+    await pilot.press("colon")
+    bar = pilot.app.screen.query_one(CommandBar)
+    assert bar.is_open and bar.input.has_focus
+    bar.input.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+    return bar
+
+
+async def settle(pilot, done, limit=200):
+    """Let the app run (bots move through call_later) until ``done()``; fail after ``limit``."""
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause()
+    pytest.fail("the table did not get there")
+
+
+# -- the command bar ------------------------------------------------------------------------
+
+async def test_command_bar_plays_a_legal_command_logs_and_saves_it(tmp_path):
+    app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+    async with app.run_test(size=SMALL) as pilot:
+        assert match.awaiting == 0 and table.viewer == 0
+        text = match.format(match.legal()[0])
+        before = SPEC.to_json(match.state)
+        bar = await open_bar_and_type(pilot, text)
+        assert match.history[0].text == text and match.history[0].seat == 0
+        assert SPEC.to_json(match.state) != before
+        assert not bar.is_open and bar.input.value == ""
+        log = table.query_one(GameLog)
+        assert f"Ann: {text}" in log.plain
+        assert saved_commands(store, game_id)[0] == text
+        assert not [note for note in notes if note[1] == "error"]
+
+
+async def test_an_illegal_command_is_refused_and_changes_nothing(tmp_path):
+    app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        before = SPEC.to_json(match.state)
+        bar = await open_bar_and_type(pilot, "juggle the deck")
+        assert SPEC.to_json(match.state) == before and match.history == []
+        assert saved_commands(store, game_id) == []
+        assert [severity for _, severity in notes] == ["error"]
+        # the refusal is on screen, and the text stays on the bar to be fixed
+        await pilot.pause()
+        assert "Not allowed" in screenshot(app)
+        assert bar.is_open and bar.input.value == "juggle the deck"
+        assert table.query_one(GameLog).plain == []
+        await pilot.press("escape")
+        assert not bar.is_open
+
+
+async def test_the_command_bar_completes_from_the_legal_commands(tmp_path):
+    app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+    async with app.run_test(size=SMALL) as pilot:
+        legal = [match.format(command) for command in match.legal()]
+        await pilot.press("colon")
+        bar = table.query_one(CommandBar)
+        await pilot.press(*legal[0][:2])
+        await pilot.pause()
+        await pilot.press("right")  # accepts the suggestion
+        assert bar.input.value in legal and bar.input.value.startswith(legal[0][:2])
+        assert f"{len(legal)} legal command" in str(bar.query_one("#command-hint").render())
+
+
+# -- undo -----------------------------------------------------------------------------------
+
+def footer_undo_disabled(app) -> bool:
+    keys = [key for key in app.screen.query_one(Footer).query("FooterKey") if key.action == "undo"]
+    assert len(keys) == 1
+    return keys[0].has_class("-disabled")
+
+
+async def test_undo_is_greyed_out_until_allowed_and_then_takes_the_command_back(tmp_path):
+    seats = [Seat("Ann"), Seat("Bob", "random")]
+    seed, before, text = undoable_position(seats)
+    app, table, match, store, game_id, _ = make_table(tmp_path, seats, seed, before)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        position = SPEC.to_json(match.state)
+        log = table.query_one(GameLog)
+        lines = list(log.plain)
+        assert table.check_action("undo", ()) is None and footer_undo_disabled(app)
+        await pilot.press("ctrl+z")  # greyed out: nothing happens
+        assert SPEC.to_json(match.state) == position
+
+        await open_bar_and_type(pilot, text)
+        assert match.can_undo and match.history[-1].text == text
+        assert table.check_action("undo", ()) is True and not footer_undo_disabled(app)
+        assert f"Ann: {text}" in log.plain
+
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert SPEC.to_json(match.state) == position
+        assert log.plain == lines
+        assert saved_commands(store, game_id) == before
+        assert table.check_action("undo", ()) is None and footer_undo_disabled(app)
+
+
+# -- bots -----------------------------------------------------------------------------------
+
+async def test_bots_play_by_themselves_until_a_human_is_awaited(tmp_path):
+    app, table, match, store, game_id, notes = make_table(
+        tmp_path, [Seat("Robo", "random"), Seat("Ann"), Seat("Cyborg", "random")][: SPEC.players[1]])
+    assert match.awaiting == 0
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: match.awaiting == 1 or match.over)
+        await pilot.pause()
+        assert match.history and all(match.seats[p.seat].bot for p in match.history)
+        assert table.viewer == 1 and not isinstance(app.screen, HandoffScreen)
+        log = table.query_one(GameLog).plain
+        for played in match.history:
+            assert f"{match.names[played.seat]}: {played.text}" in log
+        assert saved_commands(store, game_id) == [p.text for p in match.history]
+        # the bots' secrets stay theirs
+        for seat in (0, 2):
+            for line in private_lines(match, seat):
+                assert line not in log
+        assert not notes
+
+
+# -- the hand-off curtain -------------------------------------------------------------------
+
+async def test_the_curtain_hides_every_private_thing_between_two_humans(tmp_path):
+    app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob")])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        # a game that awaits a human of several starts behind the curtain
+        assert isinstance(app.screen, HandoffScreen) and table.viewer is None
+        assert table.query_one(HandWidget).cards == ()
+        shot = screenshot(app)
+        assert "Pass to Ann" in shot
+        for seat in (0, 1):
+            assert not [t for t in hand_texts(match.view(seat).hand) if t in shot]
+
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is table and table.viewer == 0
+        ann = tuple(sorted(match.view(0).hand, key=Card.sort_key))
+        assert table.query_one(HandWidget).cards == ann
+        shot = screenshot(app)
+        assert hand_texts(ann)[0] in shot
+
+        # Ann plays (her first legal command, then as a bot would) until Bob is awaited
+        bot = get_bot(SPEC, "random")
+        assert table.submit(match.legal()[0])
+        for step in range(40):
+            if match.awaiting != 0:
+                break
+            assert table.submit(bot.choose(SPEC, match.state, 0, chance(7, step)))
+        await pilot.pause()
+        assert match.awaiting == 1
+        secrets = private_lines(match, 0)
+        assert secrets, f"{GAME}: Ann's moves should have shown her something private"
+
+        assert isinstance(app.screen, HandoffScreen) and table.viewer is None
+        hand, log = table.query_one(HandWidget), table.query_one(GameLog)
+        assert hand.cards == () and not hand.query(CardWidget)
+        assert not [line for line in secrets if line in log.plain]
+        rendered = "\n".join(strip.text for strip in log.lines)
+        assert not [line for line in secrets if line.strip() in rendered]
+        assert f"Ann: {match.history[0].text}" in log.plain  # public lines stay
+        shot = screenshot(app)
+        assert "Pass to Bob — press Enter when only Bob is looking" in shot
+        for seat in (0, 1):
+            assert not [t for t in hand_texts(match.view(seat).hand) if t in shot]
+
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.viewer == 1
+        bob = tuple(sorted(match.view(1).hand, key=Card.sort_key))
+        assert hand.cards == bob
+        assert not [line for line in secrets if line in log.plain]
+        assert hand_texts(bob)[0] in screenshot(app)
+
+
+# -- the hand -------------------------------------------------------------------------------
+
+async def test_the_hand_fits_at_80_columns_and_selects_by_click_and_keys(tmp_path):
+    app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")],
+                                       table_class=WatchingTable)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        hand = table.query_one(HandWidget)
+        widgets = list(hand.query(CardWidget))
+        assert len(widgets) == len(match.view(0).hand) >= 13
+        assert [w.card for w in widgets] == sorted(match.view(0).hand, key=Card.sort_key)
+        region = hand.content_region
+        for widget in widgets:
+            assert region.contains_region(widget.region), f"{widget.card} is cut off"
+        assert len({w.region.y for w in widgets}) <= 2
+
+        await pilot.click(widgets[2])
+        assert hand.selected == (widgets[2].card,) and widgets[2].has_class("-selected")
+        assert hand.has_focus
+        await pilot.press("home", "right", "space")
+        assert hand.selected == (widgets[1].card, widgets[2].card)
+        await pilot.click(widgets[2])
+        assert hand.selected == (widgets[1].card,)
+        hand.clear_selection()
+        await pilot.pause()
+        assert hand.selected == () and not widgets[1].has_class("-selected")
+        one, two = widgets[1].card, widgets[2].card
+        assert table.picked == [(two,), (one, two), (one,), ()]
+
+        hand.marks = {widgets[0].card.key: "can extend P1"}
+        await pilot.pause()
+        assert widgets[0].has_class("-marked") and widgets[0].tooltip == "can extend P1"
+
+
+def test_card_text_shows_rank_symbol_and_letter():
+    assert card_text(Card.parse("10H")).plain == "10♥h"
+    assert card_text(Card.parse("QS")).plain == "Q♠s"
+    assert card_text(Card.parse("JK")).plain == "JK"
+    red, black = card_text(Card.parse("5D")), card_text(Card.parse("5C"))
+    assert red.style != black.style
+    assert card_text(Card.parse("5D"), four_colour=True).style != red.style
+
+
+# -- layout, leaving, tables ----------------------------------------------------------------
+
+@pytest.mark.parametrize("size", [SMALL, LARGE])
+async def test_everything_essential_is_on_screen(tmp_path, size):
+    app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random"), Seat("Cy", "random")])
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        width, height = size
+        for selector in ("#status", "#board", "#hand", "#scoreboard", "#log", "Footer"):
+            region = table.query_one(selector).region
+            assert region.width > 0 and region.height > 0, selector
+            assert region.right <= width and region.bottom <= height, selector
+        shot = screenshot(app)
+        for name in ("Ann", "Bob", "Cy"):
+            assert name in shot
+        assert "▶ Ann" in shot
+        assert table.has_class("-wide") == (width >= 110)
+
+
+async def test_q_leaves_and_escape_asks_first(tmp_path):
+    app, table, match, store, game_id, _ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is table
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is not table and not table.is_attached
+    assert store.load(game_id).to_json()["commands"] == []
+
+
+async def test_a_failed_autosave_keeps_the_game_going(tmp_path):
+    class BrokenStore:
+        def save(self, game_id, match):
+            raise OSError("disk full")
+
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob", "random")], seed=1)
+    table = TableScreen(match, "g1", BrokenStore(), Settings(bot_delay=0))
+    app = TableApp(table)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        assert table.submit(match.legal()[0])
+        await pilot.pause()
+        assert len(match.history) >= 1
+        assert "Not saved" in screenshot(app)
+
+
+def test_each_game_gets_its_own_table_or_the_generic_one():
+    assert table_screen_for("no-such-game") is TableScreen
+    for name in rules.GAMES:
+        assert issubclass(table_screen_for(name), TableScreen)
