@@ -1,0 +1,378 @@
+"""The Property table: the 8×8 grid above the hand, a preview of the play the player is
+pointing at, and the purchase offer after a rent.
+
+Playing: select one red and one black card in the hand (a third card of a colour replaces the
+older one); the grid highlights the cells the pair can name and puts its cursor there; with a
+9 or 10 the player moves the cursor among those cells; Enter (or p) plays. The rules decide
+everything — the preview line is ``rules.property.preview`` and the Play key is greyed unless
+``match.check`` accepts the play. Only one thing is asked twice: a play on one's own mortgaged
+cell, which loses it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from rules.core import Card, Match, RulesError, View
+from rules.property import (
+    Buy, Decline, PendingPurchase, Play, PropertyView, cell_name, cells_for, group, is_wild,
+    preview,
+)
+from rules.property.rules import units_total
+
+from ..widgets import HandWidget, card_text
+from ..widgets.property_grid import PropertyGrid, seat_initials
+from .table import TableScreen
+
+if TYPE_CHECKING:
+    from ..saves import SaveStore
+    from ..settings import Settings
+
+CONFIRM_MORTGAGED = (
+    "That cell is yours and mortgaged: playing it loses it — press Enter again to confirm "
+    "(any other key cancels)."
+)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def units_text(units: Sequence[Card], four_colour: bool = False) -> Text:
+    """Purchase units as cards, e.g. ``K♠s Q♥h JK``."""
+    return Text(" ").join(card_text(card, four_colour) for card in units)
+
+
+class BuyScreen(ModalScreen[Buy | None]):
+    """Which units to hand over, when there is more than one useful way: the cheapest first.
+    Enter buys with the highlighted set; Escape goes back without buying."""
+
+    DEFAULT_CSS = """
+    BuyScreen {
+        align: center middle;
+        & #buy-box {
+            width: 56;
+            max-width: 100%;
+            height: auto;
+            padding: 1 2;
+            border: thick $accent;
+            background: $surface;
+        }
+        & #buy-offer { text-style: bold; margin-bottom: 1; }
+        & OptionList { height: auto; max-height: 10; }
+        & #buy-hint { color: $text-muted; margin-top: 1; }
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]
+
+    def __init__(self, offer: str, buys: Sequence[Buy], four_colour: bool = False) -> None:
+        super().__init__()
+        self.offer = offer
+        self.buys = list(buys)
+        self.four_colour = four_colour
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="buy-box"):
+            yield Static(self.offer, id="buy-offer", markup=False)
+            options = []
+            for buy in self.buys:
+                label = units_text(buy.units, self.four_colour)
+                label.append(f"   {_plural(units_total(buy.units), 'unit')}", style="dim")
+                options.append(Option(label))
+            yield OptionList(*options, id="buy-choices")
+            yield Static("Enter: hand these over · Escape: back", id="buy-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.buys[event.option_index])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PropertyTable(TableScreen):
+    """Property's table (see the module docstring)."""
+
+    CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("property_table.tcss")]
+
+    BINDINGS = [
+        Binding("enter,p", "play", "Play", key_display="⏎"),
+        Binding("b", "buy", "Buy"),
+        Binding("n,d", "decline", "Decline"),
+    ]
+
+    def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
+                 settings: Settings) -> None:
+        super().__init__(match, game_id, store, settings)
+        self.initials = seat_initials(match.names)
+        self._order: list[Card] = []  # the selected cards, oldest first
+        self._armed: Play | None = None  # a play on the viewer's mortgaged cell, asked once
+        self._play_shown = False  # whether the footer last showed Play enabled
+
+    def on_mount(self) -> None:
+        # (TableScreen's own on_mount runs too: Textual calls each class's handler)
+        self.query_one(Footer).compact = True  # room for Play, or Buy and Decline, at 80 columns
+
+    # -- the board -----------------------------------------------------------------------------
+    def compose_board(self) -> ComposeResult:
+        # the lines under the grid: preview (up to two when it wraps), units, legend
+        yield PropertyGrid(self.initials, spare_lines=4, id="grid")
+        yield Static(id="preview")
+        yield Static(id="units")
+        yield Static(id="legend")
+
+    @property
+    def grid(self) -> PropertyGrid:
+        return self.query_one("#grid", PropertyGrid)
+
+    @property
+    def property_view(self) -> PropertyView:
+        return self.view  # type: ignore[return-value]  # Property's views are PropertyViews
+
+    def refresh_board(self, view: View) -> None:
+        view = self.property_view
+        last = view.last_play
+        self.grid.show(view.owners, view.mortgaged, None if last is None else (last.col, last.row))
+        self._armed = None  # the table changed: a question asked about the old one is void
+        # forget cards that left the hand now, not when the hand reports it: the named cells
+        # must not outlive the hand they came from (a curtain may be about to go up)
+        if any(card not in view.hand for card in self._order):
+            self._order = [card for card in self._order if card in view.hand]
+            self.grid.named = self._named()
+        self._show_units()
+        self._show_legend()
+        self._show_preview()
+
+    def _show_units(self) -> None:
+        view = self.property_view
+        seat = self.viewer if self.viewer is not None else view.to_move
+        widget = self.query_one("#units", Static)
+        if seat is None or seat >= len(view.units):
+            widget.update("")
+            return
+        units = view.units[seat]
+        owner = "Your" if seat == self.viewer else f"{self.match.names[seat]}'s"
+        text = Text.assemble((f"{owner} units ({units_total(units)}): ", "dim"))
+        text.append_text(units_text(units, self.settings.four_colour) if units else Text("none"))
+        widget.update(text)
+
+    def _show_legend(self) -> None:
+        grid = self.grid
+        parts = []
+        for seat, name in enumerate(self.match.names):
+            part = Text(self.initials[seat], style=grid.seat_style(seat))
+            part.append(f" {name}")
+            if self.property_view.bankrupt[seat]:
+                part.append(" (bankrupt)", style="dim")
+            parts.append(part)
+        parts.append(Text("* mortgaged", style="dim"))
+        last = self.property_view.last_play
+        if last is not None:
+            parts.append(Text.assemble(("last ", "dim"), (cell_name(last.col, last.row), "underline")))
+        self.query_one("#legend", Static).update(Text("  ").join(parts))
+
+    def _show_preview(self) -> None:
+        widget = self.query_one("#preview", Static)
+        widget.set_class(self._armed is not None, "-confirm")
+        widget.update(self._preview_text())
+
+    def _preview_text(self) -> Text:
+        """One line about what Enter would do now, or what the table awaits."""
+        match = self.match
+        outcome = match.outcome
+        if outcome is not None:
+            return Text(outcome.summary)
+        if self._armed is not None:
+            return Text(CONFIRM_MORTGAGED)
+        offer = self._offer()
+        if offer is not None:
+            return Text.assemble(self._offer_text(offer), ("   b buy · n decline", "dim"))
+        pair = self._pair()
+        if not self.my_turn or pair is None:
+            hint = "Select red + black · " if self.my_turn else ""
+            return Text.assemble((hint, "dim"), self._cell_info(*self.grid.cursor))
+        red, black = pair
+        col, row = self.grid.cursor
+        text = Text.assemble(card_text(red, self.settings.four_colour), " ",
+                             card_text(black, self.settings.four_colour), " → ")
+        try:
+            match.check(Play(red, black, col, row), self.viewer)
+        except RulesError as error:
+            return text.append(str(error), style="dim")
+        text.append(preview(match.state, red, black, col, row))
+        arrows = ("←→" if is_wild(red) else "") + ("↑↓" if is_wild(black) else "")
+        moves = f"   {arrows} cell ·" if arrows else "  "
+        return text.append(f"{moves} ⏎ play", style="dim")
+
+    def _cell_info(self, col: int, row: int) -> Text:
+        """A cell in words: empty, or whose and how big its group is (public facts only)."""
+        view = self.property_view
+        where = cell_name(col, row)
+        owner = view.owner(col, row)
+        if owner is None:
+            return Text(f"{where}: empty", style="dim")
+        size = len(group(view.owners, col, row))
+        mortgaged = ", mortgaged" if view.is_mortgaged(col, row) else ""
+        return Text.assemble(
+            (f"{where}: ", "dim"), (self.match.names[owner], self.grid.seat_style(owner)),
+            (f", group of {size}{mortgaged}", "dim"),
+        )
+
+    # -- choosing a pair of cards --------------------------------------------------------------
+    def _pair(self) -> tuple[Card, Card] | None:
+        """The (red, black) pair selected, newest of each colour; None without both."""
+        reds = [card for card in self._order if card.is_red]
+        blacks = [card for card in self._order if card.is_black]
+        return (reds[-1], blacks[-1]) if reds and blacks else None
+
+    def _play_command(self) -> Play | None:
+        pair = self._pair()
+        if pair is None:
+            return None
+        col, row = self.grid.cursor
+        return Play(*pair, col, row)
+
+    def on_hand_widget_selection_changed(self, message: HandWidget.SelectionChanged) -> None:
+        # the hand's selection now, not the message's: quick keys may have changed it since
+        selected = self.hand.selected
+        kept = [card for card in self._order if card in selected]
+        self._order = kept + [card for card in selected if card not in kept]
+        # a newly selected card replaces the older selected card of its colour
+        for older in self._replaced():
+            self._order.remove(older)
+            self.hand.toggle(older)
+        self._armed = None
+        self._pair_changed()
+
+    def _replaced(self) -> list[Card]:
+        reds = [card for card in self._order if card.is_red]
+        blacks = [card for card in self._order if card.is_black]
+        return reds[:-1] + blacks[:-1]
+
+    def _named(self) -> frozenset[tuple[int, int]]:
+        """The cells the selected pair can name (none without a pair)."""
+        pair = self._pair()
+        return frozenset(cells_for(*pair)) if pair is not None else frozenset()
+
+    def _pair_changed(self) -> None:
+        grid = self.grid
+        grid.named = cells = self._named()
+        if cells and grid.cursor not in cells:
+            grid.cursor = grid.nearest_named()
+        if len(cells) > 1 and self.my_turn:
+            grid.focus()  # a 9 or 10: the player picks the cell next
+        self._show_preview()
+        self._refresh_play_key()
+
+    def on_property_grid_cursor_moved(self, message: PropertyGrid.CursorMoved) -> None:
+        message.stop()
+        self._armed = None
+        self._show_preview()
+        self._refresh_play_key()
+
+    def _refresh_play_key(self) -> None:
+        # redrawing the footer is slow: only when a pick turned Play on or off
+        playable = self._playable() is not None
+        if playable != self._play_shown:
+            self.refresh_bindings()
+
+    def on_property_grid_cell_chosen(self, message: PropertyGrid.CellChosen) -> None:
+        message.stop()
+        if self._offer() is None:
+            self.action_play()
+
+    # -- actions -------------------------------------------------------------------------------
+    def _playable(self) -> Play | None:
+        """The play the selection and the cursor make, if the rules would take it now."""
+        command = self._play_command()
+        if command is None or not self.my_turn:
+            return None
+        try:
+            self.match.check(command, self.viewer)
+        except RulesError:
+            return None
+        return command
+
+    def _offer_text(self, offer: PendingPurchase) -> str:
+        have = units_total(self.property_view.units[offer.payer])
+        return (f"Buy {cell_name(offer.col, offer.row)} from {self.match.names[offer.owner]}: "
+                f"{_plural(offer.group_size, 'unit')} needed, you have {have}")
+
+    def _offer(self) -> PendingPurchase | None:
+        """The purchase the viewer is being offered, if any."""
+        pending = self.property_view.pending
+        return pending if pending is not None and self.my_turn and pending.payer == self.viewer else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # 80 columns of footer cannot show Play, Buy and Decline besides the table's own keys:
+        # Play is greyed while the rules would refuse it and gives way to Buy and Decline while
+        # the viewer is offered a purchase; those two are hidden the rest of the time
+        if action == "play":
+            if self._offer() is not None:
+                return False
+            self._play_shown = self._playable() is not None
+            return True if self._play_shown else None
+        if action in ("buy", "decline"):
+            return self._offer() is not None
+        return super().check_action(action, parameters)
+
+    def action_play(self) -> None:
+        command = self._play_command()
+        if command is None:
+            self.notify("Select one red card (the column) and one black card (the row) first.",
+                        title="Play")
+            return
+        view = self.property_view
+        mine_mortgaged = (view.owner(command.col, command.row) == self.viewer
+                          and view.is_mortgaged(command.col, command.row))
+        if mine_mortgaged and self._armed != command and self._playable() is not None:
+            self._armed = command
+            self._show_preview()
+            return
+        self._armed = None
+        if self.submit(command):
+            self.hand.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """While a play on a mortgaged cell waits for its second Enter, any other key cancels."""
+        if self._armed is None or event.key in ("enter", "p"):
+            return
+        event.stop()
+        event.prevent_default()
+        self._armed = None
+        self._show_preview()
+        self.notify("Not played: the mortgaged cell stays yours.", title="Cancelled")
+
+    def action_buy(self) -> None:
+        pending = self._offer()
+        if pending is None:
+            return
+        # the rules list the useful hand-overs; the cheapest first (stable: rules' order on ties)
+        buys = sorted((c for c in self.match.legal() if isinstance(c, Buy)),
+                      key=lambda buy: units_total(buy.units))
+        if not buys:
+            self.notify("Your units do not cover the price.", severity="warning", title="Buy")
+        elif len(buys) == 1:
+            self.submit(buys[0])
+        else:
+            screen = BuyScreen(self._offer_text(pending), buys, self.settings.four_colour)
+            self.app.push_screen(screen, callback=self._buy_chosen)
+
+    def _buy_chosen(self, buy: Buy | None) -> None:
+        if buy is not None and self._offer() is not None:
+            self.submit(buy)
+
+    def action_decline(self) -> None:
+        if self._offer() is not None:
+            self.submit(Decline())

@@ -1,0 +1,395 @@
+"""The Property table, driven through Pilot with keys and clicks: a whole game against the bot,
+a resumed game, the hand-off curtain, the mortgaged-cell confirmation, the rent preview and the
+footer keys. The player's choices come from ``match.legal()``; the keys carry them out."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+
+import pytest
+from textual.app import App
+from textual.widgets import Footer
+
+import rules
+from rules.core import Card, Match, Seat, parse_card
+from rules.property import Buy, Decline, Play, group, index, multiplier, preview
+from rules.property.events import Lost, RentPaid
+from rules.property.state import unit_value
+
+from cardtable.app import CardtableApp
+from cardtable.saves import SaveStore
+from cardtable.screens.handoff import HandoffScreen
+from cardtable.screens.property_table import CONFIRM_MORTGAGED, BuyScreen, PropertyTable
+from cardtable.screens.results import ResultsScreen
+from cardtable.settings import Settings
+from cardtable.widgets import HandWidget, card_text
+from cardtable.widgets.property_grid import seat_initials
+
+SPEC = rules.find_game("property")
+SMALL = (80, 24)
+# A seed whose game against the bot ends in about twenty of the human's turns when the human
+# pays the largest rent it can (the test's strategy, chosen to end the game soon).
+GAME_SEED = 16
+
+
+class TableApp(App[None]):
+    """Just enough app to hold one table."""
+
+    def __init__(self, table: PropertyTable) -> None:
+        super().__init__()
+        self.table = table
+
+    def on_mount(self) -> None:
+        self.push_screen(self.table)
+
+
+def screenshot(app) -> str:
+    svg = app.export_screenshot()
+    return html.unescape("".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
+
+
+def plain(widget) -> str:
+    return str(widget.render())
+
+
+async def settle(pilot, done, limit=400):
+    """Let the app run (bots move through call_later) until ``done()``."""
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause()
+    pytest.fail("the table did not get there")
+
+
+def rent(state, play: Play) -> int:
+    owner = state.owners[index(play.col, play.row)]
+    if owner is None or owner == state.current:
+        return -1
+    return len(group(state, play.col, play.row)) * multiplier(play.red, play.black)
+
+
+def costly_play(match: Match) -> Play:
+    """The legal play paying the most rent (ends a game against the bot soonest)."""
+    return max((c for c in match.legal() if isinstance(c, Play)), key=lambda p: rent(match.state, p))
+
+
+# -- driving the table with keys -----------------------------------------------------------------
+
+async def select_cards(pilot, table: PropertyTable, cards) -> None:
+    """Select ``cards`` in the hand with the keyboard: arrows to each, then Space."""
+    hand = table.hand
+    assert hand.has_focus, "the hand should have the focus at the start of a turn"
+    for card in cards:
+        steps = hand.cards.index(card) - hand.cursor
+        await pilot.press(*(["right"] * steps if steps > 0 else ["left"] * -steps), "space")
+    assert set(cards) <= set(hand.selected)
+
+
+async def play_with_keys(pilot, table: PropertyTable, play: Play) -> bool:
+    """Select the pair, move the grid's cursor to the cell if it is not there yet, Enter.
+    True if the cursor had to be moved (a 9 or 10 was played)."""
+    await select_cards(pilot, table, [play.red, play.black])
+    grid = table.grid
+    assert grid.named, "the grid should highlight the cells the pair names"
+    assert grid.cursor in grid.named
+    col, row = grid.cursor
+    moved = (col, row) != (play.col, play.row)
+    if moved:
+        assert grid.has_focus, "a wild pair should hand the cursor to the grid"
+        dx, dy = play.col - col, play.row - row
+        await pilot.press(*(["right"] * dx if dx > 0 else ["left"] * -dx))
+        await pilot.press(*(["up"] * dy if dy > 0 else ["down"] * -dy))
+    assert grid.cursor == (play.col, play.row)
+    await pilot.press("enter")
+    return moved
+
+
+async def answer_offer(pilot, table: PropertyTable, buy: bool) -> bool:
+    """``n`` declines; ``b`` buys, through the list of hand-overs when there are several
+    (Enter takes the cheapest, listed first). True if the list was shown."""
+    if not buy:
+        await pilot.press("n")
+        return False
+    await pilot.press("b")
+    await pilot.pause()
+    listed = isinstance(pilot.app.screen, BuyScreen)
+    if listed:
+        await pilot.press("enter")
+    return listed
+
+
+async def human_turns(pilot, table: PropertyTable, match: Match, until) -> Counter:
+    """Play the human seat (0) with keys until ``until()``: the costliest play each turn, the
+    first purchase offered bought, the others declined. Counts what was done."""
+    done: Counter = Counter()
+    while not until():
+        await settle(pilot, lambda: match.over or (match.awaiting == 0 and table.my_turn))
+        if match.over:
+            break
+        before = len(match.history)
+        if match.state.pending is not None:
+            buys = [c for c in match.legal() if isinstance(c, Buy)]
+            buy = not done["bought"]
+            done["chose from the list"] += await answer_offer(pilot, table, buy)
+            command = match.history[before].command
+            if buy:
+                assert isinstance(command, Buy)
+                assert units(command) == min(units(b) for b in buys), "not the cheapest"
+            else:
+                assert isinstance(command, Decline)
+            done["bought" if buy else "declined"] += 1
+        else:
+            play = costly_play(match)
+            done["moved the cursor"] += await play_with_keys(pilot, table, play)
+            assert match.history[before].command == play
+            done["played"] += 1
+        assert match.history[before].seat == 0
+    return done
+
+
+def units(buy: Buy) -> int:
+    return sum(unit_value(card) for card in buy.units)
+
+
+# -- a whole game ----------------------------------------------------------------------------------
+
+async def test_a_whole_game_against_the_bot_by_keys_reaches_the_results_and_is_saved(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, [Seat("Ann"), Seat("Cleo", "bot")], seed=GAME_SEED)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, PropertyTable)
+        game_id = table.game_id
+        done = await human_turns(pilot, table, match, lambda: match.over)
+        await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        # the seed makes the game exercise every way of answering the table
+        assert done["bought"] == done["chose from the list"] == 1
+        assert done["declined"] >= 1 and done["moved the cursor"] >= 1
+    info = next(info for info in store.list() if info.id == game_id)
+    assert info.finished and info.game == "property"
+    assert info.result and match.names[match.outcome.winners[0]] in info.result
+    saved = store.load(game_id)
+    assert saved.over and [p.text for p in saved.history] == [p.text for p in match.history]
+
+
+async def test_a_game_resumed_from_its_save_plays_on_by_keys_and_saves(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, [Seat("Ann"), Seat("Cleo", "bot")], seed=GAME_SEED)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.screen
+        game_id = table.game_id
+        await human_turns(pilot, table, match, lambda: sum(p.seat == 0 for p in match.history) >= 4)
+        await settle(pilot, lambda: match.awaiting == 0)
+        halfway = [p.text for p in match.history]
+
+    resumed = store.load(game_id)
+    assert [p.text for p in resumed.history] == halfway and not resumed.over
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=resumed, game_id=game_id)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, PropertyTable) and table.viewer == 0
+        # the grid shows the saved position
+        for i, owner in enumerate(resumed.state.owners):
+            assert table.grid.owners[i] == owner
+        await human_turns(pilot, table, resumed, lambda: len(resumed.history) >= len(halfway) + 8)
+    again = store.load(game_id)
+    assert [p.text for p in again.history][: len(halfway)] == halfway
+    assert len(again.history) >= len(halfway) + 8
+
+
+# -- positions set up by hand ----------------------------------------------------------------------
+
+def position(board, ann, seed=5, money=None):
+    """A two-player game (Ann to play, Cleo a bot) on ``board`` (eight strings, row 8 first; "A"
+    Ann's, "B" Cleo's, lower case mortgaged) with Ann holding ``ann`` (card keys)."""
+    match = Match(SPEC, [Seat("Ann"), Seat("Cleo", "bot")], seed=seed)
+    data = SPEC.to_json(match.state)
+    cards = data["hands"][0] + data["hands"][1] + data["stock"]
+    for key in ann:
+        cards.remove(key)
+    red = next(k for k in cards if parse_card(k).is_red)
+    black = next(k for k in cards if parse_card(k).is_black)
+    cleo = [red, black]
+    stock = [k for k in cards if k not in cleo]
+    data.update(board=list(board), hands=[list(ann), cleo], stock=stock, current=0, pending=None)
+    if money is not None:
+        data["money"] = list(money)
+    # a position from JSON, as a user could write one: the match starts from it
+    match.state = SPEC.from_json(data)
+    return match
+
+
+def table_app(match: Match):
+    table = PropertyTable(match, None, None, Settings(bot_delay=0))
+    notes: list[tuple[str, str]] = []
+    original = table.notify
+
+    def notify(message, *args, **kwargs):
+        notes.append((str(message), kwargs.get("severity", "information")))
+        return original(message, *args, **kwargs)
+
+    table.notify = notify
+    return TableApp(table), table, notes
+
+
+EMPTY = ["........"] * 8
+# Ann's 3·5 is mortgaged; Cleo owns 4·4, 4·5, 5·5 (a group of three) and 7·2
+BOARD = [
+    "........",
+    "........",
+    "........",
+    "..aBB...",  # row 5
+    "...B....",  # row 4
+    "........",
+    "......B.",  # row 2
+    "........",
+]
+
+
+async def test_playing_on_your_mortgaged_cell_asks_once_more_and_a_refusal_changes_nothing(tmp_path):
+    match = position(BOARD, ["3D", "5C", "8H", "8C"])
+    app, table, notes = table_app(match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        before = SPEC.to_json(match.state)
+        await select_cards(pilot, table, [Card.parse("3D"), Card.parse("5C")])
+        assert table.grid.cursor == (3, 5)
+        await pilot.press("enter")
+        await pilot.pause()
+        # asked, not refused: the warning is on the preview line, nothing was played
+        assert CONFIRM_MORTGAGED in plain(table.query_one("#preview"))
+        assert table.query_one("#preview").has_class("-confirm")
+        assert SPEC.to_json(match.state) == before and match.history == []
+        await pilot.press("x")  # any other key cancels
+        await pilot.pause()
+        assert CONFIRM_MORTGAGED not in plain(table.query_one("#preview"))
+        assert SPEC.to_json(match.state) == before and match.history == []
+        assert not [note for note in notes if note[1] == "error"]
+        # the selection is still there: Enter asks again, and a second Enter plays
+        assert set(table.hand.selected) == {Card.parse("3D"), Card.parse("5C")}
+        await pilot.press("enter")
+        await pilot.pause()
+        assert match.history == []
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(match.history) >= 1 and isinstance(match.history[0].events[0], Lost)
+        assert match.state.owners[index(3, 5)] is None
+
+
+async def test_the_preview_shows_the_rules_rent_and_the_play_pays_it(tmp_path):
+    match = position(BOARD, ["4H", "5S", "2D", "2C"])
+    app, table, notes = table_app(match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        red, black = Card.parse("4H"), Card.parse("5S")
+        await select_cards(pilot, table, [black, red])
+        assert table.grid.cursor == (4, 5) and table.grid.named == {(4, 5)}
+        shown = plain(table.query_one("#preview"))
+        expected = preview(match.state, red, black, 4, 5)
+        assert expected in shown
+        money = list(match.state.money)
+        await pilot.press("p")
+        await pilot.pause()
+        paid = match.history[0].events[0]
+        assert isinstance(paid, RentPaid) and paid.group_size == 3 and paid.multiplier == 4
+        assert f"${paid.rent} rent" in shown
+        assert match.state.money == [money[0] - paid.rent, money[1] + paid.rent]
+        # the offer after the rent is on the preview line, with the viewer's units
+        units = sum(unit_value(c) for c in match.state.units[0])
+        offer = plain(table.query_one("#preview"))
+        assert f"Buy 4·5 from Cleo: 3 units needed, you have {units}" in offer
+        assert not notes
+
+
+async def test_a_third_card_of_a_colour_replaces_the_older_one_and_clicks_pick_cells(tmp_path):
+    match = position(EMPTY, ["3D", "9H", "5C", "2S"])
+    app, table, _ = table_app(match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        three, nine, five = Card.parse("3D"), Card.parse("9H"), Card.parse("5C")
+        await select_cards(pilot, table, [three, five])
+        assert table.grid.named == {(3, 5)}
+        await pilot.press("home", *["right"] * table.hand.cards.index(nine), "space")
+        await pilot.pause()
+        assert set(table.hand.selected) == {nine, five}
+        grid = table.grid
+        assert grid.named == {(col, 5) for col in range(1, 9)} and grid.has_focus
+        # the cursor stays in row 5: up does nothing, left moves along the row
+        start = grid.cursor
+        await pilot.press("up")
+        assert grid.cursor == start
+        # a click on another cell of the row moves the cursor; a second click plays there
+        x0, y0 = grid.content_region.x, grid.content_region.y
+        layout = grid.layout_now
+        target = (7, 5)
+        x = x0 + layout.left + 4 + (target[0] - 1) * layout.cell_width + 1
+        y = y0 + (8 - target[1]) * layout.cell_height
+        await pilot.click(offset=(x, y))
+        assert grid.cursor == target and match.history == []
+        assert "Claim 7·5" in plain(table.query_one("#preview"))
+        await pilot.click(offset=(x, y))
+        await pilot.pause()
+        assert match.history[0].command == Play(nine, five, 7, 5)
+
+
+async def test_the_footer_greys_play_until_a_pair_is_selected(tmp_path):
+    match = position(EMPTY, ["3D", "5C"])
+    app, table, _ = table_app(match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+
+        def footer_state(action):
+            keys = [k for k in app.screen.query_one(Footer).query("FooterKey") if k.action == action]
+            return "hidden" if not keys else "grey" if keys[0].has_class("-disabled") else "on"
+
+        assert table.check_action("play", ()) is None and footer_state("play") == "grey"
+        assert footer_state("buy") == footer_state("decline") == "hidden"
+        await pilot.press("enter")  # greyed out: nothing happens
+        assert match.history == []
+        await select_cards(pilot, table, [Card.parse("3D")])
+        assert table.check_action("play", ()) is None
+        await select_cards(pilot, table, [Card.parse("5C")])
+        await pilot.pause()
+        assert table.check_action("play", ()) is True and footer_state("play") == "on"
+
+
+async def test_the_curtain_between_two_humans_shows_no_hand_card(tmp_path):
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=GAME_SEED)
+    app, table, _ = table_app(match)
+    cards = {seat: [card_text(c).plain for c in match.view(seat).hand] for seat in (0, 1)}
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        first = match.awaiting
+        assert table.viewer == first
+        await play_with_keys(pilot, table, match.legal()[0])
+        await pilot.pause()
+        second = match.awaiting
+        assert second != first and isinstance(app.screen, HandoffScreen)
+        assert table.viewer is None
+        hand = table.query_one(HandWidget)
+        assert hand.cards == () and table.grid.named == frozenset()
+        shot = screenshot(app)
+        assert f"Pass to {match.names[second]}" in shot
+        now = [card_text(c).plain for seat in (0, 1) for c in match.view(seat).hand]
+        assert not [text for text in set(now) | set(cards[0]) | set(cards[1]) if text in shot]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.viewer == second
+        assert hand.cards == tuple(sorted(match.view(second).hand, key=Card.sort_key))
+
+
+def test_initials_are_unique_per_seat():
+    assert seat_initials(["Ann", "Cleo"]) == ("AN", "CL")
+    assert seat_initials(["Ann Lee", "Anna", "Annie"]) == ("AL", "AN", "AI")
+    initials = seat_initials(["Ann", "Anna", "Annie", "An", "A", "Ann Lee"])
+    assert len(set(initials)) == 6 and all(len(i) == 2 for i in initials)
