@@ -1,0 +1,415 @@
+"""Portfolio's dialogs: how many cards to draw, a deal to offer, and the answer to a deal.
+
+Each dialog dismisses with the command to play in notation (or True/False for the answer), or
+None when the player closes it. None of them decides a rule: the draw and deal dialogs ask the
+``check`` they are given (the rules, through the table) before they let a command go, and show
+its refusal in the rules' own words.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets.option_list import Option
+from textual.widgets.selection_list import Selection
+
+from rules.portfolio.state import OfferInfo, PortfolioInfo, PortfolioView
+
+from ..widgets import HandWidget, card_text
+from ..widgets.portfolio_board import money, offer_side, summary_text
+
+Check = Callable[[str], "str | None"]
+"""Asks the rules about a command in notation: None if it may be played, else the reason."""
+
+
+def draw_command(count: int, from_discard: bool, pauper: bool) -> str:
+    """The notation of a draw: ``draw 3``, ``draw 3 +discard``, ``pauper``, ``pauper +discard``."""
+    text = "pauper" if pauper else f"draw {count}"
+    return text + (" +discard" if from_discard else "")
+
+
+def draw_choices(view: PortfolioView) -> list[tuple[int, int, int]]:
+    """(cards, cost, money banked) for every draw this turn's income pays for; a pauper's one
+    choice is two cards for nothing."""
+    if view.pauper:
+        return [(2, 0, view.turn_income)]
+    return [(count, cost, view.turn_income - cost) for count, cost in enumerate(view.draw_costs, 1)]
+
+
+class _Dialog(ModalScreen):
+    """What the Portfolio dialogs share: a box in the middle, Escape to close, an error line."""
+
+    DEFAULT_CSS = """
+    _Dialog {
+        align: center middle;
+        & > Vertical {
+            width: 76;
+            max-width: 100%;
+            height: auto;
+            max-height: 100%;
+            padding: 0 1;
+            border: thick $accent;
+            border-title-style: bold;
+            background: $surface;
+        }
+        & .dialog--note { color: $text-muted; }
+        & .dialog--error { color: $error; text-style: bold; height: auto; display: none; }
+        & .dialog--error.-shown { display: block; }
+        & .dialog--buttons { height: auto; margin-top: 1; align-horizontal: right; }
+        & .dialog--buttons Button { margin-left: 2; }
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Close")]
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False  # the keys named on them do the same; Enter is the dialog's
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _error(self, message: str | None) -> None:
+        error = self.query_one(".dialog--error", Static)
+        error.update(message or "")
+        error.set_class(bool(message), "-shown")
+
+
+class DrawDialog(_Dialog):
+    """The start of a turn: this turn's income, what 1, 2, 3 … cards would cost and leave in the
+    bank, pauper's rule when it applies, and whether to take the top discard first. Dismisses
+    with ``draw N [+discard]`` / ``pauper [+discard]``."""
+
+    BINDINGS = [
+        Binding("enter", "draw", "Draw", priority=True),
+        Binding("t", "toggle_discard", "Top discard"),
+        *[Binding(str(n), f"choose({n})", str(n), show=False) for n in range(1, 10)],
+    ]
+
+    def __init__(self, view: PortfolioView, player: str, check: Check, four_colour: bool = False) -> None:
+        super().__init__()
+        self.view = view
+        self.player = player
+        self.check = check
+        self.four_colour = four_colour
+        self.choices = draw_choices(view)
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        with Vertical(id="draw-box") as box:
+            box.border_title = f"{self.player}: draw"
+            if view.pauper:
+                yield Static(Text.assemble(
+                    ("Pauper's rule: ", "bold"), "you own no portfolio and hold fewer than 13 cards, "
+                    "so you draw two cards for the price of one — for nothing."), id="draw-income")
+            else:
+                yield Static(Text.assemble(
+                    ("Income this turn: ", "bold"), (money(view.turn_income), "bold"),
+                    ". The first card is free; more cards are paid from this income only, and "
+                    "what you do not spend is banked."), id="draw-income")
+            options = [Option(self._choice_text(*choice), id=str(choice[0])) for choice in self.choices]
+            yield OptionList(*options, id="draw-counts", compact=True)
+            top = view.discard_top
+            label = (Text.assemble("Take ", card_text(top, self.four_colour), " from the discard pile first (t)")
+                     if top else Text("The discard pile is empty"))
+            yield Checkbox(label, id="draw-discard", disabled=top is None, compact=True)
+            yield Static(id="draw-summary")
+            yield Static(classes="dialog--error")
+            with Horizontal(classes="dialog--buttons"):
+                yield Button("Draw (Enter)", variant="primary", id="draw-ok", compact=True)
+                yield Button("Not now (Esc)", id="draw-cancel", compact=True)
+
+    def _choice_text(self, count: int, cost: int, banked: int) -> Text:
+        noun = "card " if count == 1 else "cards"
+        tail = "  pauper's rule" if self.view.pauper else ""
+        return Text.assemble(f"{count:>2} {noun}   costs ", (f"{money(cost):>4}", "bold"),
+                             "   banks ", (f"{money(banked):>4}", "bold green"), tail)
+
+    def on_mount(self) -> None:
+        counts = self.query_one("#draw-counts", OptionList)
+        counts.highlighted = 0
+        counts.focus()
+        self._update()
+
+    # -- the choice ------------------------------------------------------------------------
+    @property
+    def count(self) -> int:
+        index = self.query_one("#draw-counts", OptionList).highlighted or 0
+        return self.choices[index][0]
+
+    @property
+    def from_discard(self) -> bool:
+        return self.query_one("#draw-discard", Checkbox).value
+
+    @property
+    def command(self) -> str:
+        return draw_command(self.count, self.from_discard, self.view.pauper)
+
+    def _update(self) -> None:
+        index = self.query_one("#draw-counts", OptionList).highlighted or 0
+        count, cost, banked = self.choices[index]
+        top = self.view.discard_top
+        if self.from_discard and top is not None:
+            source = Text.assemble(card_text(top, self.four_colour), " (discard)",
+                                   f" + {count - 1} from the stock" if count > 1 else "")
+        else:
+            source = Text(f"{count} from the stock")
+        self.query_one("#draw-summary", Static).update(Text.assemble(
+            ("You draw ", "bold"), source, f", pay {money(cost)} and bank ",
+            (money(banked), "bold green"), "."))
+        self._error(None)
+
+    @on(OptionList.OptionHighlighted)
+    @on(Checkbox.Changed)
+    def _changed(self) -> None:
+        self._update()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self) -> None:
+        self.action_draw()
+
+    def action_choose(self, count: int) -> None:
+        for index, choice in enumerate(self.choices):
+            if choice[0] == count:
+                self.query_one("#draw-counts", OptionList).highlighted = index
+
+    def action_toggle_discard(self) -> None:
+        box = self.query_one("#draw-discard", Checkbox)
+        if not box.disabled:
+            box.toggle()
+
+    def action_draw(self) -> None:
+        command = self.command
+        problem = self.check(command)
+        if problem:
+            self._error(problem)
+        else:
+            self.dismiss(command)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "draw-ok":
+            self.action_draw()
+        else:
+            self.action_cancel()
+
+
+class DealDialog(_Dialog):
+    """An offer to one other player: what you give (hand cards, portfolios, money) and what you
+    take (their portfolios, money, and cards named by face — their hand is hidden). The
+    notation is previewed and checked as it changes; dismisses with ``offer …``."""
+
+    DEFAULT_CSS = """
+    DealDialog {
+        & > Vertical { width: 80; }
+        & #deal-with { width: 1fr; height: auto; layout: horizontal; border: none; padding: 0; }
+        & #deal-with RadioButton { width: auto; margin-right: 2; }
+        & #deal-sides { height: auto; }
+        & .deal--side { width: 1fr; height: auto; border-top: solid $primary-muted; border-title-align: left; }
+        & #deal-give { margin-right: 1; }
+        & #deal-hand { max-height: 4; border: none; padding: 0; }
+        & SelectionList { height: auto; max-height: 4; }
+        & .deal--row { height: 1; }
+        & .deal--row Label { width: auto; }
+        & .deal--row Input { width: 1fr; }
+        & #deal-preview { margin-top: 1; text-style: bold; }
+    }
+    """
+
+    BINDINGS = [Binding("ctrl+o", "offer", "Offer", priority=True)]
+
+    def __init__(self, view: PortfolioView, names: Sequence[str], seat: int, check: Check,
+                 four_colour: bool = False) -> None:
+        super().__init__()
+        self.view = view
+        self.names = tuple(names)
+        self.seat = seat
+        self.check = check
+        self.four_colour = four_colour
+        self.others = [s for s in range(len(names)) if s != seat]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="deal-box") as box:
+            box.border_title = f"{self.names[self.seat]}: offer a deal"
+            with Horizontal(classes="deal--row"):
+                yield Label("With: ")
+                with RadioSet(id="deal-with", compact=True):
+                    for number, other in enumerate(self.others):
+                        yield RadioButton(self.names[other], value=number == 0, compact=True)
+            with Horizontal(id="deal-sides"):
+                with Vertical(id="deal-give", classes="deal--side") as give:
+                    give.border_title = "You give"
+                    yield Label("Cards (space or click)", classes="dialog--note")
+                    yield HandWidget(self.four_colour, id="deal-hand")
+                    mine = self._portfolios(self.seat)
+                    yield Label("Portfolios" if mine else "Portfolios: you have none", classes="dialog--note")
+                    yield SelectionList[str](*mine, id="deal-give-portfolios", compact=True)
+                    with Horizontal(classes="deal--row"):
+                        yield Label("Money $")
+                        yield Input(placeholder="0", type="integer", id="deal-give-money", compact=True)
+                with Vertical(id="deal-take", classes="deal--side") as take:
+                    take.border_title = "You take"
+                    with Horizontal(classes="deal--row"):
+                        yield Label("Cards ")
+                        yield Input(placeholder="by name, e.g. 9C QH", id="deal-take-cards", compact=True)
+                    yield Label("Portfolios", classes="dialog--note", id="deal-take-label")
+                    yield SelectionList[str](id="deal-take-portfolios", compact=True)
+                    with Horizontal(classes="deal--row"):
+                        yield Label("Money $")
+                        yield Input(placeholder="0", type="integer", id="deal-take-money", compact=True)
+            yield Static(id="deal-preview")
+            yield Static(classes="dialog--error")
+            with Horizontal(classes="dialog--buttons"):
+                yield Button("Offer (ctrl+o)", variant="primary", id="deal-ok", compact=True)
+                yield Button("Cancel (Esc)", id="deal-cancel", compact=True)
+
+    def _portfolios(self, seat: int) -> list[Selection[str]]:
+        return [Selection(summary_text(info, self.four_colour), info.pid)
+                for info in self.view.portfolios if info.owner == seat]
+
+    def on_mount(self) -> None:
+        self.query_one("#deal-hand", HandWidget).show(self.view.hand, "No cards in hand.")
+        self._counterparty_changed()
+        self.query_one("#deal-with", RadioSet).focus()
+
+    # -- what is on offer ------------------------------------------------------------------
+    @property
+    def counterparty(self) -> int:
+        index = self.query_one("#deal-with", RadioSet).pressed_index
+        return self.others[max(index, 0)]
+
+    def _money(self, selector: str) -> str:
+        value = self.query_one(selector, Input).value.strip()
+        return f"${value}" if value and value != "0" else ""
+
+    @property
+    def command(self) -> str:
+        """The offer in notation, as the rules read it."""
+        give = [card.key for card in self.query_one("#deal-hand", HandWidget).selected]
+        give += self.query_one("#deal-give-portfolios", SelectionList).selected
+        give += [self._money("#deal-give-money")]
+        take = self.query_one("#deal-take-cards", Input).value.replace(",", " ").split()
+        take += self.query_one("#deal-take-portfolios", SelectionList).selected
+        take += [self._money("#deal-take-money")]
+        text = f"offer {self.names[self.counterparty]}:"
+        for word, items in (("give", give), ("take", take)):
+            items = [item for item in items if item]
+            if items:
+                text += f" {word} " + ",".join(items)
+        return text
+
+    def _counterparty_changed(self) -> None:
+        other = self.counterparty
+        take = self.query_one("#deal-take-portfolios", SelectionList)
+        take.clear_options()
+        theirs = self._portfolios(other)
+        take.add_options(theirs)
+        self.query_one("#deal-take-label", Label).update(
+            "Portfolios" if theirs else f"Portfolios: {self.names[other]} has none")
+        self.query_one("#deal-take", Vertical).border_title = f"You take from {self.names[other]}"
+        self._update()
+
+    def _update(self) -> None:
+        command = self.command
+        preview = command if " give " in command or " take " in command else "choose what to give and take"
+        self.query_one("#deal-preview", Static).update(Text.assemble(("Offer: ", "dim"), preview))
+        self._error(None)
+
+    @on(RadioSet.Changed)
+    def _radio_changed(self) -> None:
+        self._counterparty_changed()
+
+    @on(HandWidget.SelectionChanged)
+    @on(SelectionList.SelectedChanged)
+    @on(Input.Changed)
+    def _changed(self, event) -> None:
+        event.stop()
+        self._update()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_offer()
+
+    def action_offer(self) -> None:
+        command = self.command
+        problem = self.check(command)
+        if problem:
+            self._error(problem)
+        else:
+            self.dismiss(command)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "deal-ok":
+            self.action_offer()
+        else:
+            self.action_cancel()
+
+
+class DealAnswer(_Dialog):
+    """The responder's side of a deal, shown after the hand-off curtain: what each side gives,
+    in full. Dismisses with True (accept, ``y``), False (decline, ``n``) or None (Escape: look
+    at the table first; ``y``/``n`` still answer there)."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Accept"),
+        Binding("n", "answer(False)", "Decline"),
+    ]
+
+    def __init__(self, offer: OfferInfo, names: Sequence[str], portfolios: Sequence[PortfolioInfo],
+                 check: Check, four_colour: bool = False) -> None:
+        super().__init__()
+        self.offer = offer
+        self.check = check
+        self.names = tuple(names)
+        self.infos = {info.pid: info for info in portfolios}
+        self.four_colour = four_colour
+
+    def compose(self) -> ComposeResult:
+        offer, names, four = self.offer, self.names, self.four_colour
+        proposer, responder = names[offer.proposer], names[offer.responder]
+        with Vertical(id="answer-box") as box:
+            box.border_title = f"{responder}: a deal from {proposer}"
+            yield Static(Text.assemble(
+                (f"{proposer} gives you: ", "bold"),
+                offer_side(offer.give_cards, offer.give_portfolios, offer.give_money, self.infos, four)),
+                id="answer-give")
+            yield Static(Text.assemble(
+                (f"{proposer} takes from you: ", "bold"),
+                offer_side(offer.take_cards, offer.take_portfolios, offer.take_money, self.infos, four)),
+                id="answer-take")
+            if offer.take_cards:
+                yield Static(f"{proposer} names the cards by face: you hand over one of each face "
+                             "from your hand.", classes="dialog--note")
+            yield Static(classes="dialog--error")
+            with Horizontal(classes="dialog--buttons"):
+                yield Button("Accept (y)", variant="primary", id="answer-yes", compact=True)
+                yield Button("Decline (n)", variant="error", id="answer-no", compact=True)
+                yield Button("Look at the table (Esc)", id="answer-later", compact=True)
+
+    def on_mount(self) -> None:
+        # a deal the responder cannot fulfil can only be declined: say why before they try
+        problem = self.check("accept")
+        self._error(problem)
+        self.query_one("#answer-yes", Button).disabled = problem is not None
+
+    def action_answer(self, accept: bool) -> None:
+        if accept and self.query_one("#answer-yes", Button).disabled:
+            self.app.bell()
+            return
+        self.dismiss(accept)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "answer-later":
+            self.action_cancel()
+        else:
+            self.dismiss(event.button.id == "answer-yes")

@@ -1,0 +1,299 @@
+"""The Portfolio table: the board of portfolios, the score sheet, the draw and deal dialogs, and
+the keys that turn a selection (cards in the hand, a portfolio on the board) into a command.
+
+The table reads the rules' pure helpers (``playable``) only to point things out — which cards
+can do something, which portfolio a card is meant for. Every action is submitted to the rules,
+which refuse it in words when it is not allowed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.binding import Binding
+from textual.app import ComposeResult
+from textual.widgets import Footer
+
+from rules.core import Card, Command, RulesError
+from rules.portfolio.commands import Acquire, Cap, Discard, End, Extend, Make, Neutralise
+from rules.portfolio.rules import playable
+from rules.portfolio.state import ACT, DRAW, HIGH, LOW, RESPOND, PortfolioView
+
+from ..widgets import HandWidget
+from ..widgets.portfolio_board import PortfolioBoard
+from ..widgets.score_sheet import ScoreSheet
+from .portfolio_dialogs import DealAnswer, DealDialog, DrawDialog
+from .table import TableScreen
+
+# The keys of each phase; a key of another phase is hidden from the Footer.
+ACT_ACTIONS = {"make", "extend", "cap", "neutralise", "acquire", "offer", "discard", "end_turn"}
+
+
+class PortfolioTable(TableScreen, inherit_bindings=False):
+    """A Portfolio game. Select cards in the hand (space, click), a portfolio on the board
+    (↑/↓, click), then press the key of the action."""
+
+    CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("portfolio_table.tcss")]
+
+    # the game's keys first, so they are the ones the Footer shows at 80 columns
+    BINDINGS = [
+        Binding("d", "draw", "Draw"),
+        Binding("m", "make", "Make"),
+        Binding("e", "extend", "Extend"),
+        Binding("c", "cap", "Cap"),
+        Binding("x", "neutralise", "Neutralise"),
+        Binding("a", "acquire", "Acquire"),
+        Binding("o", "offer", "Deal"),
+        Binding("backspace,delete", "discard", "Discard", key_display="⌫"),
+        Binding("enter", "end_turn", "End turn"),
+        Binding("y", "answer(True)", "Accept"),
+        Binding("n", "answer(False)", "Decline"),
+        # the board's cursor; the board says so itself (the Footer has no room at 80 columns)
+        Binding("up", "portfolio(-1)", "Previous portfolio", priority=True, show=False),
+        Binding("down", "portfolio(1)", "Next portfolio", priority=True, show=False),
+        Binding("s", "sheet", "Sheet"),
+        *TableScreen.BINDINGS,
+    ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._uses: dict[str, list[str]] = {}
+        self._prompted: tuple[object, ...] | None = None
+
+    # -- layout --------------------------------------------------------------------------------
+    def compose_board(self) -> ComposeResult:
+        yield PortfolioBoard(self.settings.four_colour, id="portfolio-board")
+
+    def on_mount(self) -> None:
+        # the score sheet shares the side column with the log: the pencil-and-paper column
+        sheet = ScoreSheet(self.settings.four_colour, id="score-sheet")
+        sheet.border_title = "Score sheet"
+        self.query_one("#side").mount(sheet, before="#log")
+        # the game has many keys: a compact Footer without the palette's key (ctrl+p still
+        # opens it, as does the Header's icon) shows them all at 80 columns
+        footer = self.query_one(Footer)
+        footer.compact = True
+        footer.show_command_palette = False
+
+    @property
+    def board(self) -> PortfolioBoard:
+        return self.query_one(PortfolioBoard)
+
+    # -- showing -------------------------------------------------------------------------------
+    def refresh_board(self, view: PortfolioView) -> None:
+        names = self.match.names
+        four = self.settings.four_colour
+        self.board.show(view, names, four)
+        for sheet in self.query(ScoreSheet):
+            sheet.show(view, names, four)
+        acting = self.my_turn and view.phase == ACT
+        self._uses = playable(self.match.state, self.viewer) if acting else {}
+        self.hand.marks = {key: self._describe_uses(uses) for key, uses in self._uses.items()
+                           if any(not use.startswith("make") for use in uses)}
+        self._show_targets()
+        self._prompt(view)
+
+    def _describe_uses(self, uses: list[str]) -> str:
+        """A card's tooltip: "extend P2 · acquire P5 for $16"."""
+        infos = {info.pid: info for info in self.view.portfolios}
+        words = []
+        for use in uses:
+            verb, _, rest = use.partition(" ")
+            pid = rest.split(" ")[0]
+            info = infos.get(pid)
+            if verb == "neutralise" and info and info.neutralise_cost is not None:
+                use += f" for ${info.neutralise_cost}"
+            elif verb == "acquire" and info and info.acquire_cost is not None:
+                use += f" for ${info.acquire_cost}"
+            elif verb == "make":
+                use = "make a run"
+            words.append(use)
+        return " · ".join(words)
+
+    def _show_targets(self) -> None:
+        """Point at the portfolios the one selected card can be played on."""
+        selected = self.hand.selected
+        targets: dict[str, str] = {}
+        if len(selected) == 1:
+            card = selected[0]
+            for use in self._uses.get(card.key, []):
+                verb, _, rest = use.partition(" ")
+                if rest:
+                    pid, _, end = rest.partition(" ")
+                    note = f"{card.symbol} {verb}s" + (f" {end}" if end else "")
+                    targets[pid] = f"{targets[pid]}, {note}" if pid in targets else note
+        self.board.targets = targets
+
+    def on_hand_widget_selection_changed(self, message: HandWidget.SelectionChanged) -> None:
+        self._show_targets()
+
+    def _prompt(self, view: PortfolioView) -> None:
+        """Open the draw dialog when the viewer's turn starts, and the answer to a deal when
+        one awaits the viewer — once each; ``d`` (or Escape then y/n) is there after that."""
+        if not self.my_turn or view.phase not in (DRAW, RESPOND):
+            return
+        key = (view.phase, self.viewer, self.match.turn, len(self.match.history))
+        if key != self._prompted:
+            self._prompted = key
+            self.call_after_refresh(self._open_prompt, key)
+
+    def _open_prompt(self, key: tuple[object, ...]) -> None:
+        # still the same moment, and nothing (a curtain, the rules) is over the table
+        if not self.is_current or key != self._prompted or not self.my_turn:
+            return
+        if self.view.phase == DRAW:
+            self.action_draw()
+        elif self.view.phase == RESPOND:
+            self._open_answer()
+
+    # -- keys: when they apply -----------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("draw", "answer") or action in ACT_ACTIONS:
+            phase = getattr(self.view, "phase", None)
+            wanted = DRAW if action == "draw" else RESPOND if action == "answer" else ACT
+            if phase != wanted:
+                return False
+            if action == "discard" and self.view.hand_sizes and self.view.hand_sizes[self.view.current] == 0:
+                return False
+            if action == "end_turn" and self.view.hand_sizes and self.view.hand_sizes[self.view.current] > 0:
+                return False
+            if action == "offer" and self.match.state.offered:
+                return None
+            return True if self.my_turn else None
+        if action == "portfolio":
+            return True if self.view.portfolios else None
+        return super().check_action(action, parameters)
+
+    # -- keys: the actions ---------------------------------------------------------------------
+    def action_portfolio(self, step: int) -> None:
+        self.board.move(step)
+
+    def action_sheet(self) -> None:
+        """Show or hide the score sheet (shown by default on a wide terminal only)."""
+        shown = self.query_one(ScoreSheet).display
+        self.set_class(not shown, "-sheet-open")
+        self.set_class(shown, "-sheet-closed")
+
+    def _check(self, command: Command | str) -> str | None:
+        """The rules' reason for refusing ``command`` now, or None (the dialogs ask this)."""
+        try:
+            self.match.check(command, seat=self.viewer)
+        except RulesError as error:
+            return str(error)
+        return None
+
+    def _play(self, text: str | None) -> None:
+        if text and self.my_turn:
+            self.submit(text)
+
+    def action_draw(self) -> None:
+        if not self.my_turn or self.view.phase != DRAW:
+            return
+        name = self.match.names[self.viewer]
+        dialog = DrawDialog(self.view, name, self._check, self.settings.four_colour)
+        self.app.push_screen(dialog, callback=self._play)
+
+    def action_offer(self) -> None:
+        if not self.my_turn:
+            return
+        dialog = DealDialog(self.view, self.match.names, self.viewer, self._check, self.settings.four_colour)
+        self.app.push_screen(dialog, callback=self._play)
+
+    def _open_answer(self) -> None:
+        offer = self.view.offer
+        if offer is None:
+            return
+        dialog = DealAnswer(offer, self.match.names, self.view.portfolios, self._check,
+                            self.settings.four_colour)
+        self.app.push_screen(dialog, callback=self._answered)
+
+    def _answered(self, accept: bool | None) -> None:
+        if accept is not None:  # None: the responder wants to look at the table first
+            self.action_answer(accept)
+
+    def action_answer(self, accept: bool) -> None:
+        self._play("accept" if accept else "decline")
+
+    def action_make(self) -> None:
+        cards = self.hand.selected
+        if not cards:
+            self._ask("Select the cards of the run first (space or click), then press m.")
+            return
+        self.submit(Make(cards))
+
+    def action_extend(self) -> None:
+        card = self._one_card("extend a portfolio")
+        pid = card and self._portfolio_for(card, "extend")
+        if pid:
+            self.submit(Extend(pid, card))
+
+    def action_cap(self) -> None:
+        card = self._one_card("cap a portfolio")
+        pid = card and self._portfolio_for(card, "cap")
+        info = pid and next((i for i in self.view.portfolios if i.pid == pid), None)
+        if info:
+            # the card's rank names the end: a run's two ends never share a rank, and a card of
+            # neither goes to the rules as it is, for them to say why not
+            end = LOW if card.rank == info.cards[0].rank else HIGH
+            self.submit(Cap(pid, end, card))
+
+    @work(exclusive=True, group="portfolio-action")
+    async def action_neutralise(self) -> None:
+        await self._attack("neutralise")
+
+    @work(exclusive=True, group="portfolio-action")
+    async def action_acquire(self) -> None:
+        await self._attack("acquire")
+
+    async def _attack(self, verb: str) -> None:
+        card = self._one_card(f"{verb} a portfolio")
+        pid = card and self._portfolio_for(card, verb)
+        info = pid and next((i for i in self.view.portfolios if i.pid == pid), None)
+        if not info:
+            return
+        command = Neutralise(pid, card) if verb == "neutralise" else Acquire(pid, card)
+        if self._check(command) is not None:
+            # no question about a price the rules will not take: let them say why
+            self.submit(command)
+            return
+        cost = info.neutralise_cost if verb == "neutralise" else info.acquire_cost
+        owner = self.match.names[info.owner]
+        if await self.confirm(f"{verb.capitalize()} {pid} from {owner} with {card.code} for ${cost}?"):
+            self.submit(command)
+
+    def action_discard(self) -> None:
+        card = self._one_card("discard")
+        if card:
+            self.submit(Discard(card))
+
+    def action_end_turn(self) -> None:
+        self.submit(End())
+
+    # -- turning a selection into a command ------------------------------------------------------
+    def _ask(self, message: str) -> None:
+        self.notify(message, severity="warning", title="Select first")
+
+    def _one_card(self, doing: str) -> Card | None:
+        selected = self.hand.selected
+        if len(selected) != 1:
+            self._ask(f"Select exactly one card to {doing} (space or click).")
+            return None
+        return selected[0]
+
+    def _portfolio_for(self, card: Card, verb: str) -> str | None:
+        """The portfolio ``card`` is meant for: the selected one if the card can go there, the
+        only one it can go to, else the selected one (and the rules say why not)."""
+        fits = list(dict.fromkeys(use.split(" ")[1] for use in self._uses.get(card.key, [])
+                                  if use.startswith(verb + " ")))
+        chosen = self.board.selected
+        if chosen in fits:
+            return chosen
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            self._ask(f"{card.code} can {verb} {', '.join(fits)}: choose one on the board (↑/↓ or click).")
+            return None
+        if chosen is None:
+            self._ask("There is no portfolio on the table to play on.")
+        return chosen
