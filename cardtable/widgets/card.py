@@ -51,7 +51,7 @@ class CardWidget(Static):
         content-align: center middle;
         background: $panel;
         &.-marked { background: $warning 35%; }
-        &.-selected { background: $accent 60%; text-style: underline; }
+        &.-selected { background: $primary 50%; text-style: bold underline; }
         &:hover { background: $panel-lighten-2; }
     }
     """
