@@ -1,0 +1,169 @@
+"""cardtable's speed figures, measured side by side in one run (a script, not a test).
+
+    python tests/benchmark.py [--runs 7] [--games 200] [--presses 60]
+
+Reports, with the goal of each:
+- start-up to the first painted screen, cardtable's menu against a bare Textual app with a
+  Header and a Footer, each a fresh process (median of --runs): ratio, goal <= 1.3;
+- peak memory (max RSS) of those same processes: ratio, goal <= 1.5;
+- the median time from a key press to the table repainted, on the Property and Portfolio
+  tables (a hand-cursor key, and a card selection that re-highlights the board): goal <= 50 ms;
+- commands/s and games/s of headless bot games of every registered game.
+
+Timings on a busy machine wander: this is why they live here and not in the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GOALS = {"startup": 1.3, "memory": 1.5, "key_ms": 50.0}
+
+
+# -- child processes: start an app headless, exit at its first paint, report max RSS -------------
+def child(kind: str) -> None:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Footer, Header
+
+    if kind == "bare":
+        class Bare(App[None]):
+            def compose(self) -> ComposeResult:
+                yield Header()
+                yield Footer()
+
+        app: App[None] = Bare()
+    else:
+        from cardtable.app import CardtableApp
+        from cardtable.saves import SaveStore
+        from cardtable.settings import Settings
+
+        app = CardtableApp(store=SaveStore(Path(tempfile.mkdtemp())), settings=Settings())
+
+    async def first_paint(pilot) -> None:
+        await pilot.pause()
+        pilot.app.exit()
+
+    app.run(headless=True, size=(120, 40), auto_pilot=first_paint)
+    print(json.dumps({"maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+
+
+def start_once(kind: str) -> tuple[float, int]:
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, __file__, "--child", kind], capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - start
+    return seconds, json.loads(out.stdout.strip().splitlines()[-1])["maxrss_kib"]
+
+
+def startup(runs: int) -> dict[str, float]:
+    times: dict[str, list[float]] = {"bare": [], "cardtable": []}
+    memory: dict[str, list[int]] = {"bare": [], "cardtable": []}
+    start_once("bare"), start_once("cardtable")  # warm the file cache and bytecode
+    for _ in range(runs):
+        for kind in ("bare", "cardtable"):  # interleaved, so load drifts hit both alike
+            seconds, rss = start_once(kind)
+            times[kind].append(seconds)
+            memory[kind].append(rss)
+    t = {k: statistics.median(v) for k, v in times.items()}
+    m = {k: statistics.median(v) for k, v in memory.items()}
+    return {
+        "bare_s": t["bare"], "cardtable_s": t["cardtable"], "startup_ratio": t["cardtable"] / t["bare"],
+        "bare_mib": m["bare"] / 1024, "cardtable_mib": m["cardtable"] / 1024,
+        "memory_ratio": m["cardtable"] / m["bare"],
+    }
+
+
+# -- key press to repaint ---------------------------------------------------------------------
+async def key_latency(game: str, players: list[str], presses: int) -> dict[str, float]:
+    """Median ms from a key press until the screen has been refreshed, for the human seat."""
+    import rules
+    from cardtable.app import CardtableApp
+    from cardtable.saves import SaveStore
+    from cardtable.settings import Settings
+    from rules.core import Match, Seat
+
+    spec = rules.find_game(game)
+    seats = [Seat(name) if i == 0 else Seat(name, spec.best_bot) for i, name in enumerate(players)]
+    match = Match(spec, seats, seed=11)
+    app = CardtableApp(store=SaveStore(Path(tempfile.mkdtemp())), settings=Settings(bot_delay=0), match=match)
+    cursor_ms: list[float] = []
+    select_ms: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if not app.screen.query("#hand"):  # a dialog (Portfolio's draw) opened first: close it
+            await pilot.press("escape")
+            await pilot.pause()
+        app.screen.query_one("#hand").focus()
+        await pilot.pause()
+        for n in range(presses):
+            start = time.perf_counter()
+            await pilot.press("right")
+            await pilot.pause()
+            cursor_ms.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            await pilot.press("space")
+            await pilot.pause()
+            select_ms.append((time.perf_counter() - start) * 1000)
+    return {"cursor_ms": statistics.median(cursor_ms), "select_ms": statistics.median(select_ms)}
+
+
+# -- simulation -------------------------------------------------------------------------------
+def simulation(games: int) -> dict[str, dict[str, float]]:
+    import rules
+    from rules.core.simulate import simulate
+
+    figures = {}
+    for name, spec in sorted(rules.GAMES.items()):
+        n = spec.players[0] if name != "portfolio" else 3
+        for levels in ([spec.best_bot] * n, ["random"] * n):
+            summary = simulate(spec, levels, games, seed=0)
+            figures[f"{name} ({','.join(levels)})"] = {
+                "games_per_s": summary.games_per_second,
+                "commands_per_s": summary.commands_per_second,
+                "mean_turns": summary.mean_turns,
+            }
+    return figures
+
+
+def verdict(value: float, goal: float) -> str:
+    return "ok" if value <= goal else "OVER GOAL"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--presses", type=int, default=60)
+    parser.add_argument("--child", choices=("bare", "cardtable"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child)
+        return
+
+    s = startup(args.runs)
+    print(f"start-up to first paint: cardtable {s['cardtable_s'] * 1000:.0f} ms, bare Textual "
+          f"{s['bare_s'] * 1000:.0f} ms → ratio {s['startup_ratio']:.2f} "
+          f"(goal ≤ {GOALS['startup']}: {verdict(s['startup_ratio'], GOALS['startup'])})")
+    print(f"peak memory: cardtable {s['cardtable_mib']:.1f} MiB, bare Textual {s['bare_mib']:.1f} MiB → "
+          f"ratio {s['memory_ratio']:.2f} (goal ≤ {GOALS['memory']}: {verdict(s['memory_ratio'], GOALS['memory'])})")
+    for game, players in (("property", ["Ann", "Cleo"]), ("portfolio", ["Ann", "Cleo", "Dan"])):
+        k = asyncio.run(key_latency(game, players, args.presses))
+        worst = max(k.values())
+        print(f"key press to repaint, {game} table: hand cursor {k['cursor_ms']:.1f} ms, card selection "
+              f"{k['select_ms']:.1f} ms (median of {args.presses}; goal ≤ {GOALS['key_ms']:.0f} ms: "
+              f"{verdict(worst, GOALS['key_ms'])})")
+    for label, f in simulation(args.games).items():
+        print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
+              f"{f['mean_turns']:.1f} turns a game ({args.games} games)")
+
+
+if __name__ == "__main__":
+    main()
