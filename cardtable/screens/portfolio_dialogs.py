@@ -20,10 +20,11 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioBut
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
+from rules.core.words import dollars
 from rules.portfolio.state import OfferInfo, PortfolioInfo, PortfolioView
 
 from ..widgets import HandWidget, card_text
-from ..widgets.portfolio_board import money, offer_side, summary_text
+from ..widgets.portfolio_board import offer_side, summary_text
 
 Check = Callable[[str], "str | None"]
 """Asks the rules about a command in notation: None if it may be played, else the reason."""
@@ -111,7 +112,7 @@ class DrawDialog(_Dialog):
                     "so you draw two cards for the price of one — for nothing."), id="draw-income")
             else:
                 yield Static(Text.assemble(
-                    ("Income this turn: ", "bold"), (money(view.turn_income), "bold"),
+                    ("Income this turn: ", "bold"), (dollars(view.turn_income), "bold"),
                     ". The first card is free; more cards are paid from this income only, and "
                     "what you do not spend is banked."), id="draw-income")
             options = [Option(self._choice_text(*choice), id=str(choice[0])) for choice in self.choices]
@@ -129,8 +130,8 @@ class DrawDialog(_Dialog):
     def _choice_text(self, count: int, cost: int, banked: int) -> Text:
         noun = "card " if count == 1 else "cards"
         tail = "  pauper's rule" if self.view.pauper else ""
-        return Text.assemble(f"{count:>2} {noun}   costs ", (f"{money(cost):>4}", "bold"),
-                             "   banks ", (f"{money(banked):>4}", "bold green"), tail)
+        return Text.assemble(f"{count:>2} {noun}   costs ", (f"{dollars(cost):>4}", "bold"),
+                             "   banks ", (f"{dollars(banked):>4}", "bold green"), tail)
 
     def on_mount(self) -> None:
         counts = self.query_one("#draw-counts", OptionList)
@@ -162,8 +163,8 @@ class DrawDialog(_Dialog):
         else:
             source = Text(f"{count} from the stock")
         self.query_one("#draw-summary", Static).update(Text.assemble(
-            ("You draw ", "bold"), source, f", pay {money(cost)} and bank ",
-            (money(banked), "bold green"), "."))
+            ("You draw ", "bold"), source, f", pay {dollars(cost)} and bank ",
+            (dollars(banked), "bold green"), "."))
         self._error(None)
 
     @on(OptionList.OptionHighlighted)

@@ -24,6 +24,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules.core import Card, Match, RulesError, View
+from rules.core.words import plural
 from rules.property import (
     Buy, Decline, PendingPurchase, Play, PropertyView, cell_name, cells_for, group, is_wild,
     preview,
@@ -42,10 +43,6 @@ CONFIRM_MORTGAGED = (
     "That cell is yours and mortgaged: playing it loses it — press Enter again to confirm "
     "(any other key cancels)."
 )
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def units_text(units: Sequence[Card], four_colour: bool = False) -> Text:
@@ -88,7 +85,7 @@ class BuyScreen(ModalScreen[Buy | None]):
             options = []
             for buy in self.buys:
                 label = units_text(buy.units, self.four_colour)
-                label.append(f"   {_plural(units_total(buy.units), 'unit')}", style="dim")
+                label.append(f"   {plural(units_total(buy.units), 'unit')}", style="dim")
                 options.append(Option(label))
             yield OptionList(*options, id="buy-choices")
             yield Static("Enter: hand these over · Escape: back", id="buy-hint")
@@ -307,7 +304,7 @@ class PropertyTable(TableScreen):
     def _offer_text(self, offer: PendingPurchase) -> str:
         have = units_total(self.property_view.units[offer.payer])
         return (f"Buy {cell_name(offer.col, offer.row)} from {self.match.names[offer.owner]}: "
-                f"{_plural(offer.group_size, 'unit')} needed, you have {have}")
+                f"{plural(offer.group_size, 'unit')} needed, you have {have}")
 
     def _offer(self) -> PendingPurchase | None:
         """The purchase the viewer is being offered, if any."""

@@ -21,6 +21,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from rules.core import Card, parse_card, rank_code
+from rules.core.words import dollars
 from rules.portfolio.state import OfferInfo, PortfolioInfo, PortfolioView
 
 from .card import card_text, suit_colour
@@ -34,10 +35,6 @@ INDENT = "    "
 
 
 # -- how a portfolio reads (shared with the dialogs) ----------------------------------------
-def money(amount: int) -> str:
-    return f"${amount}"
-
-
 def cards_text(cards: Sequence[Card], four_colour: bool = False, sep: str = " ") -> Text:
     """Cards in a row, each as ``card_text``."""
     return Text(sep).join(card_text(card, four_colour) for card in cards)
@@ -80,7 +77,7 @@ def compact_text(info: PortfolioInfo, four_colour: bool = False) -> Text:
 
 def summary_text(info: PortfolioInfo, four_colour: bool = False) -> Text:
     """One line naming a portfolio for lists and dialogs: ``P3 ♥ 6–10 capped low $11``."""
-    return Text.assemble(f"{info.pid} ", compact_text(info, four_colour), f" {money(info.value)}")
+    return Text.assemble(f"{info.pid} ", compact_text(info, four_colour), f" {dollars(info.value)}")
 
 
 def attack_text(info: PortfolioInfo, four_colour: bool = False) -> Text:
@@ -88,14 +85,14 @@ def attack_text(info: PortfolioInfo, four_colour: bool = False) -> Text:
     ``neutralise: 2♣c $4 · acquire: 7♣c $8``."""
     if info.neutralise_card is not None:
         low = Text.assemble("neutralise: ", faces_text(info.neutralise_card, four_colour),
-                            f" {money(info.neutralise_cost)}")
+                            f" {dollars(info.neutralise_cost)}")
     elif info.low_cap is not None:
         low = Text("low end capped", style="italic")
     else:
         low = Text("Ace low end", style="italic")
     if info.acquire_card is not None:
         high = Text.assemble("acquire: ", faces_text(info.acquire_card, four_colour),
-                             f" {money(info.acquire_cost)}")
+                             f" {dollars(info.acquire_cost)}")
     else:
         high = Text("high end capped", style="italic")
     return Text(" · ").join([low, high])
@@ -107,7 +104,7 @@ def offer_side(cards: Sequence[Card], pids: Sequence[str], amount: int,
     items: list[Text] = [card_text(card, four_colour) for card in cards]
     items += [summary_text(infos[pid], four_colour) if pid in infos else Text(pid) for pid in pids]
     if amount:
-        items.append(Text(money(amount)))
+        items.append(Text(dollars(amount)))
     return Text(", ").join(items) if items else Text("nothing", style="italic")
 
 
@@ -217,7 +214,7 @@ class PortfolioBoard(Widget):
         for seat, name in enumerate(self.names):
             header = Text.assemble(
                 (name, "bold underline" if seat == view.current else "bold"),
-                f" · {money(view.money[seat])} · income {money(view.income[seat])}")
+                f" · {dollars(view.money[seat])} · income {dollars(view.income[seat])}")
             if seat == view.current and view.to_move is not None:
                 header.append(" · to play", style="italic")
             lines.append(_Line(header))
@@ -246,7 +243,7 @@ class PortfolioBoard(Widget):
     def _portfolio_line(self, info: PortfolioInfo, full: bool) -> Text:
         cursor = CURSOR if info.pid == self.selected else " "
         body = run_text(info, self.four_colour) if full else compact_text(info, self.four_colour)
-        line = Text.assemble(f" {cursor} ", (f"{info.pid:<4}", "bold"), f"{money(info.value):>4}  ", body)
+        line = Text.assemble(f" {cursor} ", (f"{info.pid:<4}", "bold"), f"{dollars(info.value):>4}  ", body)
         if info.pid == self.selected:
             line.stylize("reverse", 0, 7)  # the cursor and the pid
         note = self.targets.get(info.pid)

@@ -6,19 +6,16 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from rules.core import Card, Event
+from rules.core.words import dollars
 
 
 def _cards(cards: Sequence[Card]) -> str:
     return " ".join(card.code for card in cards)
 
 
-def _money(amount: int) -> str:
-    return f"${amount}"
-
-
 def describe_items(cards: Sequence[Card], portfolios: Sequence[str], money: int) -> str:
     """One side of a deal in words: "5H, P3 and $4", or "nothing"."""
-    items = [card.code for card in cards] + list(portfolios) + ([_money(money)] if money else [])
+    items = [card.code for card in cards] + list(portfolios) + ([dollars(money)] if money else [])
     if not items:
         return "nothing"
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
@@ -34,7 +31,7 @@ class TurnStarted(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         tail = " (last round: no drawing)" if self.last_round else ""
-        return f"{names[self.seat]} collects {_money(self.income)} income{tail}."
+        return f"{names[self.seat]} collects {dollars(self.income)} income{tail}."
 
 
 @dataclass(frozen=True)
@@ -59,7 +56,7 @@ class Drew(Event):
             text = f"{names[self.seat]} takes {self.taken.code} from the discard pile"
         if self.pauper:
             return text + " by pauper's rule."
-        return text + (f" for {_money(self.cost)}." if self.cost else ".")
+        return text + (f" for {dollars(self.cost)}." if self.cost else ".")
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,7 @@ class Made(Event):
     value: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} makes {self.pid}: {_cards(self.cards)}, worth {_money(self.value)}."
+        return f"{names[self.seat]} makes {self.pid}: {_cards(self.cards)}, worth {dollars(self.value)}."
 
 
 @dataclass(frozen=True)
@@ -127,7 +124,7 @@ class Extended(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"{names[self.seat]} extends {self.pid} at the {self.end} end with {self.card.code}; "
-                f"it is now worth {_money(self.value)}.")
+                f"it is now worth {dollars(self.value)}.")
 
 
 @dataclass(frozen=True)
@@ -153,7 +150,7 @@ class Neutralised(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return (f"{names[self.seat]} neutralises {names[self.owner]}'s {self.pid} with "
-                f"{self.card.code} for {_money(self.cost)}.")
+                f"{self.card.code} for {dollars(self.cost)}.")
 
 
 @dataclass(frozen=True)
@@ -169,7 +166,7 @@ class Acquired(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         text = (f"{names[self.seat]} acquires {self.pid} from {names[self.owner]} with "
-                f"{self.card.code} for {_money(self.cost)}")
+                f"{self.card.code} for {dollars(self.cost)}")
         return text + (f" ({self.card.code} is discarded)." if self.card_discarded else ".")
 
 
@@ -240,8 +237,8 @@ class FinalIncome(Event):
     money: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return (f"{names[self.seat]} collects a final {_money(self.income)} income and ends with "
-                f"{_money(self.money)}.")
+        return (f"{names[self.seat]} collects a final {dollars(self.income)} income and ends with "
+                f"{dollars(self.money)}.")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from rules.core import (
     ACE, KING, SUITS, Card, IllegalCommand, Outcome, RulesError, Suit, build_deck, chance, check_setup,
     find_card, parse_card, sort_cards,
 )
+from rules.core.words import dollars
 
 from .commands import (
     Accept, Acquire, Cap, Command, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer,
@@ -140,10 +141,6 @@ def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
     return runs
 
 
-def _money(amount: int) -> str:
-    return f"${amount}"
-
-
 def _named(portfolio: Portfolio) -> str:
     return f"{portfolio.pid} ({portfolio.low.code}–{portfolio.high.code})"
 
@@ -243,8 +240,8 @@ def validate_neutralise(state: PortfolioState, seat: int, pid: str, card: Card) 
         raise IllegalCommand(f"Only {face.code} neutralises {_named(portfolio)}, not {card.code}.")
     cost = portfolio_value(portfolio.cards)
     if state.money[seat] < cost:
-        raise IllegalCommand(f"You need {_money(cost)} to neutralise {pid}; "
-                             f"you have {_money(state.money[seat])}.")
+        raise IllegalCommand(f"You need {dollars(cost)} to neutralise {pid}; "
+                             f"you have {dollars(state.money[seat])}.")
     return portfolio, cost
 
 
@@ -259,8 +256,8 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
         raise IllegalCommand(f"Only {_faces(faces)} acquires {_named(portfolio)}, not {card.code}.")
     cost = 2 * portfolio_value(portfolio.cards)
     if state.money[seat] < cost:
-        raise IllegalCommand(f"You need {_money(cost)} to acquire {pid}; "
-                             f"you have {_money(state.money[seat])}.")
+        raise IllegalCommand(f"You need {dollars(cost)} to acquire {pid}; "
+                             f"you have {dollars(state.money[seat])}.")
     return portfolio, cost
 
 
@@ -282,7 +279,7 @@ def _side(state: PortfolioState, seat: int, portfolios: Sequence[str], money: in
         raise IllegalCommand("Money in a deal cannot be negative.")
     if money > state.money[seat]:
         raise IllegalCommand(f"{whose.capitalize()} {'have' if whose == 'you' else 'has'} only "
-                             f"{_money(state.money[seat])}, not {_money(money)}.")
+                             f"{dollars(state.money[seat])}, not {dollars(money)}.")
 
 
 def validate_offer(state: PortfolioState, seat: int, offer: Offer) -> int:
@@ -317,8 +314,8 @@ def resolve_take(state: PortfolioState, offer: OfferInfo) -> list[Card]:
 def validate_accept(state: PortfolioState, offer: OfferInfo) -> list[Card]:
     take = resolve_take(state, offer)
     if offer.take_money > state.money[offer.responder]:
-        raise IllegalCommand(f"You have only {_money(state.money[offer.responder])}; the deal asks "
-                             f"for {_money(offer.take_money)}, so you cannot accept; decline instead.")
+        raise IllegalCommand(f"You have only {dollars(state.money[offer.responder])}; the deal asks "
+                             f"for {dollars(offer.take_money)}, so you cannot accept; decline instead.")
     _need_cards(state, offer.proposer, offer.give_cards)
     _side(state, offer.proposer, offer.give_portfolios, offer.give_money, state.names[offer.proposer])
     _side(state, offer.responder, offer.take_portfolios, 0, "you")
@@ -451,13 +448,13 @@ def _result(state: PortfolioState) -> Outcome:
     names = state.names
     top = state.money[winners[0]]
     if len(winners) > 1:
-        summary = (f"{' and '.join(names[s] for s in winners)} share the win with {_money(top)} "
-                   f"and portfolios worth {_money(values[winners[0]])}.")
+        summary = (f"{' and '.join(names[s] for s in winners)} share the win with {dollars(top)} "
+                   f"and portfolios worth {dollars(values[winners[0]])}.")
     elif sum(1 for s in range(n) if state.money[s] == top) > 1:
-        summary = (f"{names[winners[0]]} wins: tied on {_money(top)}, but with the greater "
-                   f"portfolio value ({_money(values[winners[0]])}).")
+        summary = (f"{names[winners[0]]} wins: tied on {dollars(top)}, but with the greater "
+                   f"portfolio value ({dollars(values[winners[0]])}).")
     else:
-        summary = f"{names[winners[0]]} wins with {_money(top)}."
+        summary = f"{names[winners[0]]} wins with {dollars(top)}."
     final = state.final_income or [0] * n
     breakdown = tuple(
         {"money before final income": state.money[s] - final[s], "final income": final[s],
@@ -679,8 +676,8 @@ class PortfolioGame:
             raise IllegalCommand("Draw at least one card.")
         cost = draw_cost(command.count)
         if cost > state.turn_income:
-            raise IllegalCommand(f"Drawing {command.count} cards costs {_money(cost)}, but this turn's "
-                                 f"income is {_money(state.turn_income)} (savings cannot pay for cards).")
+            raise IllegalCommand(f"Drawing {command.count} cards costs {dollars(cost)}, but this turn's "
+                                 f"income is {dollars(state.turn_income)} (savings cannot pay for cards).")
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state: PortfolioState, command: Command) -> list[Event]:
@@ -789,7 +786,7 @@ class PortfolioGame:
         infos = tuple(_info(p) for p in state.portfolios)
         incomes = tuple(sum(i.value for i in infos if i.owner == s) for s in range(n))
         owned = [len(state.owned(s)) for s in range(n)]
-        rows = tuple((_money(state.money[s]), _money(incomes[s]), str(owned[s]), str(sizes[s]))
+        rows = tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
                      for s in range(n))
         costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
                  if state.phase == DRAW else ())

@@ -6,15 +6,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from ..core import Card, Event
+from ..core.words import plural
 from .state import cell_name, unit_value
 
 
 def _pair(red: Card, black: Card) -> str:
     return f"{red.symbol} {black.symbol}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -52,7 +49,7 @@ class RentPaid(Event):
         paid = f"${self.amount}" if self.amount == self.rent else f"all of ${self.amount} (rent ${self.rent})"
         return (
             f"{names[self.seat]} played {_pair(self.red, self.black)} on {names[self.owner]}'s "
-            f"{cell_name(self.col, self.row)} and paid {paid} rent ({_plural(self.group_size, 'cell')}{times})."
+            f"{cell_name(self.col, self.row)} and paid {paid} rent ({plural(self.group_size, 'cell')}{times})."
         )
 
 
@@ -107,7 +104,7 @@ class Bought(Event):
         note = " (it stays mortgaged)" if self.mortgaged else ""
         return (
             f"{names[self.seat]} bought {cell_name(self.col, self.row)} from {names[self.owner]} "
-            f"for {cards} ({_plural(total, 'unit')}){note}."
+            f"for {cards} ({plural(total, 'unit')}){note}."
         )
 
 
@@ -146,8 +143,8 @@ class Vacated(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return (
-            f"{names[self.seat]}'s {_plural(self.cells, 'cell')} are vacated and their "
-            f"{_plural(self.cards, 'card')} go to the played pile."
+            f"{names[self.seat]}'s {plural(self.cells, 'cell')} are vacated and their "
+            f"{plural(self.cards, 'card')} go to the played pile."
         )
 
 
@@ -159,7 +156,7 @@ class StockRemade(Event):
     size: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"The stock ran out: {_plural(self.size, 'played card')} were shuffled into a new stock."
+        return f"The stock ran out: {plural(self.size, 'played card')} were shuffled into a new stock."
 
 
 @dataclass(frozen=True)
@@ -187,7 +184,7 @@ class DrewCount(Event):
     count: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} drew {_plural(self.count, 'card')}."
+        return f"{names[self.seat]} drew {plural(self.count, 'card')}."
 
 
 @dataclass(frozen=True)

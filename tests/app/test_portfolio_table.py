@@ -5,7 +5,6 @@ portfolio's price — and a refusal that changes nothing."""
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
@@ -28,6 +27,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, HandWidget, card_text
 from cardtable.widgets.portfolio_board import PortfolioBoard
+from pilot_helpers import screen_text, settle
 
 SPEC = rules.find_game("portfolio")
 BOT = get_bot(SPEC, "bot")
@@ -43,23 +43,8 @@ async def on_screen(pilot) -> str:
     return screen_text(pilot.app)
 
 
-def screen_text(app: App) -> str:
-    """What is on screen, as the SVG screenshot draws it."""
-    svg = app.export_screenshot()
-    return html.unescape("".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
-
-
 def faces_in(text: str, cards) -> list[str]:
     return [card_text(card).plain for card in cards if card_text(card).plain in text]
-
-
-async def settle(pilot, done, limit=400):
-    """Let the app run (bots move through call_later) until ``done()``."""
-    for _ in range(limit):
-        if done():
-            return
-        await pilot.pause()
-    pytest.fail("the table did not get there")
 
 
 # -- driving the table as a player would ----------------------------------------------------

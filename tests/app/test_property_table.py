@@ -4,11 +4,8 @@ footer keys. The player's choices come from ``match.legal()``; the keys carry th
 
 from __future__ import annotations
 
-import html
-import re
 from collections import Counter
 
-import pytest
 from textual.app import App
 from textual.widgets import Footer
 
@@ -26,6 +23,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import HandWidget, card_text
 from cardtable.widgets.property_grid import seat_initials
+from pilot_helpers import screen_text as screenshot, settle
 
 SPEC = rules.find_game("property")
 SMALL = (80, 24)
@@ -45,22 +43,8 @@ class TableApp(App[None]):
         self.push_screen(self.table)
 
 
-def screenshot(app) -> str:
-    svg = app.export_screenshot()
-    return html.unescape("".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
-
-
 def plain(widget) -> str:
     return str(widget.render())
-
-
-async def settle(pilot, done, limit=400):
-    """Let the app run (bots move through call_later) until ``done()``."""
-    for _ in range(limit):
-        if done():
-            return
-        await pilot.pause()
-    pytest.fail("the table did not get there")
 
 
 def rent(state, play: Play) -> int:

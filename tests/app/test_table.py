@@ -4,9 +4,7 @@ refusals, undo, autosave, bots, and the hand-off curtain that must hide everythi
 from __future__ import annotations
 
 import copy
-import html
 import json
-import re
 
 import pytest
 from textual.app import App
@@ -23,6 +21,7 @@ from cardtable.screens.tables import table_screen_for
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
 from cardtable.widgets.game_log import EVENT_INDENT
+from pilot_helpers import screen_text as screenshot, settle
 
 GAME = sorted(rules.GAMES)[0]
 SPEC = rules.find_game(GAME)
@@ -73,13 +72,6 @@ def saved_commands(store, game_id):
     return json.loads((store.folder / f"{game_id}.json").read_text(encoding="utf-8"))["commands"]
 
 
-def screenshot(app) -> str:
-    """The text of the screen as ``export_screenshot`` renders it, line by line."""
-    svg = app.export_screenshot()
-    text = "".join(re.findall(r">([^<]*)</text>", svg))
-    return html.unescape(text).replace("\xa0", " ")
-
-
 def hand_texts(cards):
     return [card_text(card).plain for card in cards]
 
@@ -123,15 +115,6 @@ async def open_bar_and_type(pilot, text):
     await pilot.press("enter")
     await pilot.pause()
     return bar
-
-
-async def settle(pilot, done, limit=200):
-    """Let the app run (bots move through call_later) until ``done()``; fail after ``limit``."""
-    for _ in range(limit):
-        if done():
-            return
-        await pilot.pause()
-    pytest.fail("the table did not get there")
 
 
 # -- the command bar ------------------------------------------------------------------------
