@@ -182,7 +182,7 @@ class PropertyTable(TableScreen):
     def _show_preview(self) -> None:
         widget = self.query_one("#preview", Static)
         widget.set_class(self._armed is not None, "-confirm")
-        widget.update(self._preview_text())
+        widget.update(self._preview_text(), layout=False)  # its height is fixed: no relayout
 
     def _preview_text(self) -> Text:
         """One line about what Enter would do now, or what the table awaits."""

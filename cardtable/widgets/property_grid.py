@@ -223,8 +223,9 @@ class PropertyGrid(Widget, can_focus=True):
         return GridLayout.fit(size.width, size.height)
 
     def render(self) -> Text:
+        self._styles = {}  # component styles, looked up once a frame instead of once a cell
         layout = self.layout_now
-        style = self.get_component_rich_style
+        style = self._component
         label_style = style("property-grid--row-label")
         lines = []
         for row in range(SIZE, 0, -1):
@@ -248,10 +249,18 @@ class PropertyGrid(Widget, can_focus=True):
         # an ace is the 1: say so where there is room
         return "A/1" if number == 1 and cell_width >= 5 else str(number)
 
+    def _component(self, name: str) -> Style:
+        styles = getattr(self, "_styles", None)
+        if styles is None:
+            return self.get_component_rich_style(name)
+        if name not in styles:
+            styles[name] = self.get_component_rich_style(name)
+        return styles[name]
+
     def _ink(self, name: str) -> Style:
         """A component's text colour and style without its background, to draw over a cell's
         own background."""
-        full = self.get_component_rich_style(name)
+        full = self._component(name)
         return full.without_color + Style(color=full.color)
 
     def seat_style(self, seat: int) -> Style:
@@ -260,7 +269,7 @@ class PropertyGrid(Widget, can_focus=True):
 
     def _cell(self, layout: GridLayout, cell: Cell, middle: bool) -> Text:
         width = layout.cell_width
-        style = self.get_component_rich_style
+        style = self._component
         col, row = cell
         # backgrounds, weakest first: the checkerboard shade, the named cells, the cursor
         base = style("property-grid--shade") if (col + row) % 2 else Style()
