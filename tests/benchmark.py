@@ -49,11 +49,17 @@ def child(kind: str) -> None:
 
         app = CardtableApp(store=SaveStore(Path(tempfile.mkdtemp())), settings=Settings())
 
-    async def first_paint(pilot) -> None:
-        await pilot.pause()
-        pilot.app.exit()
+    display = app._display
 
-    app.run(headless=True, size=(120, 40), auto_pilot=first_paint)
+    def exit_at_first_frame(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None and app.is_running:
+            if hasattr(renderable, "render_segments"):
+                renderable.render_segments(app.console)  # what a terminal would be sent
+            app.exit()
+
+    app._display = exit_at_first_frame  # type: ignore[method-assign]
+    app.run(headless=True, size=(120, 40))
     print(json.dumps({"maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 
 

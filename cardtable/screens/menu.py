@@ -9,7 +9,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-import rules
 
 # option id (= the action it runs) → (key, label)
 ENTRIES = {
@@ -43,17 +42,9 @@ class MenuScreen(Screen):
         yield Header()
         with Vertical(id="menu"):
             yield Static("♠ ♥  [b]cardtable[/b]  ♦ ♣", id="menu-title")
-            yield Static("Economic card games at one table.", id="menu-games")
+            yield Static("Economic card games: pass and play, or take on the bots.", id="menu-games")
             yield OptionList(*(Option(_prompt(action), id=action) for action in ENTRIES), id="menu-options")
         yield Footer()
-
-    def on_mount(self) -> None:
-        # naming the games imports their rules: after the first paint, so the menu shows at once
-        self.call_after_refresh(self._name_games)
-
-    def _name_games(self) -> None:
-        titles = ", ".join(spec.title for spec in rules.GAMES.values())
-        self.query_one("#menu-games", Static).update(f"Economic card games at one table: {titles}.")
 
     def on_screen_resume(self) -> None:
         self.refresh_saves()
