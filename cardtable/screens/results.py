@@ -65,7 +65,9 @@ class ResultsScreen(Screen):
         table.add_row("Rank", *(str(outcome.ranks[seat]) for seat in seats))
         for label in labels:
             table.add_row(Text(label), *(str(part.get(label, "")) for part in parts))
-        table.add_row("Score", *(str(outcome.scores[seat]) for seat in seats))
+        scores = [outcome.scores[seat] for seat in seats]
+        if not any([part.get(label) for part in parts] == scores for label in labels):
+            table.add_row("Score", *map(str, scores))  # unless a breakdown line already says it
         self.query_one(Button).focus()
 
     def action_menu(self) -> None:

@@ -468,7 +468,10 @@ class PropertySpec:
             worths.append(worth)
             # a bankrupt player ranks below everyone still solvent, earlier bankruptcies lowest
             keys.append((0, state.bankrupt.index(seat), worth) if seat in state.bankrupt else (1, 0, worth))
-            breakdown.append({"Money": state.money[seat], "Cells": cells, "Property value": value, "Worth": worth})
+            lines = {"Money": state.money[seat], "Cells": cells}
+            if count:  # property counts for nothing without the option: no row of zeros
+                lines["Property value"] = value
+            breakdown.append({**lines, "Worth": worth})
         ranks = Outcome.rank_by(keys)
         return Outcome(ranks, tuple(worths), tuple(breakdown), self._summary(state, ranks, worths, count))
 

@@ -232,8 +232,11 @@ async def test_results_show_the_winner_and_the_score_sheet(store):
         sheet = screen.query_one("#results-scores")
         first_column = sheet.ordered_columns[1].label.plain
         assert first_column.startswith(winners[0])
-        scores = sheet.get_row_at(sheet.row_count - 1)
-        assert scores[0] == "Score" and scores[1] == str(max(outcome.scores))
+        # the last line carries the score: Property's breakdown ends with it ("Worth"), so no
+        # separate "Score" line repeats it
+        labels = [str(sheet.get_row_at(row)[0]) for row in range(sheet.row_count)]
+        assert labels[-1] == "Worth" and "Score" not in labels
+        assert sheet.get_row_at(sheet.row_count - 1)[1] == str(max(outcome.scores))
         await pilot.press("n")
         assert isinstance(app.screen, SetupScreen)  # a rematch: same game, same players
         assert [row.seat.name for row in app.screen.query(SeatRow)] == list(match.names)

@@ -399,7 +399,7 @@ def test_rent_above_money_bankrupts_and_ends_the_game():
     outcome = SPEC.outcome(state)
     assert outcome.ranks == (2, 1) and outcome.scores == (0, 170)
     assert outcome.summary == "J.B. wins with $170; Ann went bankrupt."
-    assert outcome.breakdown[1] == {"Money": 170, "Cells": 8, "Property value": 0, "Worth": 170}
+    assert outcome.breakdown[1] == {"Money": 170, "Cells": 8, "Worth": 170}
     assert events[-1].summary == outcome.summary
     with pytest.raises(IllegalCommand, match="over"):
         SPEC.check(state, Play(C("3H"), C("5S"), 3, 5))
