@@ -82,6 +82,20 @@ class _Dialog(ModalScreen):
         error.update(message or "")
         error.set_class(bool(message), "-shown")
 
+    def _submit(self, command: object, problem: str | None) -> None:
+        """Close with ``command``, or keep the dialog open showing the rules' objection."""
+        if problem:
+            self._error(problem)
+        else:
+            self.dismiss(command)
+
+    def _ok_or_cancel(self, event: Button.Pressed, ok_id: str, ok: Callable[[], None]) -> None:
+        event.stop()
+        if event.button.id == ok_id:
+            ok()
+        else:
+            self.action_cancel()
+
 
 class DrawDialog(_Dialog):
     """The start of a turn: this turn's income, what 1, 2, 3 … cards would cost and leave in the
@@ -187,19 +201,10 @@ class DrawDialog(_Dialog):
             box.toggle()
 
     def action_draw(self) -> None:
-        command = self.command
-        problem = self.check(command)
-        if problem:
-            self._error(problem)
-        else:
-            self.dismiss(command)
+        self._submit(self.command, self.check(self.command))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "draw-ok":
-            self.action_draw()
-        else:
-            self.action_cancel()
+        self._ok_or_cancel(event, "draw-ok", self.action_draw)
 
 
 class DealDialog(_Dialog):
@@ -340,19 +345,10 @@ class DealDialog(_Dialog):
         self.action_offer()
 
     def action_offer(self) -> None:
-        command = self.command
-        problem = self.check(command)
-        if problem:
-            self._error(problem)
-        else:
-            self.dismiss(command)
+        self._submit(self.command, self.check(self.command))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "deal-ok":
-            self.action_offer()
-        else:
-            self.action_cancel()
+        self._ok_or_cancel(event, "deal-ok", self.action_offer)
 
 
 class DealAnswer(_Dialog):

@@ -133,31 +133,22 @@ class PropertyGrid(Widget, can_focus=True):
     cursor: reactive[Cell] = reactive((1, 1))
     named: reactive[frozenset[Cell]] = reactive(frozenset)
 
-    class CursorMoved(Message):
+    class _CellMessage(Message):
+        def __init__(self, grid: PropertyGrid, col: int, row: int) -> None:
+            super().__init__()
+            self.grid = grid
+            self.col = col
+            self.row = row
+
+        @property
+        def control(self) -> PropertyGrid:
+            return self.grid
+
+    class CursorMoved(_CellMessage):
         """The cursor is now on col·row."""
 
-        def __init__(self, grid: PropertyGrid, col: int, row: int) -> None:
-            super().__init__()
-            self.grid = grid
-            self.col = col
-            self.row = row
-
-        @property
-        def control(self) -> PropertyGrid:
-            return self.grid
-
-    class CellChosen(Message):
+    class CellChosen(_CellMessage):
         """The player chose col·row (Enter, or a click on the cursor's cell)."""
-
-        def __init__(self, grid: PropertyGrid, col: int, row: int) -> None:
-            super().__init__()
-            self.grid = grid
-            self.col = col
-            self.row = row
-
-        @property
-        def control(self) -> PropertyGrid:
-            return self.grid
 
     def __init__(self, initials: Sequence[str] = (), *, spare_lines: int = 0,
                  id: str | None = None, classes: str | None = None) -> None:
