@@ -23,12 +23,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Command, Match, RulesError, Update, View
 
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
+from ..widgets.footer import TableFooter
 from .confirm import ConfirmScreen
 from .handoff import HandoffScreen
 
@@ -103,7 +104,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield GameLog(id="log")
         yield CommandBar(id="command-bar")
-        yield Footer()
+        yield TableFooter()
 
     @property
     def hand(self) -> HandWidget:

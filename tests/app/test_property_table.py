@@ -335,6 +335,7 @@ async def test_the_footer_greys_play_until_a_pair_is_selected(tmp_path):
 
         assert table.check_action("play", ()) is None and footer_state("play") == "grey"
         assert footer_state("buy") == footer_state("decline") == "hidden"
+        play_key = next(k for k in app.screen.query("FooterKey") if k.action == "play")
         await pilot.press("enter")  # greyed out: nothing happens
         assert match.history == []
         await select_cards(pilot, table, [Card.parse("3D")])
@@ -342,6 +343,8 @@ async def test_the_footer_greys_play_until_a_pair_is_selected(tmp_path):
         await select_cards(pilot, table, [Card.parse("5C")])
         await pilot.pause()
         assert table.check_action("play", ()) is True and footer_state("play") == "on"
+        # only the key's state changed: the Footer greyed it in place instead of rebuilding
+        assert play_key.is_attached and not play_key.has_class("-disabled")
 
 
 async def test_the_curtain_between_two_humans_shows_no_hand_card(tmp_path):
