@@ -7,6 +7,7 @@ import re
 
 import pytest
 from textual.app import App
+from textual.screen import Screen
 
 
 def screen_text(app: App) -> str:
@@ -22,3 +23,14 @@ async def settle(pilot, done, limit: int = 400) -> None:
             return
         await pilot.pause()
     pytest.fail("the table did not get there")
+
+
+class TableApp(App[None]):
+    """Just enough app to hold one table above an empty default screen."""
+
+    def __init__(self, table: Screen) -> None:
+        super().__init__()
+        self.table = table
+
+    def on_mount(self) -> None:
+        self.push_screen(self.table)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from textual.app import App
 from textual.widgets import Footer
 
 import rules
@@ -23,24 +22,13 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import HandWidget, card_text
 from cardtable.widgets.property_grid import seat_initials
-from pilot_helpers import screen_text as screenshot, settle
+from pilot_helpers import TableApp, screen_text as screenshot, settle
 
 SPEC = rules.find_game("property")
 SMALL = (80, 24)
 # A seed whose game against the bot ends in about twenty of the human's turns when the human
 # pays the largest rent it can (the test's strategy, chosen to end the game soon).
 GAME_SEED = 16
-
-
-class TableApp(App[None]):
-    """Just enough app to hold one table."""
-
-    def __init__(self, table: PropertyTable) -> None:
-        super().__init__()
-        self.table = table
-
-    def on_mount(self) -> None:
-        self.push_screen(self.table)
 
 
 def plain(widget) -> str:

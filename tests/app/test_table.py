@@ -7,7 +7,6 @@ import copy
 import json
 
 import pytest
-from textual.app import App
 from textual.widgets import Footer
 
 import rules
@@ -21,22 +20,11 @@ from cardtable.screens.tables import table_screen_for
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
 from cardtable.widgets.game_log import EVENT_INDENT
-from pilot_helpers import screen_text as screenshot, settle
+from pilot_helpers import TableApp, screen_text as screenshot, settle
 
 GAME = sorted(rules.GAMES)[0]
 SPEC = rules.find_game(GAME)
 SMALL, LARGE = (80, 24), (120, 40)
-
-
-class TableApp(App[None]):
-    """Just enough app to hold one table above an empty default screen."""
-
-    def __init__(self, table: TableScreen) -> None:
-        super().__init__()
-        self.table = table
-
-    def on_mount(self) -> None:
-        self.push_screen(self.table)
 
 
 class WatchingTable(TableScreen):
