@@ -97,7 +97,7 @@ class CardtableApp(App[None]):
     # -- the ways between screens --------------------------------------------------------------
     def open_table(self, match: Match, game_id: str | None) -> None:
         """Put ``match`` on its game's table, directly above the main menu."""
-        from .screens.tables import table_screen_for
+        from .games import table_screen_for
 
         self.show_menu()
         self.push_screen(table_screen_for(match.spec.name)(match, game_id, self.store, self.settings))

@@ -27,13 +27,14 @@ import platformdirs
 
 import rules
 from rules.core import FORMAT_VERSION, Match, Outcome, SaveFormatError, Seat
+from rules.core.words import result_text as winners_text
 
 APP_NAME = "cardtable"
 DATA_DIR_ENV = "CARDTABLE_DATA_DIR"
 SAVES = "saves"
 DAMAGED = "damaged"
 
-# The keys Match.from_json cannot do without; the store's metadata is optional so that a bare
+# The keys rules.load_match cannot do without; the store's metadata is optional so that a bare
 # Match JSON (a bug report, a hand-made position) dropped into the folder still lists and loads.
 _MATCH_KEYS = ("game", "seats", "seed", "commands")
 
@@ -48,14 +49,7 @@ def default_data_dir() -> Path:
 
 def result_text(outcome: Outcome | None, names: Sequence[str]) -> str:
     """The one-line result of a finished game: "Ann won", "Ann and Bob shared the win"."""
-    if outcome is None:
-        return ""
-    winners = [names[seat] for seat in outcome.winners]
-    if not winners:
-        return "nobody won"
-    if len(winners) == 1:
-        return f"{winners[0]} won"
-    return f"{', '.join(winners[:-1])} and {winners[-1]} shared the win"
+    return "" if outcome is None else winners_text(names, outcome.winners)
 
 
 def seat_label(seat: Seat) -> str:
@@ -165,7 +159,7 @@ class SaveStore:
         except _Unreadable as problem:
             raise SaveFormatError(self._set_aside(path, problem)) from None
         try:
-            match = Match.from_json(data)
+            match = rules.load_match(data)
         except SaveFormatError as error:
             raise SaveFormatError(self._set_aside(path, _Unreadable(str(error)))) from None
         if isinstance(data.get("created"), str):

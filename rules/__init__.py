@@ -1,51 +1,86 @@
-"""Pure game logic for cardtable: the registry of games. Never imports textual, rich or
-platformdirs (tests/test_purity.py proves it)."""
+"""Pure game logic for cardtable, and the one registry of its games. Never imports textual,
+rich or platformdirs (tests/test_purity.py proves it).
+
+Each game is listed once, here: its registry name, the package under ``rules/`` that holds its
+rules (and, by the same name under ``cardtable/games/``, its table), its title, player count and
+one-line blurb. The package is imported only when the game is first asked for, so listing the
+games (and painting the menu) does not pay for every game's rules and bots.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Iterator, Mapping
 
-from .core.errors import RulesError
+from .core.errors import RulesError, SaveFormatError
 
-# registry name → package under rules/ (each package exposes SPEC)
-_PACKAGES = {
-    "portfolio": "portfolio",
-    "property": "property",
-}
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the menus show of a game without importing it."""
+
+    name: str  # registry name, as typed: "stock-market"
+    package: str  # rules.<package> and cardtable.games.<package>
+    title: str
+    players: tuple[int, int]
+    blurb: str
+
+
+CATALOGUE: tuple[GameInfo, ...] = (
+    GameInfo("portfolio", "portfolio", "Portfolio", (2, 5),
+             "Build runs of cards that pay income; neutralise or take over your rivals' portfolios."),
+    GameInfo("property", "property", "Property", (2, 6),
+             "Claim cells of an 8×8 grid with a red and a black card; rent grows with your groups."),
+)
+INFO: Mapping[str, GameInfo] = {info.name: info for info in CATALOGUE}
 
 
 class _Registry(Mapping[str, Any]):
-    """Game name → GameSpec. A game's package is imported the first time it is asked for, so
-    listing the names (and starting the app) does not pay for every game's rules and bots."""
+    """Game name → GameSpec, imported the first time it is asked for."""
 
-    def __init__(self, packages: Mapping[str, str]) -> None:
-        self._packages = dict(packages)
+    def __init__(self) -> None:
         self._specs: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._specs:
-            package = self._packages[name]  # KeyError for an unknown game, as a dict would
-            self._specs[name] = import_module(f"rules.{package}").SPEC
+            info = INFO[name]  # KeyError for an unknown game, as a dict would
+            self._specs[name] = import_module(f"rules.{info.package}").SPEC
         return self._specs[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._packages)
+        return iter(INFO)
 
     def __len__(self) -> int:
-        return len(self._packages)
+        return len(INFO)
 
     def __repr__(self) -> str:
-        return f"<games: {', '.join(self._packages)}>"
+        return f"<games: {', '.join(INFO)}>"
 
 
-GAMES: Mapping[str, Any] = _Registry(_PACKAGES)
+GAMES: Mapping[str, Any] = _Registry()
+
+
+def game_key(name: str) -> str:
+    """The registry name ``name`` means: case, spaces and underscores are forgiven."""
+    return str(name).strip().lower().replace("_", "-").replace(" ", "-")
 
 
 def find_game(name: str) -> Any:
     """The GameSpec registered as ``name`` (underscores and case are forgiven)."""
-    key = name.strip().lower().replace("_", "-")
-    try:
-        return GAMES[key]
-    except KeyError:
-        raise RulesError(f"unknown game {name!r}; the games are: {', '.join(GAMES)}") from None
+    key = game_key(name)
+    if key not in INFO:
+        raise RulesError(f"unknown game {name!r}; the games are: {', '.join(INFO)}")
+    return GAMES[key]
+
+
+def load_match(data: Mapping[str, Any]) -> Any:
+    """The one way in from a saved game's JSON: find its game, replay its commands. Raises
+    SaveFormatError, in words, for anything that is not a save this version can play on."""
+    from .core.match import Match, _format_version
+
+    _format_version(data)
+    game = data.get("game")
+    if not isinstance(game, str) or game_key(game) not in INFO:
+        raise SaveFormatError(f"a game this version does not have ({game!r})")
+    return Match.from_json(data, find_game(game))

@@ -14,8 +14,9 @@ import pytest
 import rules
 from cardtable import saves
 from cardtable.saves import SaveInfo, SaveStore, default_data_dir, result_text
-from rules.core import FORMAT_VERSION, Match, Outcome, SaveFormatError, Seat, chance
-from rules.core.bots import RandomBot
+from rules.core import FORMAT_VERSION, Match, Outcome, SaveFormatError, Seat
+
+from game_helpers import play_random
 
 GAMES = sorted(rules.GAMES)
 needs_game = pytest.mark.skipif(not GAMES, reason="no game is registered yet")
@@ -32,12 +33,10 @@ def new_match(game: str, seed: int = 3) -> Match:
 
 def play(match: Match, commands: int) -> Match:
     """Submit up to ``commands`` random legal commands through the Match, as the app would."""
-    bot = RandomBot()
     for _ in range(commands):
         if match.over:
             break
-        step = len(match.history)
-        match.submit(bot.choose(match.spec, match.state, match.awaiting, chance(match.seed, step)))
+        play_random(match)
     return match
 
 
@@ -64,12 +63,12 @@ def clock(monkeypatch):
     monkeypatch.setattr(saves, "_now", lambda: (start + timedelta(minutes=next(ticks))).isoformat())
 
 
-def history_texts(match: Match) -> list[str]:
-    return [played.text for played in match.history]
+def history_texts(match: Match) -> list[list]:
+    return [[played.seat, played.text] for played in match.history]
 
 
 def log_lines(match: Match) -> list[str]:
-    return [event.describe(match.names) for played in match.history for event in played.events]
+    return [event.describe(match.names, 0) for played in match.history for event in played.events]
 
 
 # -- round trip ------------------------------------------------------------------------------
@@ -236,7 +235,7 @@ def test_load_of_a_save_that_does_not_replay_sets_it_aside(store):
     game_id = store.create(match)
     path = store.folder / f"{game_id}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["commands"][0] = "no such command"
+    data["commands"][0] = [0, "no such command"]
     path.write_text(json.dumps(data), encoding="utf-8")
 
     with pytest.raises(SaveFormatError, match=rf"^Set aside {game_id}\.json: move 1 .*does not replay"):

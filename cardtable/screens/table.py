@@ -1,14 +1,15 @@
 """The game table every game is played on.
 
-``TableScreen`` renders a Match through the views it allows the current viewer, and drives it:
-autosave after every change, the bots' moves, the hand-off curtain between human players, the
-results at the end. It never decides a rule: commands go to ``match.submit`` and a refusal is
-shown in the words the rules gave.
+``TableScreen`` renders a Match through the view of the current viewer and the events that
+viewer may see, and drives it: autosave after every change, the bots' moves, the hand-off
+curtain between human players, the results at the end. It never decides a rule and never reads
+a game's state: it asks the match for ``view``, ``legal`` and ``check`` (all for the viewer's
+seat), plays with ``submit`` and shows a refusal in the words the rules gave.
 
-A game's own table subclasses it (see ``cardtable.screens.tables``) and overrides
-``compose_board`` and ``refresh_board``, adds BINDINGS and actions, extends ``check_action``
-(calling super), reacts to ``on_hand_widget_selection_changed`` and plays with ``submit`` and
-``await confirm`` (in an action decorated with ``@work``).
+A game's own table lives in ``cardtable/games/<game>/table.py`` (``TABLE``): it subclasses this
+screen, overrides ``compose_board`` and ``refresh_board``, adds BINDINGS and actions, extends
+``check_action`` (calling super), reacts to ``on_hand_widget_selection_changed`` and plays with
+``submit`` and ``await confirm`` (in an action decorated with ``@work``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from textual.widgets import Header, Static
 from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Command, Match, RulesError, Update, View
+from rules.core.words import join_names
 
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
 from ..widgets.footer import TableFooter
@@ -48,7 +50,11 @@ class TableScreen(Screen[None]):
 
     ``viewer`` is the seat whose private things are on screen: the only human at a table with
     one human; the human who last lifted the hand-off curtain when there are several (None while
-    the curtain is up); None at a table of bots only. ``view`` is ``match.view(viewer)``."""
+    the curtain is up); None at a table of bots only. ``view`` is ``match.view(viewer)`` and
+    ``legal`` the viewer's legal commands, both taken once per change.
+
+    When several humans are awaited at once (sealed bids), the curtain calls them one by one in
+    seat order; each enters their command behind it."""
 
     CSS_PATH = [Path(__file__).with_name("table.tcss")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -74,6 +80,7 @@ class TableScreen(Screen[None]):
         self.humans: tuple[int, ...] = tuple(i for i, seat in enumerate(match.seats) if seat.is_human)
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.view: View = match.view(self.viewer)
+        self.legal: list[Command] = match.legal(self.viewer)
         self.title = match.spec.title
         self._unsubscribe: Callable[[], None] | None = None
         self._bot_pending = False
@@ -121,7 +128,11 @@ class TableScreen(Screen[None]):
     @property
     def my_turn(self) -> bool:
         """True when the game awaits the seat whose hand is on screen."""
-        return self.viewer is not None and not self.match.over and self.match.awaiting == self.viewer
+        return self.viewer is not None and self.viewer in self.match.awaiting
+
+    def next_human(self) -> int | None:
+        """The human the table waits for next: the first awaited human seat in seat order."""
+        return next((seat for seat in sorted(self.match.awaiting) if seat in self.humans), None)
 
     def on_mount(self) -> None:
         self._unsubscribe = self.match.subscribe(self._on_match_update)
@@ -146,6 +157,7 @@ class TableScreen(Screen[None]):
         """Redraw everything from a fresh view for the viewer."""
         match = self.match
         self.view = match.view(self.viewer)
+        self.legal = match.legal(self.viewer)
         self.sub_title = f"Turn {match.turn}"
         self.query_one("#status", Static).update(self.status_text())
         self._refresh_hand()
@@ -157,16 +169,16 @@ class TableScreen(Screen[None]):
     def status_text(self) -> str:
         """The view's sentence, then what the table is waiting for."""
         match = self.match
-        text = self.view.status(match.names)
-        seat = match.awaiting
-        if match.over or seat is None:
+        text = self.view.status
+        awaiting = sorted(match.awaiting)
+        if not awaiting:
             return text
-        name = match.names[seat]
-        if match.seats[seat].bot is not None:
-            return f"{text}  {name} (bot) is playing…"
-        if seat == self.viewer:
-            return f"{text}  ▶ Your move, {name}."
-        return f"{text}  Waiting for {name}."
+        if self.viewer in awaiting:
+            return f"{text}  ▶ Your move, {match.names[self.viewer]}."
+        bots = [match.names[seat] for seat in awaiting if match.seats[seat].bot is not None]
+        if bots and len(bots) == len(awaiting):
+            return f"{text}  {join_names(bots)} (bot{'s' * (len(bots) > 1)}) playing…"
+        return f"{text}  Waiting for {join_names([match.names[seat] for seat in awaiting])}."
 
     def _refresh_hand(self) -> None:
         hand = self.hand
@@ -215,13 +227,10 @@ class TableScreen(Screen[None]):
         if match.over:
             self._show_results()
             return
-        seat = match.awaiting
-        if seat is None:
-            return
-        if match.seats[seat].bot is not None:
+        if any(match.seats[seat].bot is not None for seat in match.awaiting):
             self._schedule_bot()
-        elif self._curtain_needed():
-            self._raise_curtain(seat)
+        if self._curtain_needed():
+            self._raise_curtain(self.next_human())
 
     def _show_results(self) -> None:
         if self._results_shown:
@@ -246,11 +255,12 @@ class TableScreen(Screen[None]):
         self._bot_pending = False
         self._bot_timer = None
         match = self.match
-        seat = match.awaiting
-        if not self.is_attached or match.over or seat is None or match.seats[seat].bot is None:
+        bots = [seat for seat in sorted(match.awaiting) if match.seats[seat].bot is not None]
+        if not self.is_attached or not bots:
             return
+        seat = bots[0]  # several awaited at once (sealed bids): one by one, in seat order
         try:
-            match.submit(match.bot_move(), seat=seat)
+            match.submit(seat, match.bot_move(seat))
         except RulesError as error:
             # a bot's bug must not end the game: say so and let a human use the command bar
             self.notify(f"{match.names[seat]} (bot) could not move: {error}", severity="error",
@@ -258,9 +268,8 @@ class TableScreen(Screen[None]):
 
     # -- the hand-off curtain ------------------------------------------------------------------
     def _curtain_needed(self) -> bool:
-        seat = self.match.awaiting
-        return (len(self.humans) > 1 and not self._curtain_up and not self.match.over
-                and seat in self.humans and seat != self.viewer)
+        seat = self.next_human()
+        return len(self.humans) > 1 and not self._curtain_up and seat is not None and seat != self.viewer
 
     def _raise_curtain(self, seat: int) -> None:
         self._curtain_up = True
@@ -275,7 +284,7 @@ class TableScreen(Screen[None]):
 
     def _lift_curtain(self, seat: int, _result: object = None) -> None:
         self._curtain_up = False
-        if self.match.awaiting == seat:
+        if self.next_human() == seat:
             self.viewer = seat
             self._rebuild_log()
             self.refresh_table()
@@ -291,11 +300,19 @@ class TableScreen(Screen[None]):
                         severity="error", title="Not allowed")
             return False
         try:
-            self.match.submit(command, seat=self.viewer)
+            self.match.submit(self.viewer, command)
         except RulesError as error:
             self.notify(str(error), severity="error", title="Not allowed")
             return False
         return True
+
+    def refusal(self, command: Command | str) -> str | None:
+        """The rules' reason for refusing ``command`` from the viewer now, or None."""
+        try:
+            self.match.check(self.viewer, command)
+        except RulesError as error:
+            return str(error)
+        return None
 
     async def confirm(self, message: str) -> bool:
         """Ask a yes/no question in a ConfirmScreen; True for yes.
@@ -313,14 +330,12 @@ class TableScreen(Screen[None]):
 
     def legal_texts(self) -> list[str]:
         """The legal commands now, in notation (empty unless it is the viewer's move)."""
-        if not self.my_turn:
-            return []
-        return [self.match.format(command) for command in self.match.legal()]
+        return [self.match.format(command) for command in self.legal]
 
     # -- actions -------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
-            return True if self.my_turn and self.match.can_undo else None
+            return True if self.match.can_undo(self.viewer) else None
         if action == "command_bar":
             return True if self.my_turn else None
         return True
@@ -330,7 +345,7 @@ class TableScreen(Screen[None]):
 
     def action_undo(self) -> None:
         try:
-            self.match.undo()
+            self.match.undo(self.viewer)
         except RulesError as error:
             self.notify(str(error), severity="warning", title="Undo")
 

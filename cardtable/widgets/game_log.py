@@ -18,13 +18,15 @@ MAX_ENTRIES = 400
 
 
 def visible_lines(played: Played, names: Sequence[str], viewer: int | None) -> list[str]:
-    """The log lines of one history entry as ``viewer`` may see them: the command prefixed by
-    the seat's name, then one indented sentence per event that is public or the viewer's."""
-    lines = [f"{names[played.seat]}: {played.text}"]
+    """The log lines of one history entry as ``viewer`` may see them: the seat's name and its
+    command (a secret command — a sealed bid — only to its own seat), then one indented
+    sentence per event the viewer may see, worded for the viewer."""
+    own = viewer == played.seat
+    header = names[played.seat] if played.command.secret and not own else f"{names[played.seat]}: {played.text}"
+    lines = [header]
     for event in played.events:
-        private_to = event.private_to
-        if private_to is None or private_to == viewer:
-            lines.append(EVENT_INDENT + event.describe(names))
+        if event.visible_to(viewer):
+            lines.append(EVENT_INDENT + event.describe(names, viewer))
     return lines
 
 

@@ -1,5 +1,5 @@
 """The scoreboard: one row per seat from the view's ``columns`` and ``rows``, the seat names
-first, the seat whose input the game awaits marked ▶."""
+first, the seats whose input the game awaits marked ▶."""
 
 from __future__ import annotations
 
@@ -21,10 +21,11 @@ def scoreboard_table(view: View, seats: Sequence[Seat]) -> Table:
     for label in view.columns:
         table.add_column(label, justify="right", no_wrap=True)
     for index, seat in enumerate(seats):
-        marker = AWAITED if index == view.to_move else " "
+        awaited = index in view.awaiting
+        marker = AWAITED if awaited else " "
         bot = " (bot)" if seat.bot is not None else ""
         cells = view.rows[index] if index < len(view.rows) else ()
-        style = "bold" if index == view.to_move else ""
+        style = "bold" if awaited else ""
         table.add_row(f"{marker} {seat.name}{bot}", *map(str, cells), style=style)
     return table
 

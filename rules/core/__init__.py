@@ -1,4 +1,5 @@
-"""What every game shares: cards, the GameSpec contract, the Match bus, bots."""
+"""What every game shares: cards, the GameSpec contract, the Match bus, bots, piles, auctions,
+offers and the JSON helpers."""
 
 from .bots import Bot, RandomBot, bot_levels, get_bot
 from .cards import (
@@ -6,7 +7,8 @@ from .cards import (
     parse_cards, rank_code, sort_cards,
 )
 from .engine import (
-    Command, Event, GameSpec, Notation, Option, Outcome, View, chance, check_setup, resolve_options,
+    Command, Event, GameSpec, Notation, Option, Outcome, PrivateEvent, View, chance,
+    check_awaited, check_setup, resolve_options,
 )
 from .errors import IllegalCommand, NotationError, RulesError, SaveFormatError
 from .match import FORMAT_VERSION, Match, Played, Seat, Update
@@ -14,7 +16,8 @@ from .match import FORMAT_VERSION, Match, Played, Seat, Update
 __all__ = [
     "ACE", "JACK", "KING", "QUEEN", "RANKS", "SUITS", "Bot", "Card", "Colour", "Command", "Event",
     "FORMAT_VERSION", "GameSpec", "IllegalCommand", "Match", "Notation", "NotationError", "Option",
-    "Outcome", "Played", "RandomBot", "RulesError", "SaveFormatError", "Seat", "Suit", "Update",
-    "View", "bot_levels", "build_deck", "chance", "check_setup", "find_card", "get_bot",
-    "parse_card", "parse_cards", "rank_code", "resolve_options", "sort_cards",
+    "Outcome", "Played", "PrivateEvent", "RandomBot", "RulesError", "SaveFormatError", "Seat", "Suit",
+    "Update", "View", "bot_levels", "build_deck", "chance", "check_awaited", "check_setup",
+    "find_card", "get_bot", "parse_card", "parse_cards", "rank_code", "resolve_options",
+    "sort_cards",
 ]

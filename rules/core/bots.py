@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any, Protocol, Sequence
 
-from .engine import Command
+from .engine import Command, View
 from .errors import RulesError
 
 
 class Bot(Protocol):
-    """A seat's automatic player. ``choose`` must not change ``state``, must base its choice only
-    on what ``spec.view(state, seat)`` shows that seat (it may call legal/check/apply on a copy),
-    and must draw any randomness from ``rng`` so that a game replays exactly."""
+    """A seat's automatic player. It is given exactly what a human in its seat would have: the
+    seat's view and its legal commands. It may return a command not in ``legal`` when the game
+    lists only the useful ones (``check`` is the authority), and must draw any randomness from
+    ``rng`` so that a game replays exactly."""
 
-    def choose(self, spec: Any, state: Any, seat: int, rng: random.Random) -> Command: ...
+    def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command: ...
 
 
 class RandomBot:
     """Plays a uniformly random legal command: the baseline every game's bot must beat."""
 
-    def choose(self, spec: Any, state: Any, seat: int, rng: random.Random) -> Command:
-        return rng.choice(spec.legal(state))
+    reads_view = False  # so headless simulations need not build a view it never looks at
+
+    def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command:
+        return rng.choice(legal)
 
 
 RANDOM = "random"
@@ -36,7 +39,7 @@ def get_bot(spec: Any, level: str) -> Bot:
     levels = bot_levels(spec)
     try:
         return levels[level]
-    except KeyError:
+    except (KeyError, TypeError):
         raise RulesError(
             f"unknown bot level {level!r}; {spec.title} has: {', '.join(levels)}"
         ) from None

@@ -7,7 +7,7 @@ is written without it. Suit symbols (``10♥``) and ``T`` for ten are accepted o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable
 
@@ -37,17 +37,26 @@ class Suit(Enum):
 
     @property
     def colour(self) -> Colour:
-        return Colour.RED if self in (Suit.HEARTS, Suit.DIAMONDS) else Colour.BLACK
+        return self._colour  # type: ignore[attr-defined]  # set below, once
 
     @property
     def order(self) -> int:
-        return SUITS.index(self)
+        return self._order  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
 
+    # members are singletons: identity hashing (in C) instead of Enum's hash of the name (in
+    # Python), which card faces used as dict keys call millions of times in a simulation
+    __hash__ = object.__hash__
+
 
 SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+# stored on each suit, not computed or looked up by hash: rules and bots ask a card's colour
+# and suit order millions of times in a simulation (an Enum's hash is a Python call)
+for _i, _suit in enumerate(SUITS):
+    _suit._order = _i  # type: ignore[attr-defined]
+    _suit._colour = Colour.RED if _suit.value in "HD" else Colour.BLACK  # type: ignore[attr-defined]
 _SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_INPUT = {**{s.value: s for s in SUITS}, **{v: k for k, v in _SYMBOLS.items()}, "♤": Suit.SPADES,
                "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
@@ -72,12 +81,18 @@ class Card:
     rank: int
     suit: Suit | None
     copy: int = 0
+    # derived once at creation (rules and bots read them millions of times a simulation)
+    face: tuple[int, Suit | None] = field(init=False, repr=False, compare=False)
+    _sort: tuple[int, int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.suit is None and self.rank != 0:
             raise ValueError("only a joker (rank 0) has no suit")
         if self.suit is not None and self.rank not in RANKS:
             raise ValueError(f"rank {self.rank} is not 1-13")
+        object.__setattr__(self, "face", (self.rank, self.suit))
+        order = 4 if self.suit is None else self.suit._order  # type: ignore[attr-defined]
+        object.__setattr__(self, "_sort", (order, self.rank, self.copy))
 
     def __copy__(self) -> Card:
         return self
@@ -92,19 +107,15 @@ class Card:
 
     @property
     def colour(self) -> Colour | None:
-        return None if self.suit is None else self.suit.colour
+        return None if self.suit is None else self.suit._colour  # type: ignore[attr-defined]
 
     @property
     def is_red(self) -> bool:
-        return self.colour is Colour.RED
+        return self.suit is not None and self.suit._colour is Colour.RED  # type: ignore[attr-defined]
 
     @property
     def is_black(self) -> bool:
-        return self.colour is Colour.BLACK
-
-    @property
-    def face(self) -> tuple[int, Suit | None]:
-        return (self.rank, self.suit)
+        return self.suit is not None and self.suit._colour is Colour.BLACK  # type: ignore[attr-defined]
 
     @property
     def code(self) -> str:
@@ -132,11 +143,11 @@ class Card:
         return f"{_RANK_NAMES[self.rank]} of {self.suit.name.title()}"
 
     def same_face(self, other: Card) -> bool:
-        return self.face == other.face
+        return self.rank == other.rank and self.suit is other.suit
 
     def sort_key(self) -> tuple[int, int, int]:
         """Suit order ♠ ♥ ♦ ♣ then rank, jokers last."""
-        return (4 if self.suit is None else self.suit.order, self.rank, self.copy)
+        return self._sort
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -150,7 +161,10 @@ class Card:
 
 
 def parse_card(text: str) -> Card:
-    """Read ``10H``, ``th``, ``A♠``, ``JK`` or ``7S.1`` (a copy number) into a Card."""
+    """Read ``10H``, ``th``, ``A♠``, ``JK`` or ``7S.1`` (a copy number) into a Card; anything
+    else raises NotationError with a sentence."""
+    if not isinstance(text, str):
+        raise NotationError(f"expected a card such as 10H or QS, got {text!r}")
     raw = text
     text = text.strip().upper()
     if not text:
@@ -158,7 +172,7 @@ def parse_card(text: str) -> Card:
     copy = 0
     if "." in text:
         text, _, copy_text = text.partition(".")
-        if not copy_text.isdigit():
+        if not (copy_text.isascii() and copy_text.isdigit() and len(copy_text) <= 3):
             raise NotationError(f"{raw!r} is not a card: the copy number after '.' must be a number")
         copy = int(copy_text)
     if text in ("JK", "JOKER"):

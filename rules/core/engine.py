@@ -1,18 +1,21 @@
 """The contract every game implements, and the value types it trades in.
 
 A game is a ``GameSpec``: a stateless object whose functions take a state. States are the
-game's own mutable dataclasses; commands and events are frozen dataclasses. All chance is drawn
-from ``chance(seed, counter)``, so a game replays exactly from its seed and its commands.
+game's own mutable dataclasses; commands, events and views are frozen dataclasses. Every
+function that concerns a player names its seat, because several seats may be awaited at once
+(sealed bids, reactions, the answer to a deal) and what a seat may know is decided here, never
+in the UI. All chance is drawn from ``chance(seed, counter)``, so a game replays exactly from
+its seed and its commands.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
-from .cards import Card
-from .errors import RulesError
+from .errors import IllegalCommand, RulesError
+from .words import join_names
 
 
 def chance(seed: int, counter: int | str) -> random.Random:
@@ -22,25 +25,43 @@ def chance(seed: int, counter: int | str) -> random.Random:
 
 
 class Command:
-    """Base of every game's commands (frozen dataclasses with docstrings)."""
+    """Base of every game's commands (frozen dataclasses with docstrings). A command carries no
+    seat: the seat is given beside it to ``check``/``apply``.
+
+    ``secret`` marks a command whose notation other seats must not read (a sealed bid): the log
+    shows it to its own seat only; the event that resolves it tells the others."""
+
+    secret: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened. ``private_to`` is the one seat allowed to see it (None: all).
+    """Something that happened. Each seat's log reads only what that seat may know:
+    ``visible_to(seat)`` says whether the seat hears of it at all, and ``describe(names, seat)``
+    words it for that seat ("Ann bid 12" for Ann, "Ann has bid" for Bob). ``seat=None`` is a
+    spectator, who sees only what is public.
 
     ``reveals`` marks events that show hidden information or draw on chance: undo never steps
-    back over them."""
+    back over them, and the secrecy test does not compare them."""
 
     reveals: ClassVar[bool] = False
 
-    def describe(self, names: Sequence[str]) -> str:
+    def visible_to(self, seat: int | None) -> bool:
+        return True
+
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         """A plain sentence for the log, e.g. "Ann paid Bob $12 rent"."""
         raise NotImplementedError
 
-    @property
-    def private_to(self) -> int | None:
-        return None
+
+@dataclass(frozen=True)
+class PrivateEvent(Event):
+    """An event only ``seat`` hears of (what Insider Information showed, say)."""
+
+    seat: int
+
+    def visible_to(self, seat: int | None) -> bool:
+        return seat == self.seat
 
 
 @dataclass(frozen=True)
@@ -66,10 +87,10 @@ class Option:
                 return False
             raise RulesError(f"option {self.key} takes yes or no, not {value!r}")
         if self.kind == "int":
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise RulesError(f"option {self.key} takes a whole number, not {value!r}") from None
+            text = str(value).strip()
+            if isinstance(value, bool) or not (text.isascii() and text.lstrip("-").isdigit()):
+                raise RulesError(f"option {self.key} takes a whole number, not {value!r}")
+            number = int(text)
             if self.choices and number not in self.choices:
                 allowed = ", ".join(map(str, self.choices))
                 raise RulesError(f"option {self.key} takes one of {allowed}, not {number}")
@@ -85,10 +106,12 @@ class Option:
 
 def resolve_options(spec_options: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full option set: defaults, overridden by ``given`` (coerced). Unknown keys raise."""
+    if given is not None and not isinstance(given, Mapping):
+        raise RulesError("the options must be a table of names and values")
     known = {o.key: o for o in spec_options}
     result = {o.key: o.default for o in spec_options}
     for key, value in (given or {}).items():
-        option = known.get(key.replace("_", "-")) or known.get(key)
+        option = known.get(str(key).replace("_", "-")) or known.get(str(key))
         if option is None:
             names = ", ".join(known) or "none"
             raise RulesError(f"unknown option {key!r}; this game's options are: {names}")
@@ -119,35 +142,56 @@ class Outcome:
 
 @dataclass(frozen=True)
 class View:
-    """What one seat may see. Games subclass it with their public table; the base part is what
-    every table screen shows: the seat's hand, the scoreboard and the status line.
+    """Everything the table shows one seat, and nothing more. Games subclass it with their
+    public table; the base part is what every table screen shows.
 
-    ``columns``/``rows``: the scoreboard, one row per seat, cells already formatted."""
+    - ``seat``: whose view this is; None for a spectator (no private zones at all).
+    - ``names``: the players in seat order; ``awaiting``: the seats whose input the game awaits.
+    - ``status``: one sentence on what the table is waiting for.
+    - ``zones``: this seat's private zones by name (``hand``, ``capital``, ``tools``, ``bid``).
+    - ``zone_sizes``: for every seat, the size of each of its private zones (public).
+    - ``columns``/``rows``: the scoreboard, one row per seat, cells already formatted."""
 
     seat: int | None
-    to_move: int | None
-    hand: tuple[Card, ...] = ()
-    hand_sizes: tuple[int, ...] = ()
+    names: tuple[str, ...]
+    awaiting: frozenset[int]
+    status: str = ""
+    zones: Mapping[str, Any] = field(default_factory=dict)
+    zone_sizes: tuple[Mapping[str, int], ...] = ()
     columns: tuple[str, ...] = ()
     rows: tuple[tuple[str, ...], ...] = ()
 
-    def status(self, names: Sequence[str]) -> str:
-        """One sentence: whose input the game awaits and for what."""
-        if self.to_move is None:
-            return "The game is over."
-        return f"{names[self.to_move]} to play."
+    @property
+    def hand(self) -> tuple[Any, ...]:
+        """The seat's private zone called ``hand`` (empty for a spectator)."""
+        return tuple(self.zones.get("hand", ()))
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(sizes.get("hand", 0) for sizes in self.zone_sizes)
+
+    @property
+    def over(self) -> bool:
+        return not self.awaiting
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.awaiting
 
 
 @runtime_checkable
 class Notation(Protocol):
-    def format(self, command: Command) -> str: ...
+    def format(self, command: Command) -> str:
+        """The canonical text of a command (``play 3D 5C``); ``parse`` reads it back."""
 
-    def parse(self, text: str, state: Any) -> Command: ...
+    def parse(self, text: str, view: View) -> Command:
+        """Read a command typed by the seat whose ``view`` this is; raise NotationError (and
+        nothing else) with a sentence when the text is not a command."""
 
 
 @runtime_checkable
 class GameSpec(Protocol):
-    """What every registered game provides (see DESIGN.md, "The contract")."""
+    """What every registered game provides (see the architecture notes, "The contract")."""
 
     name: str  # registry name: "property"
     title: str  # "Property"
@@ -159,19 +203,26 @@ class GameSpec(Protocol):
     best_bot: str  # the level used by `cardtable simulate` without --seats
 
     def setup(self, names: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> Any:
-        """A new game for the named players in seat order (seat 0 acts first unless the rules
-        choose otherwise); deterministic for a seed."""
+        """A new game for the named players in seat order; deterministic for a seed."""
 
-    def to_move(self, state: Any) -> int | None:
-        """The seat whose input the game awaits (an answer to an offer counts), None when over."""
+    def awaiting(self, state: Any) -> frozenset[int]:
+        """Every seat whose input the game awaits now; empty when the game is over."""
 
-    def legal(self, state: Any) -> list[Command]: ...
+    def legal(self, state: Any, seat: int) -> list[Command]:
+        """That seat's legal commands in a stable order (empty when it is not awaited). Where
+        the full list is too large, the useful ones; ``check`` is the authority."""
 
-    def check(self, state: Any, command: Command) -> None: ...
+    def check(self, state: Any, seat: int, command: Command) -> None:
+        """Raise IllegalCommand with a sentence a player understands, or return."""
 
-    def apply(self, state: Any, command: Command) -> list[Event]: ...
+    def apply(self, state: Any, seat: int, command: Command) -> list[Event]:
+        """Check (once), then change the state and return what happened. A refused command
+        changes nothing."""
 
     def view(self, state: Any, seat: int | None) -> View: ...
+
+    def sample(self, view: View, rng: random.Random) -> Any:
+        """A whole state consistent with ``view``: what the seat cannot see dealt at random."""
 
     def outcome(self, state: Any) -> Outcome | None: ...
 
@@ -191,6 +242,22 @@ def check_setup(spec: Any, names: Sequence[str], options: Mapping[str, Any] | No
     low, high = spec.players
     if not low <= len(names) <= high:
         raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(names)}")
-    if len({name.strip().lower() for name in names}) != len(names) or not all(n.strip() for n in names):
+    if not all(isinstance(n, str) and n.strip() for n in names) or (
+            len({name.strip().lower() for name in names}) != len(names)):
         raise RulesError("every player needs a name of their own")
+    for name in names:
+        if any(mark in name for mark in ":,") or not name.isprintable() or len(name) > 40:
+            # the command bar reads "offer Bob: …" and the command line "Ann,Bob"
+            raise RulesError(f"a player's name must be printable, at most 40 characters, without ':' or ',': {name!r}")
     return resolve_options(spec.options, options)
+
+
+def check_awaited(awaiting: frozenset[int], seat: Any, names: Sequence[str]) -> None:
+    """Refuse, in words, a command from a seat the game is not waiting for."""
+    if not awaiting:
+        raise IllegalCommand("The game is over.")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(names):
+        raise IllegalCommand("Only a player at the table can play; a spectator cannot.")
+    if seat not in awaiting:
+        waiting = join_names([names[s] for s in sorted(awaiting)])
+        raise IllegalCommand(f"It is not {names[seat]}'s move: the game is waiting for {waiting}.")

@@ -32,9 +32,14 @@ def play_game(
     while (outcome := spec.outcome(state)) is None:
         if commands >= max_commands:
             raise RuntimeError(f"{spec.title} game with seed {seed} did not end in {max_commands} commands")
-        seat = spec.to_move(state)
-        command = bots[seat].choose(spec, state, seat, chance(seed, f"bot/{commands}"))
-        spec.apply(state, command)
+        # several seats may be awaited at once (sealed bids): each answers in turn, lowest first,
+        # seeing only its own view, so the order cannot matter
+        seat = min(spec.awaiting(state))
+        legal = spec.legal(state, seat)
+        bot = bots[seat]
+        view = spec.view(state, seat) if getattr(bot, "reads_view", True) else None
+        command = bot.choose(view, legal, chance(seed, f"bot/{commands}"))
+        spec.apply(state, seat, command)
         commands += 1
     return GameResult(outcome, commands, spec.turn(state))
 

@@ -43,20 +43,18 @@ class PortfolioBot:
     """Sizes draws by income and time left, builds and extends runs, caps exposed portfolios,
     acquires or neutralises when it pays, values deals, and discards defensively."""
 
-    def choose(self, spec: Any, state: Any, seat: int, rng: random.Random) -> Command:
-        view: PortfolioView = spec.view(state, seat)
-        plan = _Plan(view, seat)
+    def choose(self, view: PortfolioView, legal: Sequence[Command], rng: random.Random) -> Command:
+        plan = _Plan(view, view.seat)
         if view.phase == RESPOND:
             command = plan.answer()
         elif view.phase == DRAW:
             command = plan.draw()
         else:
             command = plan.act()
-        try:
-            spec.check(state, command)
-        except ValueError:
-            # the plan misjudged a detail; any legal command keeps the game going
-            command = rng.choice(spec.legal(state))
+        if command not in legal:
+            # every command the plan makes is of a kind legal() lists in full (offers are never
+            # made), so one not there is a misjudged detail: any legal command keeps play going
+            command = rng.choice(legal)
         return command
 
 
@@ -192,18 +190,18 @@ class _Plan:
     # -- answering an offer ----------------------------------------------------------------------
     def answer(self) -> Command:
         offer = self.view.offer
-        if offer is None or offer.take_money > self.money:
+        if offer is None or offer.take.money > self.money:
             return Decline()
         mine, theirs = self.horizon[self.seat], self.horizon[offer.proposer]
         values = {p.pid: p.value for p in self.view.portfolios}
         weight = self.weight(offer.proposer)
         # what the bot receives (the proposer's "give") and hands over (the proposer's "take")
         worth = {pid: value * (mine + weight * theirs) for pid, value in values.items()}
-        gets = offer.give_money + sum(worth.get(pid, 0) for pid in offer.give_portfolios)
-        gets += sum(0.5 * self.use(card, self.hand + [card]) for card in offer.give_cards)
-        loses = offer.take_money + sum(worth.get(pid, 0) for pid in offer.take_portfolios)
+        gets = offer.give.money + sum(worth.get(pid, 0) for pid in offer.give.holdings)
+        gets += sum(0.5 * self.use(card, self.hand + [card]) for card in offer.give.cards)
+        loses = offer.take.money + sum(worth.get(pid, 0) for pid in offer.take.holdings)
         taken: list[Card] = []
-        for wanted in offer.take_cards:
+        for wanted in offer.take.cards:
             card = _holding([c for c in self.hand if c not in taken], [wanted])
             if card is None:
                 return Decline()

@@ -1,10 +1,17 @@
-"""Portfolio's commands: what a player can ask for. The notation of each is in notation.py."""
+"""Portfolio's commands: what a player can ask for. The notation of each is in notation.py.
+Offers and their answers are the shared ones of ``rules.core.offers`` (holdings: portfolios)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rules.core import Card, Command
+from rules.core.offers import Accept, Decline, Offer, Side
+
+__all__ = [
+    "Accept", "Acquire", "Cap", "Command", "Decline", "Discard", "Draw", "End", "Extend", "Make",
+    "Neutralise", "Offer", "Pauper", "Side",
+]
 
 
 @dataclass(frozen=True)
@@ -64,30 +71,6 @@ class Acquire(Command):
 
     pid: str
     card: Card
-
-
-@dataclass(frozen=True)
-class Offer(Command):
-    """Propose a deal to the player named ``to``: the proposer gives the ``give_*`` items and
-    takes the ``take_*`` items. ``take_cards`` are faces as named (copy 0 means any copy)."""
-
-    to: str
-    give_cards: tuple[Card, ...] = ()
-    give_portfolios: tuple[str, ...] = ()
-    give_money: int = 0
-    take_cards: tuple[Card, ...] = ()
-    take_portfolios: tuple[str, ...] = ()
-    take_money: int = 0
-
-
-@dataclass(frozen=True)
-class Accept(Command):
-    """The responder accepts the pending offer; the deal happens at once."""
-
-
-@dataclass(frozen=True)
-class Decline(Command):
-    """The responder declines the pending offer; nothing changes hands."""
 
 
 @dataclass(frozen=True)

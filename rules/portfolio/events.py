@@ -6,19 +6,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from rules.core import Card, Event
+from rules.core.offers import DealDeclined, DealDone, Offered
 from rules.core.words import dollars
 
 
 def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.code for card in cards)
-
-
-def describe_items(cards: Sequence[Card], portfolios: Sequence[str], money: int) -> str:
-    """One side of a deal in words: "5H, P3 and $4", or "nothing"."""
-    items = [card.code for card in cards] + list(portfolios) + ([dollars(money)] if money else [])
-    if not items:
-        return "nothing"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return " ".join(card.symbol for card in cards)
 
 
 @dataclass(frozen=True)
@@ -29,52 +22,43 @@ class TurnStarted(Event):
     income: int
     last_round: bool = False
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         tail = " (last round: no drawing)" if self.last_round else ""
         return f"{names[self.seat]} collects {dollars(self.income)} income{tail}."
 
 
 @dataclass(frozen=True)
 class Drew(Event):
-    """The public side of a draw: how many cards, the discard taken (public) and the cost."""
+    """A draw: how many cards, the discard taken (public), the cost, and the cards that came
+    from the stock, which only the drawer reads."""
 
     seat: int
     count: int
     taken: Card | None
     cost: int
     pauper: bool = False
+    cards: tuple[Card, ...] = ()
 
-    def describe(self, names: Sequence[str]) -> str:
+    @property
+    def reveals(self) -> bool:  # type: ignore[override]
+        return bool(self.cards)  # cards from the stock came by chance; a discard was public
+
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         from_stock = self.count - (self.taken is not None)
-        noun = "card" if from_stock == 1 else "cards"
-        if self.taken is None:
-            text = f"{names[self.seat]} draws {from_stock} {noun}"
-        elif from_stock:
-            text = (f"{names[self.seat]} takes {self.taken.code} from the discard pile and draws "
-                    f"{from_stock} more")
+        if seat == self.seat and self.cards:
+            drawn = _cards(self.cards)
         else:
-            text = f"{names[self.seat]} takes {self.taken.code} from the discard pile"
+            drawn = f"{from_stock} card" + ("" if from_stock == 1 else "s")
+        if self.taken is None:
+            text = f"{names[self.seat]} draws {drawn}"
+        elif from_stock:
+            more = drawn if seat == self.seat and self.cards else f"{from_stock} more"
+            text = f"{names[self.seat]} takes {self.taken.symbol} from the discard pile and draws {more}"
+        else:
+            text = f"{names[self.seat]} takes {self.taken.symbol} from the discard pile"
         if self.pauper:
             return text + " by pauper's rule."
         return text + (f" for {dollars(self.cost)}." if self.cost else ".")
-
-
-@dataclass(frozen=True)
-class CardsDrawn(Event):
-    """The cards that came from the stock; only the drawer sees them."""
-
-    reveals: ClassVar[bool] = True
-    seat: int
-    cards: tuple[Card, ...]
-
-    @property
-    def private_to(self) -> int | None:
-        return self.seat
-
-    def describe(self, names: Sequence[str]) -> str:
-        if not self.cards:
-            return f"{names[self.seat]} draws nothing from the stock."
-        return f"{names[self.seat]} draws {_cards(self.cards)} from the stock."
 
 
 @dataclass(frozen=True)
@@ -85,7 +69,7 @@ class StockReshuffled(Event):
     reveals: ClassVar[bool] = True
     size: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"The stock ran out: the discard pile is shuffled into a new stock of {self.size} cards."
 
 
@@ -96,7 +80,7 @@ class StockFinished(Event):
     seat: int
     dealer: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         if self.seat == self.dealer:
             return f"{names[self.seat]} drew the last card and, as the dealer, plays the last turn."
         return (f"{names[self.seat]} drew the last card: the players up to {names[self.dealer]} "
@@ -110,7 +94,7 @@ class Made(Event):
     cards: tuple[Card, ...]
     value: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"{names[self.seat]} makes {self.pid}: {_cards(self.cards)}, worth {dollars(self.value)}."
 
 
@@ -122,8 +106,8 @@ class Extended(Event):
     end: str
     value: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (f"{names[self.seat]} extends {self.pid} at the {self.end} end with {self.card.code}; "
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+        return (f"{names[self.seat]} extends {self.pid} at the {self.end} end with {self.card.symbol}; "
                 f"it is now worth {dollars(self.value)}.")
 
 
@@ -134,8 +118,8 @@ class Capped(Event):
     end: str
     card: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} caps the {self.end} end of {self.pid} with {self.card.code}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+        return f"{names[self.seat]} caps the {self.end} end of {self.pid} with {self.card.symbol}."
 
 
 @dataclass(frozen=True)
@@ -148,9 +132,9 @@ class Neutralised(Event):
     card: Card
     cost: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return (f"{names[self.seat]} neutralises {names[self.owner]}'s {self.pid} with "
-                f"{self.card.code} for {dollars(self.cost)}.")
+                f"{self.card.symbol} for {dollars(self.cost)}.")
 
 
 @dataclass(frozen=True)
@@ -164,51 +148,10 @@ class Acquired(Event):
     cost: int
     card_discarded: bool = False
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         text = (f"{names[self.seat]} acquires {self.pid} from {names[self.owner]} with "
-                f"{self.card.code} for {dollars(self.cost)}")
-        return text + (f" ({self.card.code} is discarded)." if self.card_discarded else ".")
-
-
-@dataclass(frozen=True)
-class Offered(Event):
-    proposer: int
-    responder: int
-    give: str
-    take: str
-
-    def describe(self, names: Sequence[str]) -> str:
-        return (f"{names[self.proposer]} offers {names[self.responder]} a deal: "
-                f"{self.give} for {self.take}.")
-
-
-@dataclass(frozen=True)
-class DealDone(Event):
-    """An accepted deal, as applied: the physical cards that changed hands."""
-
-    proposer: int
-    responder: int
-    give_cards: tuple[Card, ...]
-    give_portfolios: tuple[str, ...]
-    give_money: int
-    take_cards: tuple[Card, ...]
-    take_portfolios: tuple[str, ...]
-    take_money: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        give = describe_items(self.give_cards, self.give_portfolios, self.give_money)
-        take = describe_items(self.take_cards, self.take_portfolios, self.take_money)
-        return (f"{names[self.responder]} accepts: {names[self.proposer]} gives {give} "
-                f"and receives {take}.")
-
-
-@dataclass(frozen=True)
-class DealDeclined(Event):
-    proposer: int
-    responder: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.responder]} declines {names[self.proposer]}'s offer."
+                f"{self.card.symbol} for {dollars(self.cost)}")
+        return text + (f" ({self.card.symbol} is discarded)." if self.card_discarded else ".")
 
 
 @dataclass(frozen=True)
@@ -216,8 +159,8 @@ class Discarded(Event):
     seat: int
     card: Card
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} discards {self.card.code}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+        return f"{names[self.seat]} discards {self.card.symbol}."
 
 
 @dataclass(frozen=True)
@@ -226,7 +169,7 @@ class HandEmptied(Event):
 
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"{names[self.seat]} has no cards left and ends the turn."
 
 
@@ -236,7 +179,7 @@ class FinalIncome(Event):
     income: int
     money: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return (f"{names[self.seat]} collects a final {dollars(self.income)} income and ends with "
                 f"{dollars(self.money)}.")
 
@@ -245,5 +188,5 @@ class FinalIncome(Event):
 class GameOver(Event):
     summary: str
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return self.summary

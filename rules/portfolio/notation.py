@@ -18,12 +18,13 @@ import re
 from typing import Iterable, Sequence
 
 from rules.core import Card, NotationError, find_card, parse_card
+from rules.core.offers import counterparty, format_offer, parse_sides
 
 from .commands import (
     Accept, Acquire, Cap, Command, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer,
     Pauper,
 )
-from .state import HIGH, LOW, PortfolioState
+from .state import HIGH, LOW, PortfolioView
 
 _PID = re.compile(r"^[Pp](\d+)$")
 _VERBS = "draw, pauper, make, extend, cap, neutralise, acquire, offer, accept, decline, discard, end"
@@ -58,13 +59,8 @@ def discard_choice(hand: Sequence[Card], taken: Card | None, wanted: Card) -> Ca
     return resolve(hand, wanted)
 
 
-def format_items(cards: Sequence[Card], portfolios: Sequence[str], money: int) -> str:
-    items = [card.key for card in cards] + list(portfolios) + ([f"${money}"] if money else [])
-    return ",".join(items)
-
-
 class PortfolioNotation:
-    """``format(command)`` and ``parse(text, state)`` for Portfolio."""
+    """``format(command)`` and ``parse(text, view)`` for Portfolio."""
 
     def format(self, command: Command) -> str:
         match command:
@@ -83,10 +79,7 @@ class PortfolioNotation:
             case Acquire(pid, card):
                 return f"acquire {pid} {card.key}"
             case Offer():
-                text = f"offer {command.to}:"
-                give = format_items(command.give_cards, command.give_portfolios, command.give_money)
-                take = format_items(command.take_cards, command.take_portfolios, command.take_money)
-                return text + (f" give {give}" if give else "") + (f" take {take}" if take else "")
+                return format_offer(command)
             case Accept():
                 return "accept"
             case Decline():
@@ -97,14 +90,13 @@ class PortfolioNotation:
                 return "end"
         raise NotationError(f"{command!r} is not a Portfolio command")
 
-    def parse(self, text: str, state: PortfolioState) -> Command:
+    def parse(self, text: str, view: PortfolioView) -> Command:
         words = text.split()
         if not words:
             raise NotationError("Type a command, for example 'draw 2' or 'discard QD'.")
         verb = words[0].lower()
         args = words[1:]
-        seat = state.awaiting if state.awaiting is not None else state.current
-        hand = state.hands[seat]
+        hand = view.hand
         if verb == "neutralize":
             verb = "neutralise"
         if verb in ("draw", "pauper"):
@@ -115,7 +107,7 @@ class PortfolioNotation:
                 _arity(text, verb, args, 0)
                 return Pauper(discard)
             _arity(text, verb, args, 1)
-            if not args[0].isdigit():
+            if not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 3):
                 raise NotationError(f"{text!r}: the number of cards must be a whole number, as in 'draw 3'.")
             return Draw(int(args[0]), discard)
         if verb == "make":
@@ -137,12 +129,12 @@ class PortfolioNotation:
             return Cap(_pid(text, args[0]), end, resolve(hand, parse_card(args[2])))
         if verb == "discard":
             _arity(text, verb, args, 1)
-            return Discard(discard_choice(hand, state.taken_discard, parse_card(args[0])))
+            return Discard(discard_choice(hand, view.taken_discard, parse_card(args[0])))
         if verb in ("accept", "decline", "end"):
             _arity(text, verb, args, 0)
             return {"accept": Accept, "decline": Decline, "end": End}[verb]()
         if verb == "offer":
-            return _parse_offer(text, text.strip()[len(words[0]):].strip(), state, hand)
+            return _parse_offer(text, text.strip()[len(words[0]):], view, hand)
         raise NotationError(f"{text!r} is not a Portfolio command; the commands are: {_VERBS}.")
 
 
@@ -153,62 +145,18 @@ def _arity(text: str, verb: str, args: Sequence[str], count: int) -> None:
 
 def _pid(text: str, word: str) -> str:
     found = _PID.match(word)
-    if not found:
+    if not found or not word.isascii() or len(word) > 6:
         raise NotationError(f"{text!r}: {word!r} is not a portfolio; portfolios are named P1, P2, …")
     return f"P{int(found.group(1))}"
 
 
-def _player(text: str, rest: str, names: Sequence[str]) -> tuple[str, str]:
-    """The canonical name at the start of ``rest`` (a name in any case, or a seat number from
-    1), and the text after its colon."""
-    lowered = rest.lower()
-    for name in sorted(names, key=len, reverse=True):
-        if lowered.startswith(name.lower()) and rest[len(name):].lstrip().startswith(":"):
-            return name, rest[len(name):].lstrip()[1:]
-    who, colon, after = rest.partition(":")
-    if not colon:
-        raise NotationError(f"{text!r}: write the player's name and a colon, as in '{_EXAMPLE['offer']}'.")
-    who = who.strip()
-    if who.isdigit() and 1 <= int(who) <= len(names):
-        return names[int(who) - 1], after
-    raise NotationError(f"{text!r}: {who!r} is not a player here; the players are {', '.join(names)}.")
+def _holding(word: str) -> str | None:
+    """A portfolio's name (``p03`` → ``P3``), or None for any other word."""
+    found = _PID.match(word)
+    return f"P{int(found.group(1))}" if found and word.isascii() and len(word) <= 6 else None
 
 
-def _parse_offer(text: str, rest: str, state: PortfolioState, hand: Sequence[Card]) -> Offer:
-    name, rest = _player(text, rest, state.names)
-    sides: dict[str, list[str]] = {}
-    side: str | None = None
-    for word in rest.replace(",", " ").split():
-        lowered = word.lower()
-        if lowered in ("give", "take"):
-            if lowered in sides:
-                raise NotationError(f"{text!r}: say '{lowered}' only once.")
-            side = lowered
-            sides[side] = []
-        elif side is None:
-            raise NotationError(f"{text!r}: list items after 'give' or 'take', as in '{_EXAMPLE['offer']}'.")
-        elif lowered != "nothing":
-            sides[side].append(word)
-    give = _items(text, sides.get("give", []), hand, resolve_cards=True)
-    take = _items(text, sides.get("take", []), hand, resolve_cards=False)
-    return Offer(name, *give, *take)
-
-
-def _items(text: str, words: Sequence[str], hand: Sequence[Card], resolve_cards: bool
-           ) -> tuple[tuple[Card, ...], tuple[str, ...], int]:
-    cards: list[Card] = []
-    portfolios: list[str] = []
-    money: int | None = None
-    for word in words:
-        if word.startswith("$"):
-            if money is not None:
-                raise NotationError(f"{text!r}: give one sum of money per side, as in '$4'.")
-            if not word[1:].isdigit():
-                raise NotationError(f"{text!r}: {word!r} is not a sum of money; write '$4'.")
-            money = int(word[1:])
-        elif _PID.match(word):
-            portfolios.append(_pid(text, word))
-        else:
-            card = parse_card(word)
-            cards.append(resolve(hand, card, cards) if resolve_cards else card)
-    return tuple(cards), tuple(portfolios), money or 0
+def _parse_offer(text: str, rest: str, view: PortfolioView, hand: Sequence[Card]) -> Offer:
+    name, rest = counterparty(text, rest, view.names, view.seat)
+    give, take = parse_sides(text, rest, _holding, lambda card, chosen: resolve(hand, card, chosen))
+    return Offer(name, give, take)

@@ -11,25 +11,32 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
+import random
+
 from rules.core import (
-    ACE, KING, SUITS, Card, IllegalCommand, Outcome, RulesError, Suit, build_deck, chance, check_setup,
-    find_card, parse_card, sort_cards,
+    ACE, KING, SUITS, Card, IllegalCommand, Outcome, RulesError, Suit, build_deck, check_awaited,
+    check_setup, find_card, sort_cards,
 )
-from rules.core.words import dollars
+from rules.core.jsonio import (
+    card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
+    require,
+)
+from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side
+from rules.core.piles import shuffled
+from rules.core.words import dollars, join_names, winners_sentence
 
 from .commands import (
     Accept, Acquire, Cap, Command, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer,
     Pauper,
 )
 from .events import (
-    Acquired, CardsDrawn, Capped, DealDeclined, DealDone, Discarded, Drew, Event, Extended,
-    FinalIncome, GameOver, HandEmptied, Made, Neutralised, Offered, StockFinished,
-    StockReshuffled, TurnStarted, describe_items,
+    Acquired, Capped, Discarded, Drew, Event, Extended, FinalIncome, GameOver, HandEmptied, Made,
+    Neutralised, StockFinished, StockReshuffled, TurnStarted,
 )
 from .notation import PortfolioNotation, discard_choice
 from .state import (
-    ACT, DRAW, HIGH, LOW, OVER, RESPOND, OfferInfo, Portfolio, PortfolioInfo, PortfolioState,
-    PortfolioView,
+    ACT, DRAW, HIGH, LOW, OVER, RESPOND, Portfolio, PortfolioInfo, PortfolioState, PortfolioView,
+    status_sentence,
 )
 
 START_MONEY = 6
@@ -45,8 +52,13 @@ def card_value(card: Card) -> int:
 
 def portfolio_value(cards: Iterable[Card]) -> int:
     """The income a run pays: every card but the two lowest counts (caps are not in ``cards``)."""
-    ranked = sorted(cards, key=lambda c: c.rank)
-    return sum(card_value(c) for c in ranked[2:])
+    return _value_of_ranks(tuple(card.rank for card in cards))
+
+
+@lru_cache(maxsize=4096)
+def _value_of_ranks(ranks: tuple[int, ...]) -> int:
+    # a card's worth grows with its rank, so the two lowest ranks are the two that do not count
+    return sum(2 if r <= 6 else 3 if r <= 10 else 4 for r in sorted(ranks)[2:])
 
 
 def draw_cost(n: int) -> int:
@@ -78,6 +90,12 @@ _SAME_COLOUR = {suit: (suit, *(s for s in SUITS if s is not suit and s.colour is
                 for suit in SUITS}
 
 
+# each face's neighbours and caps, looked up rather than built (bots ask in every decision)
+_BELOW = {(r, s): _face(r - 1, s) for s in SUITS for r in range(ACE + 1, KING + 1)}
+_ABOVE = {(r, s): _face(r + 1, s) for s in SUITS for r in range(ACE, KING)}
+_CAPS = {(r, s): tuple(_face(r, other) for other in _SAME_COLOUR[s]) for s in SUITS for r in range(ACE, KING + 1)}
+
+
 def _end_card(portfolio: Any, end: str) -> Card:
     return portfolio.cards[0] if end == LOW else portfolio.cards[-1]
 
@@ -89,11 +107,9 @@ def _cap_on(portfolio: Any, end: str) -> Card | None:
 # The helpers below take a Portfolio (state) or a PortfolioInfo (view): bots reason on views.
 def extension(portfolio: Any, end: str) -> Card | None:
     """The face that extends ``end`` of a portfolio, None when that end is capped or closed."""
-    if _cap_on(portfolio, end) is not None:
-        return None
-    card = _end_card(portfolio, end)
-    rank = card.rank - 1 if end == LOW else card.rank + 1
-    return _face(rank, card.suit) if ACE <= rank <= KING else None
+    if end == LOW:
+        return None if portfolio.low_cap is not None else _BELOW.get(portfolio.cards[0].face)
+    return None if portfolio.high_cap is not None else _ABOVE.get(portfolio.cards[-1].face)
 
 
 def neutraliser(portfolio: Any) -> Card | None:
@@ -117,7 +133,7 @@ def cap_faces(portfolio: Any, end: str) -> tuple[Card, ...]:
     card = _end_card(portfolio, end)
     if _cap_on(portfolio, end) is not None or (end == LOW and card.rank == ACE):
         return ()
-    return tuple(_face(card.rank, s) for s in _SAME_COLOUR[card.suit])
+    return _CAPS[card.face]
 
 
 def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
@@ -268,18 +284,18 @@ def _seat_named(state: PortfolioState, name: str) -> int:
     raise IllegalCommand(f"There is no player named {name!r}; the players are {', '.join(state.names)}.")
 
 
-def _side(state: PortfolioState, seat: int, portfolios: Sequence[str], money: int, whose: str) -> None:
-    """The public part of one side of a deal: its portfolios and money."""
-    for i, pid in enumerate(portfolios):
-        if pid in portfolios[:i]:
+def _side(state: PortfolioState, seat: int, side: Side, whose: str, money: bool = True) -> None:
+    """The public part of one side of a deal: its portfolios and (unless told not to) money."""
+    for i, pid in enumerate(side.holdings):
+        if pid in side.holdings[:i]:
             raise IllegalCommand(f"{pid} is named twice.")
         if _portfolio(state, pid).owner != seat:
             raise IllegalCommand(f"{pid} does not belong to {whose}.")
-    if money < 0:
+    if side.money < 0:
         raise IllegalCommand("Money in a deal cannot be negative.")
-    if money > state.money[seat]:
+    if money and side.money > state.money[seat]:
         raise IllegalCommand(f"{whose.capitalize()} {'have' if whose == 'you' else 'has'} only "
-                             f"{dollars(state.money[seat])}, not {dollars(money)}.")
+                             f"{dollars(state.money[seat])}, not {dollars(side.money)}.")
 
 
 def validate_offer(state: PortfolioState, seat: int, offer: Offer) -> int:
@@ -289,36 +305,35 @@ def validate_offer(state: PortfolioState, seat: int, offer: Offer) -> int:
     responder = _seat_named(state, offer.to)
     if responder == seat:
         raise IllegalCommand("You cannot make a deal with yourself.")
-    if not (offer.give_cards or offer.give_portfolios or offer.give_money
-            or offer.take_cards or offer.take_portfolios or offer.take_money):
+    if offer.give.empty and offer.take.empty:
         raise IllegalCommand("An offer must give or take something.")
-    _need_cards(state, seat, offer.give_cards)
-    _side(state, seat, offer.give_portfolios, offer.give_money, "you")
-    _side(state, responder, offer.take_portfolios, offer.take_money, state.names[responder])
+    _need_cards(state, seat, offer.give.cards)
+    _side(state, seat, offer.give, "you")
+    _side(state, responder, offer.take, state.names[responder])
     return responder
 
 
-def resolve_take(state: PortfolioState, offer: OfferInfo) -> list[Card]:
+def resolve_take(state: PortfolioState, offer: Deal) -> list[Card]:
     """The responder's physical cards for the faces the proposer named, or IllegalCommand."""
     hand = state.hands[offer.responder]
     chosen: list[Card] = []
-    for wanted in offer.take_cards:
+    for wanted in offer.take.cards:
         found = find_card([c for c in hand if c not in chosen], wanted)
         if found is None:
-            raise IllegalCommand(f"You do not hold the {wanted.key} that {state.names[offer.proposer]} "
+            raise IllegalCommand(f"You do not hold the {wanted.code} that {state.names[offer.proposer]} "
                                  "asks for, so you cannot accept; decline instead.")
         chosen.append(found)
     return chosen
 
 
-def validate_accept(state: PortfolioState, offer: OfferInfo) -> list[Card]:
+def validate_accept(state: PortfolioState, offer: Deal) -> list[Card]:
     take = resolve_take(state, offer)
-    if offer.take_money > state.money[offer.responder]:
+    if offer.take.money > state.money[offer.responder]:
         raise IllegalCommand(f"You have only {dollars(state.money[offer.responder])}; the deal asks "
-                             f"for {dollars(offer.take_money)}, so you cannot accept; decline instead.")
-    _need_cards(state, offer.proposer, offer.give_cards)
-    _side(state, offer.proposer, offer.give_portfolios, offer.give_money, state.names[offer.proposer])
-    _side(state, offer.responder, offer.take_portfolios, 0, "you")
+                             f"for {dollars(offer.take.money)}, so you cannot accept; decline instead.")
+    _need_cards(state, offer.proposer, offer.give.cards)
+    _side(state, offer.proposer, offer.give, state.names[offer.proposer])
+    _side(state, offer.responder, offer.take, "you", money=False)
     return take
 
 
@@ -329,32 +344,31 @@ def validate_discard(state: PortfolioState, seat: int, card: Card) -> None:
                              "it only as your last card.")
 
 
-def playable(state: PortfolioState, seat: int) -> dict[str, list[str]]:
-    """For each card in ``seat``'s hand (by ``card.key``), what it could do in this position
-    (ignoring whose turn it is): "make", "extend P2", "cap P2 high", "neutralise P5",
-    "acquire P5". Money is taken into account."""
-    hand = state.hands[seat]
-    in_runs = {card.face for run in runs_in(hand) for card in run}
-    result: dict[str, list[str]] = {}
-    for card in hand:
-        uses = ["make"] if card.face in in_runs else []
-        for portfolio in state.portfolios:
-            pid = portfolio.pid
-            if portfolio.owner == seat:
-                tries = [(f"extend {pid}", validate_extend, (pid, card)),
-                         (f"cap {pid} low", validate_cap, (pid, LOW, card)),
-                         (f"cap {pid} high", validate_cap, (pid, HIGH, card))]
-            else:
-                tries = [(f"neutralise {pid}", validate_neutralise, (pid, card)),
-                         (f"acquire {pid}", validate_acquire, (pid, card))]
-            for label, validate, args in tries:
-                try:
-                    validate(state, seat, *args)
-                except IllegalCommand:
-                    continue
-                uses.append(label)
-        result[card.key] = uses
-    return result
+def card_uses(hand: Sequence[Card], legal: Sequence[Command]) -> dict[str, list[str]]:
+    """For each card in ``hand`` (by ``card.key``), what the legal commands let its face do:
+    "make", "extend P2", "cap P2 high", "neutralise P5", "acquire P5" (what the table points
+    out; the uses come from ``legal``, so they already allow for money and caps)."""
+    by_face: dict[tuple, list[str]] = {}
+
+    def note(card: Card, use: str) -> None:
+        uses = by_face.setdefault(card.face, [])
+        if use not in uses:
+            uses.append(use)
+
+    for command in legal:
+        match command:
+            case Make(cards):
+                for card in cards:
+                    note(card, "make")
+            case Extend(pid, card):
+                note(card, f"extend {pid}")
+            case Cap(pid, end, card):
+                note(card, f"cap {pid} {end}")
+            case Neutralise(pid, card):
+                note(card, f"neutralise {pid}")
+            case Acquire(pid, card):
+                note(card, f"acquire {pid}")
+    return {card.key: list(by_face.get(card.face, [])) for card in hand}
 
 
 # -- turn flow -------------------------------------------------------------------------------
@@ -407,8 +421,7 @@ def _finish(state: PortfolioState) -> list[Event]:
 def _stock_out(state: PortfolioState) -> Event:
     """The last stock card was just drawn: reshuffle once in 3/5-player games, else finish."""
     if state.reshuffle_pending and state.discard:
-        state.stock, state.discard = state.discard, []
-        chance(state.seed, state.counter).shuffle(state.stock)
+        state.stock, state.discard = shuffled(state.discard, state.seed, state.counter), []
         state.counter += 1
         state.reshuffled = True
         return StockReshuffled(len(state.stock))
@@ -436,8 +449,7 @@ def _draw(state: PortfolioState, count: int, from_discard: bool, pauper: bool) -
     cost = 0 if pauper else draw_cost(total)
     _pay(state, seat, cost)
     state.phase = ACT
-    private = [CardsDrawn(seat, tuple(drawn))] if drawn else []
-    return [Drew(seat, total, taken, cost, pauper), *private, *stock_events]
+    return [Drew(seat, total, taken, cost, pauper, tuple(drawn)), *stock_events]
 
 
 def _result(state: PortfolioState) -> Outcome:
@@ -448,46 +460,19 @@ def _result(state: PortfolioState) -> Outcome:
     names = state.names
     top = state.money[winners[0]]
     if len(winners) > 1:
-        summary = (f"{' and '.join(names[s] for s in winners)} share the win with {dollars(top)} "
-                   f"and portfolios worth {dollars(values[winners[0]])}.")
+        summary = (f"{winners_sentence(names, winners, dollars(top))} and portfolios worth "
+                   f"{dollars(values[winners[0]])}.")
     elif sum(1 for s in range(n) if state.money[s] == top) > 1:
         summary = (f"{names[winners[0]]} wins: tied on {dollars(top)}, but with the greater "
                    f"portfolio value ({dollars(values[winners[0]])}).")
     else:
-        summary = f"{names[winners[0]]} wins with {dollars(top)}."
+        summary = f"{winners_sentence(names, winners, dollars(top))}."
     final = state.final_income or [0] * n
     breakdown = tuple(
         {"money before final income": state.money[s] - final[s], "final income": final[s],
          "money": state.money[s], "portfolio value": values[s]}
         for s in range(n))
     return Outcome(ranks, tuple(state.money), breakdown, summary)
-
-
-# -- JSON ------------------------------------------------------------------------------------
-def _keys(cards: Iterable[Card]) -> list[str]:
-    return [card.key for card in cards]
-
-
-def _card_or_none(text: Any) -> Card | None:
-    return None if text is None else parse_card(str(text))
-
-
-def _cards(texts: Iterable[Any]) -> list[Card]:
-    return [parse_card(str(t)) for t in texts]
-
-
-def _offer_json(offer: OfferInfo) -> dict[str, Any]:
-    return {"proposer": offer.proposer, "responder": offer.responder,
-            "give_cards": _keys(offer.give_cards), "give_portfolios": list(offer.give_portfolios),
-            "give_money": offer.give_money, "take_cards": _keys(offer.take_cards),
-            "take_portfolios": list(offer.take_portfolios), "take_money": offer.take_money}
-
-
-def _offer_from_json(data: Mapping[str, Any]) -> OfferInfo:
-    return OfferInfo(int(data["proposer"]), int(data["responder"]),
-                     tuple(_cards(data.get("give_cards", ()))), tuple(data.get("give_portfolios", ())),
-                     int(data.get("give_money", 0)), tuple(_cards(data.get("take_cards", ()))),
-                     tuple(data.get("take_portfolios", ())), int(data.get("take_money", 0)))
 
 
 # -- the spec --------------------------------------------------------------------------------
@@ -500,6 +485,8 @@ class PortfolioGame:
     players = (2, 5)
     options: tuple = ()
     best_bot = "bot"
+    # legal lists a useful few of these (any deal; more cards than the stock holds): check judges the rest
+    partial_legal = (Offer, Draw)
 
     def __init__(self, bots: Mapping[str, Any] | None = None) -> None:
         self.notation = PortfolioNotation()
@@ -510,8 +497,7 @@ class PortfolioGame:
         check_setup(self, names, options)
         n = len(names)
         decks = 2 if n <= 3 else 3
-        deck = build_deck(decks)
-        chance(seed, 0).shuffle(deck)
+        deck = shuffled(build_deck(decks), seed, 0)
         # dealt round the table from the top: seat s holds deck positions s, s+n, s+2n, …
         hands = [deck[seat::n][:HAND_SIZE] for seat in range(n)]
         stock = deck[n * HAND_SIZE:]
@@ -522,7 +508,7 @@ class PortfolioGame:
         _start_turn(state)
         return state
 
-    def to_move(self, state: PortfolioState) -> int | None:
+    def awaiting(self, state: PortfolioState) -> frozenset[int]:
         return state.awaiting
 
     def turn(self, state: PortfolioState) -> int:
@@ -531,11 +517,11 @@ class PortfolioGame:
     def conserved(self, state: PortfolioState) -> dict[str, Any]:
         cards = [*state.stock, *state.discard, *(c for hand in state.hands for c in hand),
                  *(c for p in state.portfolios for c in p.all_cards())]
-        return {"cards": sorted(_keys(cards)), "money": sum(state.money) + state.bank}
+        return {"cards": sorted(card_keys(cards)), "money": sum(state.money) + state.bank}
 
     # -- legal commands ------------------------------------------------------------------------
-    def legal(self, state: PortfolioState) -> list[Command]:
-        if state.phase == OVER:
+    def legal(self, state: PortfolioState, seat: int) -> list[Command]:
+        if seat not in state.awaiting:
             return []
         if state.phase == RESPOND:
             return self._legal_answers(state)
@@ -594,15 +580,17 @@ class PortfolioGame:
             commands += self._legal_offers(state, seat, list(lowest.values()))
         if not hand:
             return commands + [End()]
+        taken = state.taken_discard
         for card in lowest.values():
-            choice = discard_choice(hand, state.taken_discard, card)
-            if choice != state.taken_discard or len(hand) == 1:
+            # the lowest copy that is not the card taken from the discard pile this turn
+            choice = card if taken is None else discard_choice(hand, taken, _face(card.rank, card.suit))
+            if choice != taken or len(hand) == 1:
                 commands.append(Discard(choice))
         return commands
 
     def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card]) -> list[Command]:
         """A small useful set (``check`` judges any other): buy an opponent's portfolio for its
-        acquisition price, or sell one hand card for $1."""
+        acquisition price, or sell one hand card for $1 to the next player."""
         offers: list[Command] = []
         for step in range(1, state.players):
             other = (seat + step) % state.players
@@ -610,54 +598,56 @@ class PortfolioGame:
             for portfolio in state.owned(other):
                 price = 2 * portfolio_value(portfolio.cards)
                 if price <= state.money[seat]:
-                    offers.append(Offer(name, give_money=price, take_portfolios=(portfolio.pid,)))
-            if state.money[other] >= 1:
-                offers += [Offer(name, give_cards=(card,), take_money=1) for card in cards]
+                    offers.append(Offer(name, Side(money=price), Side(holdings=(portfolio.pid,))))
+            if step == 1 and state.money[other] >= 1:
+                offers += [Offer(name, Side(cards=(card,)), Side(money=1)) for card in cards]
         return offers
 
     # -- checking ------------------------------------------------------------------------------
-    def check(self, state: PortfolioState, command: Command) -> None:
-        if state.phase == OVER:
-            raise IllegalCommand("The game is over.")
-        seat = state.current
-        name = state.names[seat]
+    def check(self, state: PortfolioState, seat: int, command: Command) -> None:
+        self._validate(state, seat, command)
+
+    def _validate(self, state: PortfolioState, seat: int, command: Command) -> Any:
+        """Refuse ``command`` in words, or return what ``apply`` needs to carry it out (the end
+        an extension goes to, a portfolio and its price, a responder, the cards a deal takes)."""
+        check_awaited(state.awaiting, seat, state.names)
+        name = state.names[state.current]
         if state.phase == RESPOND:
             offer = state.offer
             responder = state.names[offer.responder]
             if isinstance(command, Accept):
-                validate_accept(state, offer)
-            elif not isinstance(command, Decline):
+                return validate_accept(state, offer)
+            if not isinstance(command, Decline):
                 raise IllegalCommand(f"{responder} must first accept or decline {name}'s offer.")
-            return
+            return None
         if isinstance(command, (Accept, Decline)):
             raise IllegalCommand("There is no offer to answer.")
         if state.phase == DRAW:
-            self._check_draw(state, command)
-            return
+            return self._check_draw(state, command)
         if isinstance(command, (Draw, Pauper)):
             if state.last_round:
                 raise IllegalCommand("The stock is finished: nobody draws any more.")
             raise IllegalCommand(f"{name} has already drawn this turn.")
         match command:
             case Make(cards):
-                validate_make(state, seat, cards)
+                return validate_make(state, seat, cards)
             case Extend(pid, card):
-                validate_extend(state, seat, pid, card)
+                return validate_extend(state, seat, pid, card)
             case Cap(pid, end, card):
-                validate_cap(state, seat, pid, end, card)
+                return validate_cap(state, seat, pid, end, card)
             case Neutralise(pid, card):
-                validate_neutralise(state, seat, pid, card)
+                return validate_neutralise(state, seat, pid, card)
             case Acquire(pid, card):
-                validate_acquire(state, seat, pid, card)
+                return validate_acquire(state, seat, pid, card)
             case Offer():
-                validate_offer(state, seat, command)
+                return validate_offer(state, seat, command)
             case Discard(card):
-                validate_discard(state, seat, card)
+                return validate_discard(state, seat, card)
             case End():
                 if state.hands[seat]:
                     raise IllegalCommand("You still hold cards: end the turn by discarding one.")
-            case _:
-                raise IllegalCommand(f"{command!r} is not a Portfolio command.")
+                return None
+        raise IllegalCommand(f"{command!r} is not a Portfolio command.")
 
     def _check_draw(self, state: PortfolioState, command: Command) -> None:
         name = state.names[state.current]
@@ -680,9 +670,8 @@ class PortfolioGame:
                                  f"income is {dollars(state.turn_income)} (savings cannot pay for cards).")
 
     # -- applying ------------------------------------------------------------------------------
-    def apply(self, state: PortfolioState, command: Command) -> list[Event]:
-        self.check(state, command)
-        seat = state.current
+    def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:
+        checked = self._validate(state, seat, command)  # the one check of this command
         hand = state.hands[seat]
         match command:
             case Draw(count, from_discard):
@@ -698,14 +687,13 @@ class PortfolioGame:
                 state.portfolios.append(Portfolio(pid, seat, run))
                 return [Made(seat, pid, tuple(run), portfolio_value(run))]
             case Extend(pid, card):
-                end = validate_extend(state, seat, pid, card)
                 portfolio = _portfolio(state, pid)
                 hand.remove(card)
-                if end == LOW:
+                if checked == LOW:
                     portfolio.cards.insert(0, card)
                 else:
                     portfolio.cards.append(card)
-                return [Extended(seat, pid, card, end, portfolio_value(portfolio.cards))]
+                return [Extended(seat, pid, card, checked, portfolio_value(portfolio.cards))]
             case Cap(pid, end, card):
                 portfolio = _portfolio(state, pid)
                 hand.remove(card)
@@ -715,7 +703,7 @@ class PortfolioGame:
                     portfolio.high_cap = card
                 return [Capped(seat, pid, end, card)]
             case Neutralise(pid, card):
-                portfolio, cost = validate_neutralise(state, seat, pid, card)
+                portfolio, cost = checked
                 hand.remove(card)
                 _pay(state, seat, cost)
                 state.portfolios.remove(portfolio)
@@ -723,7 +711,7 @@ class PortfolioGame:
                 state.discard += [card, *portfolio.all_cards()]
                 return [Neutralised(seat, pid, portfolio.owner, card, cost)]
             case Acquire(pid, card):
-                portfolio, cost = validate_acquire(state, seat, pid, card)
+                portfolio, cost = checked
                 owner = portfolio.owner
                 hand.remove(card)
                 _pay(state, seat, cost)
@@ -734,18 +722,14 @@ class PortfolioGame:
                 else:
                     portfolio.cards.append(card)
                 return [Acquired(seat, pid, owner, card, cost, on_king)]
-            case Offer():
-                responder = validate_offer(state, seat, command)
-                state.offer = OfferInfo(seat, responder, command.give_cards, command.give_portfolios,
-                                        command.give_money, command.take_cards,
-                                        command.take_portfolios, command.take_money)
+            case Offer(_to, give, take):
+                responder = checked
+                state.offer = Deal(seat, responder, give, take)
                 state.offered = True
                 state.phase = RESPOND
-                give = describe_items(command.give_cards, command.give_portfolios, command.give_money)
-                take = describe_items(command.take_cards, command.take_portfolios, command.take_money)
                 return [Offered(seat, responder, give, take)]
             case Accept():
-                return self._accept(state)
+                return self._accept(state, checked)
             case Decline():
                 offer = state.offer
                 state.offer, state.phase = None, ACT
@@ -758,26 +742,26 @@ class PortfolioGame:
                 return [HandEmptied(seat), *_end_turn(state)]
         raise IllegalCommand(f"{command!r} is not a Portfolio command.")
 
-    def _accept(self, state: PortfolioState) -> list[Event]:
+    @staticmethod
+    def _accept(state: PortfolioState, take: list[Card]) -> list[Event]:
         offer = state.offer
-        take = validate_accept(state, offer)
         proposer, responder = offer.proposer, offer.responder
-        for card in offer.give_cards:
+        for card in offer.give.cards:
             state.hands[proposer].remove(card)
             state.hands[responder].append(card)
         for card in take:
             state.hands[responder].remove(card)
             state.hands[proposer].append(card)
-        for pid in offer.give_portfolios:
+        for pid in offer.give.holdings:
             _portfolio(state, pid).owner = responder
-        for pid in offer.take_portfolios:
+        for pid in offer.take.holdings:
             _portfolio(state, pid).owner = proposer
-        net = offer.take_money - offer.give_money
+        net = offer.take.money - offer.give.money
         state.money[proposer] += net
         state.money[responder] -= net
         state.offer, state.phase = None, ACT
-        return [DealDone(proposer, responder, offer.give_cards, offer.give_portfolios, offer.give_money,
-                         tuple(take), offer.take_portfolios, offer.take_money)]
+        taken = Side(tuple(take), offer.take.holdings, offer.take.money)
+        return [DealDone(proposer, responder, offer.give, taken)]
 
     # -- what a seat sees ----------------------------------------------------------------------
     def view(self, state: PortfolioState, seat: int | None) -> PortfolioView:
@@ -785,23 +769,58 @@ class PortfolioGame:
         sizes = tuple(len(hand) for hand in state.hands)
         infos = tuple(_info(p) for p in state.portfolios)
         incomes = tuple(sum(i.value for i in infos if i.owner == s) for s in range(n))
-        owned = [len(state.owned(s)) for s in range(n)]
+        owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
         rows = tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
                      for s in range(n))
         costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
                  if state.phase == DRAW else ())
+        own = seat is not None and 0 <= seat < n
         return PortfolioView(
-            seat=seat, to_move=state.awaiting,
-            hand=tuple(sort_cards(state.hands[seat])) if seat is not None else (),
-            hand_sizes=sizes, columns=("Money", "Income", "Portfolios", "Hand"), rows=rows,
-            portfolios=infos, money=tuple(state.money),
-            income=incomes, stock_size=len(state.stock),
-            discard_top=state.discard[-1] if state.discard else None,
-            discard_size=len(state.discard), phase=state.phase, current=state.current,
+            seat=seat, names=tuple(state.names), awaiting=state.awaiting,
+            status=status_sentence(state.names, state.phase, state.current, sizes[state.current],
+                                   state.pauper, state.turn_income, state.last_round, state.offer),
+            zones={"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
+            zone_sizes=tuple({"hand": size} for size in sizes),
+            columns=("Money", "Income", "Portfolios", "Hand"), rows=rows,
+            portfolios=infos, money=tuple(state.money), bank=state.bank, income=incomes,
+            decks=state.decks, stock_size=len(state.stock), discard=tuple(state.discard),
+            phase=state.phase, current=state.current, turns=state.turns,
             turn_income=state.turn_income, draw_costs=costs, pauper=state.pauper,
-            taken_discard=state.taken_discard, last_round=state.last_round,
-            reshuffle_pending=state.reshuffle_pending, dealer=state.dealer,
-            score_sheet=tuple(tuple(column) for column in state.sheet), offer=state.offer)
+            taken_discard=state.taken_discard, offered=state.offered, reshuffled=state.reshuffled,
+            last_round=state.last_round, reshuffle_pending=state.reshuffle_pending,
+            dealer=state.dealer, next_pid=state.next_pid,
+            score_sheet=tuple(tuple(column) for column in state.sheet),
+            final_income=None if state.final_income is None else tuple(state.final_income),
+            offer=state.offer)
+
+    def sample(self, view: PortfolioView, rng: random.Random) -> PortfolioState:
+        """A state the viewer cannot tell from the real one: the other hands and the stock dealt
+        at random from the cards it has not seen."""
+        mine = list(view.hand)
+        # the cards a pending offer gives were shown: they are in the proposer's hand
+        shown = {} if view.offer is None else {view.offer.proposer: list(view.offer.give.cards)}
+        seen = set(mine) | set(view.discard) | {card for cards in shown.values() for card in cards}
+        seen |= {card for info in view.portfolios
+                 for card in (info.low_cap, *info.cards, info.high_cap) if card is not None}
+        unseen = [card for card in build_deck(view.decks) if card not in seen]
+        rng.shuffle(unseen)
+        hands = []
+        for s, size in enumerate(view.hand_sizes):
+            if s == view.seat:
+                hands.append(mine)
+                continue
+            known = shown.get(s, [])
+            hands.append(known + [unseen.pop() for _ in range(size - len(known))])
+        return PortfolioState(
+            names=list(view.names), seed=rng.randrange(10**9), decks=view.decks, stock=unseen,
+            discard=list(view.discard), hands=hands, money=list(view.money), bank=view.bank,
+            counter=1, portfolios=[Portfolio(i.pid, i.owner, list(i.cards), i.low_cap, i.high_cap)
+                                   for i in view.portfolios],
+            next_pid=view.next_pid, current=view.current, phase=view.phase, turns=view.turns,
+            turn_income=view.turn_income, pauper=view.pauper, taken_discard=view.taken_discard,
+            offered=view.offered, offer=view.offer, reshuffled=view.reshuffled,
+            last_round=view.last_round, sheet=[list(column) for column in view.score_sheet],
+            final_income=None if view.final_income is None else list(view.final_income))
 
     def outcome(self, state: PortfolioState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
@@ -810,10 +829,10 @@ class PortfolioGame:
     def to_json(self, state: PortfolioState) -> dict[str, Any]:
         return {
             "names": list(state.names), "seed": state.seed, "counter": state.counter,
-            "decks": state.decks, "stock": _keys(state.stock), "discard": _keys(state.discard),
-            "hands": [_keys(hand) for hand in state.hands], "money": list(state.money),
+            "decks": state.decks, "stock": card_keys(state.stock), "discard": card_keys(state.discard),
+            "hands": [card_keys(hand) for hand in state.hands], "money": list(state.money),
             "bank": state.bank,
-            "portfolios": [{"pid": p.pid, "owner": p.owner, "cards": _keys(p.cards),
+            "portfolios": [{"pid": p.pid, "owner": p.owner, "cards": card_keys(p.cards),
                             "low_cap": p.low_cap.key if p.low_cap else None,
                             "high_cap": p.high_cap.key if p.high_cap else None}
                            for p in state.portfolios],
@@ -821,7 +840,7 @@ class PortfolioGame:
             "turns": state.turns, "turn_income": state.turn_income, "pauper": state.pauper,
             "taken_discard": state.taken_discard.key if state.taken_discard else None,
             "offered": state.offered,
-            "offer": _offer_json(state.offer) if state.offer else None,
+            "offer": state.offer.to_json() if state.offer else None,
             "reshuffled": state.reshuffled, "last_round": state.last_round,
             "sheet": [list(column) for column in state.sheet],
             "final_income": list(state.final_income) if state.final_income is not None else None,
@@ -829,38 +848,79 @@ class PortfolioGame:
 
     def from_json(self, data: Mapping[str, Any]) -> PortfolioState:
         """Read a position; only names, stock, discard, hands and money are required, so a test
-        or a user can write a position by hand."""
-        try:
-            money = [int(m) for m in data["money"]]
-            portfolios = [Portfolio(str(p["pid"]), int(p["owner"]), _cards(p["cards"]),
-                                    _card_or_none(p.get("low_cap")), _card_or_none(p.get("high_cap")))
-                          for p in data.get("portfolios", ())]
-            next_pid = data.get("next_pid", 1 + max((int(p.pid[1:]) for p in portfolios), default=0))
-            final = data.get("final_income")
-            state = PortfolioState(
-                names=[str(n) for n in data["names"]], seed=int(data.get("seed", 0)),
-                decks=int(data.get("decks", 2)), stock=_cards(data["stock"]),
-                discard=_cards(data["discard"]), hands=[_cards(h) for h in data["hands"]],
-                money=money, bank=int(data.get("bank", 0)), counter=int(data.get("counter", 1)),
-                portfolios=portfolios, next_pid=int(next_pid),
-                current=int(data.get("current", 0)), phase=str(data.get("phase", DRAW)),
-                turns=int(data.get("turns", 1)), turn_income=int(data.get("turn_income", 0)),
-                pauper=bool(data.get("pauper", False)),
-                taken_discard=_card_or_none(data.get("taken_discard")),
-                offered=bool(data.get("offered", False)),
-                offer=_offer_from_json(data["offer"]) if data.get("offer") else None,
-                reshuffled=bool(data.get("reshuffled", False)),
-                last_round=bool(data.get("last_round", False)),
-                sheet=[[int(x) for x in col] for col in data.get("sheet", [[m] for m in money])],
-                final_income=[int(x) for x in final] if final is not None else None)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise RulesError(f"not a Portfolio position: {error}") from None
-        if state.phase not in (DRAW, ACT, RESPOND, OVER):
-            raise RulesError(f"not a Portfolio position: unknown phase {state.phase!r}")
+        or a user can write a position by hand. Anything wrong is a RulesError in words."""
+        what = "a Portfolio position"
+        names = [read_str(n, "a player's name") for n in read_list(require(data, "names", what), "names")]
+        n = len(names)
+        if not self.players[0] <= n <= self.players[1]:
+            raise RulesError(f"{what} has 2-5 players, not {n}")
+        money = [read_int(m, "money") for m in read_list(require(data, "money", what), "money")]
+        hands = [read_cards(h, "a hand") for h in read_list(require(data, "hands", what), "hands")]
+        if not len(money) == len(hands) == n:
+            raise RulesError(f"{what} needs money and a hand for each of its {n} players")
+        portfolios = []
+        for p in read_list(data.get("portfolios", []), "portfolios"):
+            p = read_object(p, "a portfolio")
+            pid = read_str(require(p, "pid", "a portfolio"), "a portfolio's pid")
+            if not (pid[:1] == "P" and pid[1:].isascii() and pid[1:].isdigit() and len(pid) <= 6):
+                raise RulesError(f"a portfolio's pid is P1, P2, …, not {pid!r}")
+            cards = read_cards(require(p, "cards", "a portfolio"), f"{pid}'s cards")
+            if not cards:
+                raise RulesError(f"{pid} has no cards")
+            portfolios.append(Portfolio(pid, read_int(require(p, "owner", "a portfolio"), "owner", 0, n - 1),
+                                        cards, read_card_or_none(p.get("low_cap")),
+                                        read_card_or_none(p.get("high_cap"))))
+        next_pid = read_int(data.get("next_pid", 1 + max((int(p.pid[1:]) for p in portfolios), default=0)),
+                            "next_pid", 1)
+        phase = read_str(data.get("phase", DRAW), "phase")
+        if phase not in (DRAW, ACT, RESPOND, OVER):
+            raise RulesError(f"not a Portfolio position: unknown phase {phase!r}")
+        offer = data.get("offer")
+        final = data.get("final_income")
+        sheet = data.get("sheet", [[m] for m in money])
+        state = PortfolioState(
+            names=names, seed=read_int(data.get("seed", 0), "seed"),
+            decks=read_int(data.get("decks", 2), "decks", 1, 9),
+            stock=read_cards(require(data, "stock", what), "stock"),
+            discard=read_cards(require(data, "discard", what), "discard"), hands=hands,
+            money=money, bank=read_int(data.get("bank", 0), "bank"),
+            counter=read_int(data.get("counter", 1), "counter", 0),
+            portfolios=portfolios, next_pid=next_pid,
+            current=read_int(data.get("current", 0), "current", 0, n - 1), phase=phase,
+            turns=read_int(data.get("turns", 1), "turns", 0),
+            turn_income=read_int(data.get("turn_income", 0), "turn_income", 0),
+            pauper=read_bool(data.get("pauper", False), "pauper"),
+            taken_discard=read_card_or_none(data.get("taken_discard")),
+            offered=read_bool(data.get("offered", False), "offered"),
+            offer=Deal.from_json(offer, n) if offer else None,
+            reshuffled=read_bool(data.get("reshuffled", False), "reshuffled"),
+            last_round=read_bool(data.get("last_round", False), "last_round"),
+            sheet=[[read_int(x, "the score sheet") for x in read_list(col, "the score sheet")]
+                   for col in read_list(sheet, "the score sheet")],
+            final_income=None if final is None else [read_int(x, "final_income") for x in read_list(final, "final_income")])
+        if len(state.sheet) != n or any(not column for column in state.sheet):
+            raise RulesError(f"the score sheet needs a column with a first total for each of the {n} players")
+        if phase == RESPOND and state.offer is None:
+            raise RulesError("a position awaiting an answer needs the offer")
         return state
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:
+    # between two views most portfolios have not changed: their infos are made once
+    key = (portfolio.pid, portfolio.owner, tuple(portfolio.cards), portfolio.low_cap, portfolio.high_cap)
+    memo = _INFOS.get(key)
+    if memo is None:
+        memo = _INFOS[key] = _new_info(portfolio)
+        if len(_INFOS) > 4096:
+            _INFOS.clear()
+            _INFOS[key] = memo
+    return memo
+
+
+_INFOS: dict[tuple, PortfolioInfo] = {}
+
+
+def _new_info(portfolio: Portfolio) -> PortfolioInfo:
     value = portfolio_value(portfolio.cards)
     low = neutraliser(portfolio)
     high = acquirers(portfolio)

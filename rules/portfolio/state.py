@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from rules.core import Card, View
+from rules.core.offers import Deal
+
+OfferInfo = Deal  # a pending deal is the shared Deal of rules.core.offers
 
 DRAW, ACT, RESPOND, OVER = "draw", "act", "respond", "over"
 LOW, HIGH = "low", "high"
@@ -46,22 +49,6 @@ class Portfolio:
         return f"{self.pid} ({self.low.code}–{self.high.code})"
 
 
-@dataclass(frozen=True)
-class OfferInfo:
-    """A pending deal: the proposer hands over the ``give_*`` items and receives the ``take_*``
-    items. ``take_cards`` are as the proposer named them (they cannot see the responder's hand),
-    so the physical copy is chosen from the responder's hand when the deal is accepted."""
-
-    proposer: int
-    responder: int
-    give_cards: tuple[Card, ...] = ()
-    give_portfolios: tuple[str, ...] = ()
-    give_money: int = 0
-    take_cards: tuple[Card, ...] = ()
-    take_portfolios: tuple[str, ...] = ()
-    take_money: int = 0
-
-
 @dataclass
 class PortfolioState:
     """A game of Portfolio in progress.
@@ -90,7 +77,7 @@ class PortfolioState:
     pauper: bool = False
     taken_discard: Card | None = None
     offered: bool = False
-    offer: OfferInfo | None = None
+    offer: Deal | None = None
     reshuffled: bool = False
     last_round: bool = False
     sheet: list[list[int]] = field(default_factory=list)
@@ -106,13 +93,14 @@ class PortfolioState:
         return self.players - 1
 
     @property
-    def awaiting(self) -> int | None:
-        """The seat whose input the game awaits: the responder while an offer is pending."""
+    def awaiting(self) -> frozenset[int]:
+        """The seat whose input the game awaits (the responder while an offer is pending);
+        nobody once the game is over."""
         if self.phase == OVER:
-            return None
+            return frozenset()
         if self.phase == RESPOND and self.offer is not None:
-            return self.offer.responder
-        return self.current
+            return frozenset((self.offer.responder,))
+        return frozenset((self.current,))
 
     @property
     def reshuffle_pending(self) -> bool:
@@ -149,43 +137,59 @@ class PortfolioInfo:
 
 @dataclass(frozen=True)
 class PortfolioView(View):
-    """What one seat sees of a Portfolio table: everything but the other hands and the stock.
+    """What one seat sees of a Portfolio table: everything but the other hands and the stock's
+    order. The whole discard pile is here: every card in it was played face up.
 
-    ``current`` is the seat whose turn it is (during an offer ``to_move`` is the responder).
+    ``current`` is the seat whose turn it is (during an offer the responder is awaited).
     ``draw_costs[k-1]`` is the cost of drawing k cards, for every k this turn's income affords.
     ``reshuffle_pending``: the discard pile will still be shuffled into a new stock once."""
 
     portfolios: tuple[PortfolioInfo, ...] = ()
     money: tuple[int, ...] = ()
+    bank: int = 0
     income: tuple[int, ...] = ()
+    decks: int = 2
     stock_size: int = 0
-    discard_top: Card | None = None
-    discard_size: int = 0
+    discard: tuple[Card, ...] = ()
     phase: str = DRAW
     current: int = 0
+    turns: int = 1
     turn_income: int = 0
     draw_costs: tuple[int, ...] = ()
     pauper: bool = False
     taken_discard: Card | None = None
+    offered: bool = False
+    reshuffled: bool = False
     last_round: bool = False
     reshuffle_pending: bool = False
     dealer: int = 0
+    next_pid: int = 1
     score_sheet: tuple[tuple[int, ...], ...] = ()
-    offer: OfferInfo | None = None
+    final_income: tuple[int, ...] | None = None
+    offer: Deal | None = None
 
-    def status(self, names: Sequence[str]) -> str:
-        name = names[self.current]
-        if self.phase == OVER or self.to_move is None:
-            return "The game is over."
-        if self.phase == DRAW:
-            if self.pauper:
-                return (f"{name}: income ${self.turn_income} — choose how many cards to draw "
-                        "(pauper's rule: two cards for the price of one).")
-            return f"{name}: income ${self.turn_income} — choose how many cards to draw."
-        if self.phase == RESPOND and self.offer is not None:
-            return (f"{names[self.offer.responder]}: {names[self.offer.proposer]} offers a deal "
-                    "— accept or decline.")
-        finish = "end the turn" if self.hand_sizes and self.hand_sizes[self.current] == 0 else "discard"
-        if self.last_round:
-            return f"{name} may act, then {finish} (last round: no drawing)."
-        return f"{name} may act, then {finish}."
+    @property
+    def discard_top(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+    @property
+    def discard_size(self) -> int:
+        return len(self.discard)
+
+
+def status_sentence(names: Sequence[str], phase: str, current: int, hand_size: int, pauper: bool,
+                    turn_income: int, last_round: bool, offer: Deal | None) -> str:
+    name = names[current]
+    if phase == OVER:
+        return "The game is over."
+    if phase == DRAW:
+        if pauper:
+            return (f"{name}: income ${turn_income} — choose how many cards to draw "
+                    "(pauper's rule: two cards for the price of one).")
+        return f"{name}: income ${turn_income} — choose how many cards to draw."
+    if phase == RESPOND and offer is not None:
+        return f"{names[offer.responder]}: {names[offer.proposer]} offers a deal — accept or decline."
+    finish = "end the turn" if hand_size == 0 else "discard"
+    if last_round:
+        return f"{name} may act, then {finish} (last round: no drawing)."
+    return f"{name} may act, then {finish}."

@@ -8,7 +8,7 @@ The score is the bot's worth minus its strongest opponent's. So it grows its own
 the lowest rent when every choice costs, dodges rent by mortgaging, loses a mortgaged cell only
 when that is the cheapest way out, and buys a cell when the group it joins is worth the units.
 
-It reads only what ``spec.view(state, seat)`` shows: the grid, money, units and its own hand.
+It is given only its seat's view (the grid, money, units and its own hand) and legal commands.
 """
 
 from __future__ import annotations
@@ -67,10 +67,8 @@ def _estate(owners: Sequence[int | None], mortgaged: Sequence[bool], players: in
 class PropertyBot:
     """Picks the command that leaves it best placed against its strongest opponent."""
 
-    def choose(self, spec: Any, state: Any, seat: int, rng: random.Random) -> Command:
-        view: PropertyView = spec.view(state, seat)
-        legal = spec.legal(state)
-        table = _Table(view, seat)
+    def choose(self, view: PropertyView, legal: Sequence[Command], rng: random.Random) -> Command:
+        table = _Table(view, view.seat)
         if view.pending is not None:
             pending = view.pending
             return max(legal, key=lambda command: table.after_answer(command, pending.owner, index(pending.col, pending.row)))

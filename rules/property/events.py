@@ -24,7 +24,7 @@ class Claimed(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"{names[self.seat]} played {_pair(self.red, self.black)} and claimed {cell_name(self.col, self.row)}."
 
 
@@ -44,7 +44,7 @@ class RentPaid(Event):
     rent: int
     amount: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         times = f" ×{self.multiplier}" if self.multiplier > 1 else ""
         paid = f"${self.amount}" if self.amount == self.rent else f"all of ${self.amount} (rent ${self.rent})"
         return (
@@ -63,7 +63,7 @@ class Mortgaged(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return (
             f"{names[self.seat]} played {_pair(self.red, self.black)} on their own "
             f"{cell_name(self.col, self.row)} and mortgaged it."
@@ -80,7 +80,7 @@ class Lost(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return (
             f"{names[self.seat]} played {_pair(self.red, self.black)} on their own mortgaged "
             f"{cell_name(self.col, self.row)} and lost it."
@@ -98,7 +98,7 @@ class Bought(Event):
     units: tuple[Card, ...]
     mortgaged: bool
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         total = sum(unit_value(card) for card in self.units)
         cards = " ".join(card.symbol for card in self.units)
         note = " (it stays mortgaged)" if self.mortgaged else ""
@@ -116,7 +116,7 @@ class Declined(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"{names[self.seat]} did not buy {cell_name(self.col, self.row)}."
 
 
@@ -129,7 +129,7 @@ class WentBankrupt(Event):
     owed: int
     paid: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"{names[self.seat]} owed {names[self.owner]} ${self.owed} but had ${self.paid}: {names[self.seat]} is bankrupt."
 
 
@@ -141,7 +141,7 @@ class Vacated(Event):
     cells: int
     cards: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return (
             f"{names[self.seat]}'s {plural(self.cells, 'cell')} are vacated and their "
             f"{plural(self.cards, 'card')} go to the played pile."
@@ -155,36 +155,22 @@ class StockRemade(Event):
     reveals: ClassVar[bool] = True
     size: int
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"The stock ran out: {plural(self.size, 'played card')} were shuffled into a new stock."
 
 
 @dataclass(frozen=True)
 class Drew(Event):
-    """The cards a player drew; only that player sees them (everyone sees ``DrewCount``)."""
+    """The cards a player drew: the drawer reads which, everyone else only how many."""
 
     reveals: ClassVar[bool] = True
     seat: int
     cards: tuple[Card, ...]
 
-    @property
-    def private_to(self) -> int | None:
-        return self.seat
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} drew {' '.join(card.symbol for card in self.cards)}."
-
-
-@dataclass(frozen=True)
-class DrewCount(Event):
-    """How many cards a player drew, for everyone."""
-
-    reveals: ClassVar[bool] = True
-    seat: int
-    count: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} drew {plural(self.count, 'card')}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+        if seat == self.seat:
+            return f"{names[self.seat]} drew {' '.join(card.symbol for card in self.cards)}."
+        return f"{names[self.seat]} drew {plural(len(self.cards), 'card')}."
 
 
 @dataclass(frozen=True)
@@ -193,6 +179,6 @@ class GameOver(Event):
 
     summary: str
 
-    def describe(self, names: Sequence[str]) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         return f"Game over: {self.summary}"
 

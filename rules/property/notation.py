@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..core import Command, NotationError, find_card, parse_card, parse_cards
 from .commands import Buy, Decline, Play
 from .rules import cells_for, is_wild
-from .state import PropertyState
+from .state import PropertyView
 
 _DECLINE = ("decline", "pass")
 
@@ -32,7 +32,7 @@ class PropertyNotation:
             return "decline"
         raise NotationError(f"{command!r} is not a Property command")
 
-    def parse(self, text: str, state: PropertyState) -> Command:
+    def parse(self, text: str, view: PropertyView) -> Command:
         words = text.replace("@", " at ").split()
         if not words:
             raise NotationError("empty command: try play 3D 5C, buy KS JH or decline")
@@ -42,33 +42,33 @@ class PropertyNotation:
                 raise NotationError(f"{text.strip()!r}: decline takes nothing after it")
             return Decline()
         if verb == "buy":
-            return self._parse_buy(text, words[1:], state)
+            return self._parse_buy(text, words[1:], view)
         if verb == "play":
-            return self._parse_play(text, words[1:], state)
+            return self._parse_play(text, words[1:], view)
         try:
             parse_card(words[0])
         except NotationError:
             raise NotationError(
                 f"{text.strip()!r} is not a Property command: use play 3D 5C, buy KS JH or decline"
             ) from None
-        return self._parse_play(text, words, state)  # "3D 5C" alone is a play
+        return self._parse_play(text, words, view)  # "3D 5C" alone is a play
 
     @staticmethod
-    def _parse_buy(text: str, words: list[str], state: PropertyState) -> Buy:
+    def _parse_buy(text: str, words: list[str], view: PropertyView) -> Buy:
         if not words:
             raise NotationError("buy needs the purchase units to hand over, e.g. buy KS JH")
         wanted = parse_cards(" ".join(words))
-        payer = state.pending.payer if state.pending else state.current
-        units = state.units[payer]
+        payer = view.pending.payer if view.pending else view.current
+        units = view.units[payer] if 0 <= payer < len(view.units) else ()
         return Buy(tuple(find_card(units, card) or card for card in wanted))
 
     @staticmethod
-    def _parse_play(text: str, words: list[str], state: PropertyState) -> Play:
+    def _parse_play(text: str, words: list[str], view: PropertyView) -> Play:
         lowered = [word.lower() for word in words]
         card_words, cell_words = (words[: lowered.index("at")], words[lowered.index("at") + 1:]) if "at" in lowered else (words, [])
         if len(card_words) != 2:
             raise NotationError(f"{text.strip()!r}: play needs two cards, one red and one black, e.g. play 3D 5C")
-        hand = state.hands[state.current]
+        hand = view.hand
         cards = [parse_card(word) for word in card_words]
         for card in cards:
             if card.is_joker or card.rank > 10:
@@ -95,7 +95,7 @@ class PropertyNotation:
 
 def _parse_cell(text: str, words: list[str]) -> tuple[int, int]:
     parts = " ".join(words).replace(",", " ").replace("·", " ").replace("/", " ").split()
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+    if len(parts) != 2 or not all(part.isascii() and part.isdigit() and len(part) <= 2 for part in parts):
         raise NotationError(f"{text.strip()!r}: after 'at' give the column and the row, e.g. at 4,5")
     return int(parts[0]), int(parts[1])
 

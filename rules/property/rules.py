@@ -6,21 +6,24 @@ Also the pure helpers the table needs: ``cells_for`` (the cells a pair of cards 
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from ..core import (
     JACK, KING, QUEEN, SUITS, Card, Command, Event, IllegalCommand, Option, Outcome, Suit,
-    chance, check_setup, sort_cards,
+    check_awaited, check_setup, sort_cards,
 )
+from ..core.piles import draw, shuffled, stack
+from ..core.words import winners_sentence
 from .commands import Buy, Decline, Play
 from .events import (
-    Bought, Claimed, Declined, Drew, DrewCount, GameOver, Lost, Mortgaged, RentPaid,
-    StockRemade, Vacated, WentBankrupt,
+    Bought, Claimed, Declined, Drew, GameOver, Lost, Mortgaged, RentPaid, StockRemade, Vacated,
+    WentBankrupt,
 )
 from .state import (
     CELLS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, index,
-    sort_units, state_from_json, state_to_json, unit_value,
+    sort_units, state_from_json, state_to_json, status_sentence, unit_value,
 )
 
 # The text's chip table: (white $1, red $5, blue $10) per player, by player count.
@@ -122,26 +125,27 @@ def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...
     return options
 
 
-def preview(state: PropertyState, red: Card, black: Card, col: int, row: int) -> str:
-    """What playing ``red`` and ``black`` on col·row would do, for the player to move."""
-    seat = state.current
+def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> str:
+    """What playing ``red`` and ``black`` on col·row would do, for the player whose turn it is,
+    from what everyone can see."""
+    seat = view.current
     where = cell_name(col, row)
     i = index(col, row)
-    owner = state.owners[i]
+    owner = view.owners[i]
     if owner is None:
         return f"Claim {where}"
     if owner == seat:
-        if state.mortgaged[i]:
+        if view.mortgaged[i]:
             return f"Your {where} is mortgaged: playing it loses it"
         return f"Mortgage your {where}"
-    size = len(group(state, col, row))
+    size = len(group(view.owners, col, row))
     rent = size * multiplier(red, black)
     text = (
-        f"Pay {state.names[owner]} ${rent} rent "
+        f"Pay {view.names[owner]} ${rent} rent "
         f"({size} cell{'s' if size != 1 else ''}{_multiplier_reason(red, black)})"
     )
-    if rent > state.money[seat]:
-        text += f": more than your ${state.money[seat]}, so you go bankrupt"
+    if rent > view.money[seat]:
+        text += f": more than your ${view.money[seat]}, so you go bankrupt"
     return text
 
 
@@ -161,6 +165,9 @@ class PropertySpec:
                help="Each cell a player owns adds $5 to their final worth (never to pay rent)."),
     )
     best_bot = "bot"
+    # legal lists one purchase per mix of unit values that pays no more than it must; check
+    # also takes any other hand-over of enough units (which king is given does not matter)
+    partial_legal = (Buy,)
 
     def __init__(self, notation: Any, bots: Mapping[str, Any]) -> None:
         self.notation = notation
@@ -171,8 +178,7 @@ class PropertySpec:
         opts = check_setup(self, names, options)
         n = len(names)
         counter = 0
-        shares = self._unit_shares(n)
-        chance(seed, counter).shuffle(shares)  # who gets which share of an uneven division
+        shares = shuffled(self._unit_shares(n), seed, counter)  # who gets which share of an uneven division
         counter += 1
         first, cut, counter = self._cut_for_first(seed, counter, n)
         stock, hands, counter = self._deal_hands(seed, counter, n, first)
@@ -198,13 +204,12 @@ class PropertySpec:
         deck: list[Card] = []
         while True:
             if len(deck) < len(contenders):
-                deck = number_deck()
-                chance(seed, counter).shuffle(deck)
+                deck = stack(shuffled(number_deck(), seed, counter))
                 counter += 1
-            draw = [(seat, deck.pop(0)) for seat in contenders]
-            rounds.append(draw)
-            high = max(card.rank for _, card in draw)
-            contenders = [seat for seat, card in draw if card.rank == high]
+            cut = [(seat, deck.pop()) for seat in contenders]
+            rounds.append(cut)
+            high = max(card.rank for _, card in cut)
+            contenders = [seat for seat, card in cut if card.rank == high]
             if len(contenders) == 1:
                 return contenders[0], rounds, counter
 
@@ -213,27 +218,27 @@ class PropertySpec:
         """Reshuffle all 40; in turn order each player draws until holding both colours. (If
         the stock ran dry first — a chance below one in a billion — the deal is made again.)"""
         while True:
-            stock = number_deck()
-            chance(seed, counter).shuffle(stock)
+            # (shuffled top first, as the deal has always been made, then stacked top last)
+            stock = stack(shuffled(number_deck(), seed, counter))
             counter += 1
             hands: list[list[Card]] = [[] for _ in range(n)]
             for seat in [(first + k) % n for k in range(n)]:
                 while stock and not has_both_colours(hands[seat]):
-                    hands[seat].append(stock.pop(0))
+                    hands[seat] += draw(stock)
             if all(has_both_colours(hand) for hand in hands):
                 return stock, hands, counter
 
     # -- asking --------------------------------------------------------------------------------
-    def to_move(self, state: PropertyState) -> int | None:
+    def awaiting(self, state: PropertyState) -> frozenset[int]:
         if state.over:
-            return None
-        return state.pending.payer if state.pending else state.current
+            return frozenset()
+        return frozenset((state.pending.payer if state.pending else state.current,))
 
     def turn(self, state: PropertyState) -> int:
         return state.turn
 
-    def legal(self, state: PropertyState) -> list[Command]:
-        if state.over:
+    def legal(self, state: PropertyState, seat: int) -> list[Command]:
+        if seat not in self.awaiting(state):
             return []
         pending = state.pending
         if pending is not None:
@@ -244,10 +249,8 @@ class PropertySpec:
         blacks = sort_cards(c for c in hand if c.is_black)
         return [Play(red, black, col, row) for red in reds for black in blacks for col, row in cells_for(red, black)]
 
-    def check(self, state: PropertyState, command: Command) -> None:
-        if state.over:
-            raise IllegalCommand("The game is over.")
-        seat = self.to_move(state)
+    def check(self, state: PropertyState, seat: int, command: Command) -> None:
+        check_awaited(self.awaiting(state), seat, state.names)
         name = state.names[seat]
         pending = state.pending
         if isinstance(command, Play):
@@ -298,6 +301,8 @@ class PropertySpec:
             raise IllegalCommand(f"Name the units to hand over: buying {where} needs {pending.group_size}.")
         seen: set[Card] = set()
         for card in buy.units:
+            if not unit_value(card):
+                raise IllegalCommand(f"{card.code} is not a purchase unit: buy with kings, queens, jacks or jokers.")
             if card in seen:
                 raise IllegalCommand(f"{card.key} is named twice.")
             seen.add(card)
@@ -312,8 +317,8 @@ class PropertySpec:
             )
 
     # -- changing ------------------------------------------------------------------------------
-    def apply(self, state: PropertyState, command: Command) -> list[Event]:
-        self.check(state, command)
+    def apply(self, state: PropertyState, seat: int, command: Command) -> list[Event]:
+        self.check(state, seat, command)
         if isinstance(command, Play):
             return self._play(state, command)
         pending = cast(PendingPurchase, state.pending)  # check made sure there is one
@@ -407,7 +412,7 @@ class PropertySpec:
 
         def report() -> None:
             if drawn:
-                events.extend([Drew(seat, tuple(drawn)), DrewCount(seat, len(drawn))])
+                events.append(Drew(seat, tuple(drawn)))
                 drawn.clear()
 
         while not has_both_colours(hand):
@@ -415,11 +420,11 @@ class PropertySpec:
                 if not state.played:
                     break
                 report()
-                state.stock, state.played = state.played, []
-                chance(state.seed, state.counter).shuffle(state.stock)
+                state.stock = stack(shuffled(state.played, state.seed, state.counter))
+                state.played = []
                 state.counter += 1
                 events.append(StockRemade(len(state.stock)))
-            card = state.stock.pop(0)
+            card, = draw(state.stock)
             hand.append(card)
             drawn.append(card)
         report()
@@ -428,32 +433,64 @@ class PropertySpec:
     # -- showing -------------------------------------------------------------------------------
     def view(self, state: PropertyState, seat: int | None) -> PropertyView:
         n = state.players
-        rows = []
-        for s in range(n):
-            cells = state.cells_of(s)
-            mortgaged = sum(state.mortgaged[i] for i in cells)
-            rows.append((
-                "bankrupt" if s in state.bankrupt else f"${state.money[s]}",
-                str(units_total(state.units[s])),
-                f"{len(cells)} ({mortgaged}*)" if mortgaged else str(len(cells)),
-            ))
+        cells, mortgages = [0] * n, [0] * n
+        for owner, mortgaged in zip(state.owners, state.mortgaged):
+            if owner is not None:
+                cells[owner] += 1
+                mortgages[owner] += mortgaged
+        rows = [(
+            "bankrupt" if s in state.bankrupt else f"${state.money[s]}",
+            str(units_total(state.units[s])),
+            f"{cells[s]} ({mortgages[s]}*)" if mortgages[s] else str(cells[s]),
+        ) for s in range(n)]
         own = seat is not None and 0 <= seat < n
+        awaiting = self.awaiting(state)
         return PropertyView(
             seat=seat,
-            to_move=self.to_move(state),
-            hand=tuple(sort_cards(state.hands[seat])) if own else (),
-            hand_sizes=tuple(len(hand) for hand in state.hands),
+            names=tuple(state.names),
+            awaiting=awaiting,
+            status=status_sentence(state.names, not awaiting, state.current, state.pending),
+            zones={"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
+            zone_sizes=tuple({"hand": len(hand)} for hand in state.hands),
             columns=("Money", "Units", "Cells"),
             rows=tuple(rows),
+            options=dict(state.options),
             owners=tuple(state.owners),
             mortgaged=tuple(state.mortgaged),
             money=tuple(state.money),
             units=tuple(tuple(units) for units in state.units),
             bankrupt=tuple(s in state.bankrupt for s in range(n)),
+            bankrupt_order=tuple(state.bankrupt),
             stock_size=len(state.stock),
-            played_size=len(state.played),
+            played=tuple(state.played),
+            current=state.current,
+            turn=state.turn,
             pending=state.pending,
             last_play=state.last_play,
+            first=state.first,
+            cut=tuple(tuple(draw) for draw in state.cut),
+        )
+
+    def sample(self, view: PropertyView, rng: random.Random) -> PropertyState:
+        """A state the viewer cannot tell from the real one: the cards it has not seen (the
+        other hands and the stock) dealt at random, and a fresh seed for future shuffles."""
+        mine = list(view.hand)
+        seen = {card.key for card in mine} | {card.key for card in view.played}
+        unseen = [card for card in number_deck() if card.key not in seen]
+        rng.shuffle(unseen)
+        hands: list[list[Card]] = []
+        for s, sizes in enumerate(view.zone_sizes):
+            if s == view.seat:
+                hands.append(mine)
+            else:
+                hands.append([unseen.pop() for _ in range(sizes.get("hand", 0))])
+        return PropertyState(
+            names=list(view.names), options=dict(view.options), seed=rng.randrange(10**9), counter=0,
+            owners=list(view.owners), mortgaged=list(view.mortgaged), money=list(view.money),
+            units=[list(units) for units in view.units], hands=hands, stock=unseen,
+            played=list(view.played), current=view.current, turn=view.turn,
+            bankrupt=list(view.bankrupt_order), pending=view.pending, last_play=view.last_play,
+            first=view.first, cut=[list(draw) for draw in view.cut],
         )
 
     def outcome(self, state: PropertyState) -> Outcome | None:
@@ -478,12 +515,8 @@ class PropertySpec:
     @staticmethod
     def _summary(state: PropertyState, ranks: Sequence[int], worths: Sequence[int], count: bool) -> str:
         winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
-        names = [state.names[seat] for seat in winners]
         amount = f"a worth of ${worths[winners[0]]}" if count else f"${worths[winners[0]]}"
-        if len(winners) == 1:
-            text = f"{names[0]} wins with {amount}"
-        else:
-            text = f"{', '.join(names[:-1])} and {names[-1]} share the win with {amount} each"
+        text = winners_sentence(state.names, winners, amount)
         broke = [state.names[seat] for seat in state.bankrupt]
         if broke:
             text += f"; {' and '.join(broke)} went bankrupt"

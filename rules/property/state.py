@@ -8,7 +8,8 @@ TOP row (row 8) first, one character per column, left to right::
 
     ".": empty    "A"–"F": owned by seat 0–5    "a"–"f": owned by seat 0–5 and mortgaged
 
-Cards are ``card.key`` strings; the stock lists its top card first. Only ``players``,
+Cards are ``card.key`` strings; the stock lists its top card first (in memory it is a pile,
+top last, as every pile in rules/core/piles.py). Only ``players``,
 ``board``, ``money``, ``units`` and ``hands`` are required; everything else has a default.
 """
 
@@ -17,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..core import Card, RulesError, View, parse_card
+from ..core import Card, RulesError, View
+from ..core.jsonio import card_keys, read_card, read_cards, read_int, read_list, read_str, require
+from ..core.piles import stack, top_first
 
 SIZE = 8
 CELLS = SIZE * SIZE
@@ -38,8 +41,8 @@ UNIT_VALUES = {13: 4, 12: 2, 11: 1, 0: 1}  # king, queen, jack, joker
 
 
 def unit_value(card: Card) -> int:
-    """The purchase value of a court card or joker: K 4, Q 2, J 1, joker 1."""
-    return UNIT_VALUES[card.rank]
+    """The purchase value of a court card or joker: K 4, Q 2, J 1, joker 1 (0: not a unit)."""
+    return UNIT_VALUES.get(card.rank, 0)
 
 
 def sort_units(cards: Iterable[Card]) -> list[Card]:
@@ -89,7 +92,7 @@ class PropertyState:
     money: list[int]
     units: list[list[Card]]
     hands: list[list[Card]]
-    stock: list[Card]  # top card first
+    stock: list[Card]  # top card LAST (a pile); the JSON lists it top first
     played: list[Card] = field(default_factory=list)
     current: int = 0
     turn: int = 1
@@ -110,7 +113,8 @@ class PropertyState:
     @property
     def over(self) -> bool:
         """The game ends at the bankruptcy the options ask for, or when one player is left."""
-        return len(self.bankrupt) >= self.options.get("bankruptcies", 1) or len(self.solvent) <= 1
+        return (len(self.bankrupt) >= self.options.get("bankruptcies", 1)
+                or self.players - len(self.bankrupt) <= 1)
 
     def cells_of(self, seat: int) -> list[int]:
         return [i for i, owner in enumerate(self.owners) if owner == seat]
@@ -118,17 +122,29 @@ class PropertyState:
 
 @dataclass(frozen=True)
 class PropertyView(View):
-    """What one seat sees: the whole public table (grid, money, units) and its own hand."""
+    """What one seat sees: the whole public table (grid, money, units, the played pile) and its
+    own hand (``zones["hand"]``). ``current`` is the seat whose turn it is; during a purchase
+    the payer is awaited. Everything public is here, so a state can be sampled from it."""
 
+    options: Mapping[str, Any] = field(default_factory=dict)
     owners: tuple[int | None, ...] = ()
     mortgaged: tuple[bool, ...] = ()
     money: tuple[int, ...] = ()
     units: tuple[tuple[Card, ...], ...] = ()
     bankrupt: tuple[bool, ...] = ()
+    bankrupt_order: tuple[int, ...] = ()
     stock_size: int = 0
-    played_size: int = 0
+    played: tuple[Card, ...] = ()
+    current: int = 0
+    turn: int = 1
     pending: PendingPurchase | None = None
     last_play: LastPlay | None = None
+    first: int = 0
+    cut: tuple[tuple[tuple[int, Card], ...], ...] = ()
+
+    @property
+    def played_size(self) -> int:
+        return len(self.played)
 
     def owner(self, col: int, row: int) -> int | None:
         return self.owners[index(col, row)]
@@ -136,27 +152,20 @@ class PropertyView(View):
     def is_mortgaged(self, col: int, row: int) -> bool:
         return self.mortgaged[index(col, row)]
 
-    def status(self, names: Sequence[str]) -> str:
-        if self.to_move is None:
-            return "The game is over."
-        if self.pending is not None:
-            p = self.pending
-            return (
-                f"{names[p.payer]} may buy {cell_name(p.col, p.row)} from {names[p.owner]} "
-                f"with {p.group_size} unit{'s' if p.group_size != 1 else ''}, or decline."
-            )
-        return f"{names[self.to_move]} to play a red and a black card."
+
+def status_sentence(names: Sequence[str], over: bool, current: int, pending: PendingPurchase | None) -> str:
+    if over:
+        return "The game is over."
+    if pending is not None:
+        p = pending
+        return (
+            f"{names[p.payer]} may buy {cell_name(p.col, p.row)} from {names[p.owner]} "
+            f"with {p.group_size} unit{'s' if p.group_size != 1 else ''}, or decline."
+        )
+    return f"{names[current]} to play a red and a black card."
 
 
 # -- JSON ------------------------------------------------------------------------------------
-
-def _cards(keys: Sequence[str]) -> list[Card]:
-    return [parse_card(key) for key in keys]
-
-
-def _keys(cards: Sequence[Card]) -> list[str]:
-    return [card.key for card in cards]
-
 
 def board_to_rows(owners: Sequence[int | None], mortgaged: Sequence[bool]) -> list[str]:
     rows = []
@@ -175,7 +184,8 @@ def board_to_rows(owners: Sequence[int | None], mortgaged: Sequence[bool]) -> li
 
 
 def board_from_rows(rows: Sequence[str], players: int) -> tuple[list[int | None], list[bool]]:
-    if len(rows) != SIZE or any(len(text) != SIZE for text in rows):
+    if (not isinstance(rows, (list, tuple)) or len(rows) != SIZE
+            or any(not isinstance(text, str) or len(text) != SIZE for text in rows)):
         raise RulesError("the board must be 8 strings of 8 characters, the top row (row 8) first")
     owners: list[int | None] = [None] * CELLS
     mortgaged = [False] * CELLS
@@ -184,7 +194,7 @@ def board_from_rows(rows: Sequence[str], players: int) -> tuple[list[int | None]
         for c, char in enumerate(text):
             if char == ".":
                 continue
-            seat = SEAT_LETTERS.find(char.upper())
+            seat = SEAT_LETTERS.find(char.upper()) if char.isascii() and char.isalpha() else -1
             if not 0 <= seat < players:
                 raise RulesError(
                     f"board row {row} column {c + 1}: {char!r} is not '.' or a seat letter "
@@ -207,10 +217,10 @@ def state_to_json(state: PropertyState) -> dict[str, Any]:
         "current": state.current,
         "board": board_to_rows(state.owners, state.mortgaged),
         "money": list(state.money),
-        "units": [_keys(units) for units in state.units],
-        "hands": [_keys(hand) for hand in state.hands],
-        "stock": _keys(state.stock),
-        "played": _keys(state.played),
+        "units": [card_keys(units) for units in state.units],
+        "hands": [card_keys(hand) for hand in state.hands],
+        "stock": card_keys(top_first(state.stock)),
+        "played": card_keys(state.played),
         "bankrupt": list(state.bankrupt),
         "pending": None if pending is None else {
             "payer": pending.payer, "owner": pending.owner, "col": pending.col,
@@ -226,36 +236,64 @@ def state_to_json(state: PropertyState) -> dict[str, Any]:
 
 
 def state_from_json(data: Mapping[str, Any]) -> PropertyState:
-    try:
-        names = [str(name) for name in data["players"]]
-        owners, mortgaged = board_from_rows(data["board"], len(names))
-        pending = data.get("pending")
-        last = data.get("last_play")
-        return PropertyState(
-            names=names,
-            options={"bankruptcies": 1, "count-property": False, **dict(data.get("options") or {})},
-            seed=int(data.get("seed", 0)),
-            counter=int(data.get("counter", 0)),
-            owners=owners,
-            mortgaged=mortgaged,
-            money=[int(m) for m in data["money"]],
-            units=[sort_units(_cards(units)) for units in data["units"]],
-            hands=[_cards(hand) for hand in data["hands"]],
-            stock=_cards(data.get("stock", ())),
-            played=_cards(data.get("played", ())),
-            current=int(data.get("current", 0)),
-            turn=int(data.get("turn", 1)),
-            bankrupt=[int(seat) for seat in data.get("bankrupt", ())],
-            pending=None if pending is None else PendingPurchase(
-                int(pending["payer"]), int(pending["owner"]), int(pending["col"]),
-                int(pending["row"]), int(pending["group_size"]), int(pending["rent"]),
-            ),
-            last_play=None if last is None else LastPlay(
-                int(last["seat"]), parse_card(last["red"]), parse_card(last["black"]),
-                int(last["col"]), int(last["row"]),
-            ),
-            first=int(data.get("first", 0)),
-            cut=[[(int(seat), parse_card(key)) for seat, key in draw] for draw in data.get("cut", ())],
-        )
-    except (KeyError, TypeError) as error:
-        raise RulesError(f"not a Property position: missing or malformed {error}") from None
+    """A position from its JSON; raises RulesError naming what is missing or wrong."""
+    what = "a Property position"
+    names = [read_str(name, "a player's name") for name in read_list(require(data, "players", what), "players")]
+    n = len(names)
+    if not 2 <= n <= len(SEAT_LETTERS):
+        raise RulesError(f"{what} has 2-6 players, not {n}")
+    seat = lambda value, label: read_int(value, label, 0, n - 1)  # noqa: E731
+    owners, mortgaged = board_from_rows(require(data, "board", what), n)
+    money = [read_int(m, "money") for m in read_list(require(data, "money", what), "money")]
+    units = [sort_units(read_cards(u, "units")) for u in read_list(require(data, "units", what), "units")]
+    for card in (card for share in units for card in share):
+        if not unit_value(card):
+            raise RulesError(f"{card.key} is not a purchase unit (units are K, Q, J and jokers)")
+    hands = [read_cards(h, "a hand") for h in read_list(require(data, "hands", what), "hands")]
+    if not len(money) == len(units) == len(hands) == n:
+        raise RulesError(f"{what} needs money, units and a hand for each of its {n} players")
+    pending = data.get("pending")
+    last = data.get("last_play")
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise RulesError("the options must be an object")
+    cut = []
+    for draw in read_list(data.get("cut", []), "cut"):
+        rounds = []
+        for pair in read_list(draw, "a round of the cut"):
+            pair = read_list(pair, "a draw of the cut")
+            if len(pair) != 2:
+                raise RulesError("a draw of the cut is [seat, card]")
+            rounds.append((seat(pair[0], "a seat of the cut"), read_card(pair[1], "a card of the cut")))
+        cut.append(rounds)
+    return PropertyState(
+        names=names,
+        options={"bankruptcies": 1, "count-property": False, **dict(options)},
+        seed=read_int(data.get("seed", 0), "seed"),
+        counter=read_int(data.get("counter", 0), "counter", 0),
+        owners=owners,
+        mortgaged=mortgaged,
+        money=money,
+        units=units,
+        hands=hands,
+        stock=stack(read_cards(data.get("stock", []), "stock")),
+        played=read_cards(data.get("played", []), "played"),
+        current=seat(data.get("current", 0), "current"),
+        turn=read_int(data.get("turn", 1), "turn", 0),
+        bankrupt=[seat(s, "a bankrupt seat") for s in read_list(data.get("bankrupt", []), "bankrupt")],
+        pending=None if pending is None else PendingPurchase(
+            seat(require(pending, "payer", "pending"), "payer"), seat(require(pending, "owner", "pending"), "owner"),
+            read_int(require(pending, "col", "pending"), "col", 1, SIZE),
+            read_int(require(pending, "row", "pending"), "row", 1, SIZE),
+            read_int(require(pending, "group_size", "pending"), "group_size", 1, CELLS),
+            read_int(require(pending, "rent", "pending"), "rent", 0),
+        ),
+        last_play=None if last is None else LastPlay(
+            seat(require(last, "seat", "last_play"), "seat"), read_card(require(last, "red", "last_play")),
+            read_card(require(last, "black", "last_play")),
+            read_int(require(last, "col", "last_play"), "col", 1, SIZE),
+            read_int(require(last, "row", "last_play"), "row", 1, SIZE),
+        ),
+        first=seat(data.get("first", 0), "first"),
+        cut=cut,
+    )

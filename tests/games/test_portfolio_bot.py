@@ -19,6 +19,11 @@ from rules.portfolio.commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, Extend, Make, Neutralise, Pauper,
 )
 
+from game_helpers import seat_helpers
+
+_seat = seat_helpers(SPEC)
+to_move, legal, parse, apply = _seat.to_move, _seat.legal, _seat.parse, _seat.apply
+
 GAMES, THRESHOLD = 300, 0.90
 BOT = PortfolioBot()
 NAMES = ["Ann", "Bob", "Cat"]
@@ -36,25 +41,8 @@ def position(hands, *, money=(6, 6, 6), portfolios=(), stock=LONG_STOCK, discard
 
 
 def choice(state):
-    return BOT.choose(SPEC, state, SPEC.to_move(state), random.Random(0))
-
-
-class Watching:
-    """SPEC, but counting the bot's commands that ``check`` refuses (the bot then falls back
-    to a random legal command, which should never be needed)."""
-
-    def __init__(self):
-        self.refused = []
-
-    def __getattr__(self, name):
-        return getattr(SPEC, name)
-
-    def check(self, state, command):
-        try:
-            SPEC.check(state, command)
-        except RulesError as error:
-            self.refused.append((command, str(error)))
-            raise
+    seat = to_move(state)
+    return BOT.choose(SPEC.view(state, seat), SPEC.legal(state, seat), random.Random(0))
 
 
 def test_bot_beats_two_random_players_nine_times_in_ten():
@@ -67,45 +55,35 @@ def test_bot_beats_two_random_players_nine_times_in_ten():
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_bot_games_end_with_every_bot_command_legal_as_chosen_and_quick(players):
-    watching = Watching()
+    """The bot never needs its fallback: every command it plans is one ``legal`` lists."""
+    planned = PlanOnly()
     moves, seconds = 0, 0.0
     for seed in range(3):
         state = SPEC.setup([f"B{i}" for i in range(players)], None, seed)
         while SPEC.outcome(state) is None:
-            before = SPEC.to_json(state)
+            seat = to_move(state)
+            view, options = SPEC.view(state, seat), SPEC.legal(state, seat)
             start = time.perf_counter()
-            command = BOT.choose(watching, state, SPEC.to_move(state), random.Random(seed))
+            command = BOT.choose(view, options, random.Random(seed))
             seconds += time.perf_counter() - start
             moves += 1
-            assert SPEC.to_json(state) == before  # choosing changes nothing
-            SPEC.apply(state, command)
-    assert watching.refused == []
+            assert planned.choose(view, options, random.Random(seed)) == command
+            apply(state, command)
     print(f"{players} players: mean thinking time {1000 * seconds / moves:.2f} ms over {moves} moves")
     assert seconds / moves < 0.05
 
 
-def test_bot_decides_on_its_view_only():
-    """Shuffling what the bot cannot see (other hands, the stock order) never changes its move."""
-    rng = random.Random(5)
-    for seed in range(2):
-        state = SPEC.setup(NAMES, None, seed)
-        while SPEC.outcome(state) is None:
-            seat = SPEC.to_move(state)
-            if seat != 0:
-                SPEC.apply(state, rng.choice(SPEC.legal(state)))
-                continue
-            command = BOT.choose(SPEC, state, seat, random.Random(0))
-            other = copy.deepcopy(state)
-            offered = other.offer.give_cards if other.offer else ()  # public: they stay put
-            hidden = other.stock + [c for s in (1, 2) for c in other.hands[s] if c not in offered]
-            rng.shuffle(hidden)
-            other.stock, rest = hidden[:len(other.stock)], hidden[len(other.stock):]
-            for s in (1, 2):
-                kept = [c for c in other.hands[s] if c in offered]
-                size = len(other.hands[s]) - len(kept)
-                other.hands[s], rest = kept + rest[:size], rest[size:]
-            assert BOT.choose(SPEC, other, seat, random.Random(0)) == command
-            SPEC.apply(state, command)
+class PlanOnly(PortfolioBot):
+    """The bot with its fallback made an error: a planned command not in ``legal`` fails."""
+
+    def choose(self, view, legal, rng):
+        chosen = super().choose(view, legal + [_Marker()], random.Random(0))
+        assert not isinstance(chosen, _Marker)
+        return chosen
+
+
+class _Marker:
+    """Never a command the plan makes; the fallback would pick it sometimes."""
 
 
 def test_bot_makes_the_longest_run_then_extends_it():
@@ -168,7 +146,7 @@ def answer(offer_text, **kwargs):
     """Bob (the bot) answers Ann's offer in a position with his portfolio P2 worth $2 (3H–5H)."""
     kwargs.setdefault("portfolios", [("P2", 1, "3H 4H 5H", None, None)])
     state = position(["6H 9S", "KS 2D", "AD"], money=(40, 6, 6), **kwargs)
-    SPEC.apply(state, SPEC.notation.parse(offer_text, state))
+    apply(state, parse(offer_text, state))
     return choice(state)
 
 

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pytest
 
 from rules.core import IllegalCommand, NotationError, RulesError, parse_card, parse_cards
 from rules.property import SPEC, STARTING_MONEY, Buy, Decline, Play, cells_for, group, preview
 from rules.property.events import (
-    Bought, Claimed, Declined, Drew, DrewCount, GameOver, Lost, Mortgaged, RentPaid, StockRemade,
+    Bought, Claimed, Declined, Drew, GameOver, Lost, Mortgaged, RentPaid, StockRemade,
     Vacated, WentBankrupt,
 )
 from rules.property.rules import number_deck, useful_purchases
+
+from game_helpers import seat_helpers
+
+_seat = seat_helpers(SPEC)
+to_move, check, legal, parse, apply = _seat.to_move, _seat.check, _seat.legal, _seat.parse, _seat.apply
 
 C = parse_card
 NUMBER_KEYS = [card.key for card in number_deck()]
@@ -54,7 +60,7 @@ def position(board=EMPTY, hands=(("3D", "5C"), ("7H", "2S")), money=None, units=
 
 
 def play(state, text):
-    return SPEC.apply(state, SPEC.notation.parse(text, state))
+    return apply(state, parse(text, state))
 
 
 def owner(state, col, row):
@@ -132,7 +138,7 @@ def test_first_player_has_the_high_card_and_ties_redraw():
         winner = max(last, key=lambda draw: draw[1].rank)
         assert sum(card.rank == winner[1].rank for _, card in last) == 1
         assert state.first == state.current == winner[0]
-        assert SPEC.to_move(state) == winner[0]
+        assert to_move(state) == winner[0]
         redrawn += len(rounds) > 1
     assert redrawn, "no seed in 60 needed a redraw: the tie rule went untested"
 
@@ -185,26 +191,26 @@ def test_red_card_is_the_column_black_card_the_row():
     assert SPEC.to_json(state)["board"][0] == "A......."
     assert isinstance(events[0], Claimed) and (events[0].col, events[0].row) == (1, 8)
     assert state.played == [C("AH"), C("8C")]
-    assert SPEC.to_move(state) == 1 and state.turn == 2
+    assert to_move(state) == 1 and state.turn == 2
 
 
 @pytest.mark.parametrize("cards", ["3D 5H", "3S 5C"])
 def test_a_play_needs_one_red_and_one_black_card(cards):
     state = position(hands=(("3D", "5H", "3S", "5C"), ("7H", "2S")))
     with pytest.raises(NotationError, match="one red and one black card; .* are both"):
-        SPEC.notation.parse(f"play {cards}", state)
+        parse(f"play {cards}", state)
     red, black = (C(k) for k in cards.split())
     with pytest.raises(IllegalCommand, match="one red and one black"):
-        SPEC.check(state, Play(red, black, red.rank, black.rank))
+        check(state, Play(red, black, red.rank, black.rank))
 
 
 def test_only_held_cards_may_be_played():
     state = position()
     with pytest.raises(IllegalCommand, match="Ann does not hold 4D"):
-        SPEC.check(state, Play(C("4D"), C("5C"), 4, 5))
+        check(state, Play(C("4D"), C("5C"), 4, 5))
     with pytest.raises(IllegalCommand, match="4·5"):
-        SPEC.check(state, Play(C("3D"), C("5C"), 4, 5))
-    assert SPEC.legal(state) == [Play(C("3D"), C("5C"), 3, 5)]
+        check(state, Play(C("3D"), C("5C"), 4, 5))
+    assert legal(state) == [Play(C("3D"), C("5C"), 3, 5)]
 
 
 def test_nine_and_ten_are_wild_but_keep_their_suit():
@@ -212,9 +218,9 @@ def test_nine_and_ten_are_wild_but_keep_their_suit():
     assert cells_for(C("9D"), C("5C")) == [(col, 5) for col in range(1, 9)]
     assert len(cells_for(C("9D"), C("9S"))) == 64
     state = position(hands=(("9H", "5S"), ("7H", "2S")), board=JB_BOARD)
-    assert [(p.col, p.row) for p in SPEC.legal(state)] == [(col, 5) for col in range(1, 9)]
+    assert [(p.col, p.row) for p in legal(state)] == [(col, 5) for col in range(1, 9)]
     with pytest.raises(IllegalCommand, match="5S fixes the row at 5"):
-        SPEC.check(state, Play(C("9H"), C("5S"), 3, 6))
+        check(state, Play(C("9H"), C("5S"), 3, 6))
     # the wild heart and spade still multiply the rent: 6 cells × 4
     events = play(state, "play 9H 5S at 3,5")
     assert isinstance(events[0], RentPaid) and events[0].amount == 24
@@ -224,9 +230,9 @@ def test_nine_and_ten_are_wild_but_keep_their_suit():
 def test_a_wild_play_must_name_its_cell():
     state = position(hands=(("10D", "4C"), ("7H", "2S")))
     with pytest.raises(NotationError, match="10D is wild: say which cell"):
-        SPEC.notation.parse("play 10D 4C", state)
+        parse("play 10D 4C", state)
     with pytest.raises(IllegalCommand, match="no cell 9·4"):
-        SPEC.check(state, Play(C("10D"), C("4C"), 9, 4))
+        check(state, Play(C("10D"), C("4C"), 9, 4))
     play(state, "play 10D 4C at 7,4")
     assert owner(state, 7, 4) == 0
 
@@ -266,14 +272,14 @@ def test_the_rules_page_example():
 def test_the_rule_texts_purchase_example():
     state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
     play(state, "play 3D 5C")
-    assert SPEC.to_move(state) == 0 and state.current == 0  # the payer decides
+    assert to_move(state) == 0 and state.current == 0  # the payer decides
     assert state.turn == 1
     events = play(state, "buy KS JS JK")  # a king, a jack and a joker: six units
     assert isinstance(events[0], Bought) and events[0].units == tuple(parse_cards("KS JS JK"))
     assert owner(state, 3, 5) == 0
     assert sorted(c.key for c in state.units[1]) == sorted(UNITS[2][1] + ["KS", "JS", "JK"])
     assert sorted(c.key for c in state.units[0]) == sorted(["KH", "QS", "QH", "JH"])
-    assert state.pending is None and SPEC.to_move(state) == 1
+    assert state.pending is None and to_move(state) == 1
 
 
 def test_a_mortgage_survives_a_purchase():
@@ -289,25 +295,25 @@ def test_a_purchase_needs_units_worth_the_group():
     state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
     play(state, "play 3D 5C")
     with pytest.raises(IllegalCommand, match="needs 6 units; KS JS make only 5"):
-        SPEC.check(state, Buy(tuple(parse_cards("KS JS"))))
+        check(state, Buy(tuple(parse_cards("KS JS"))))
     with pytest.raises(IllegalCommand, match="does not hold KD"):
-        SPEC.check(state, Buy(tuple(parse_cards("KD KS"))))
+        check(state, Buy(tuple(parse_cards("KD KS"))))
     with pytest.raises(IllegalCommand, match="KS is named twice"):
-        SPEC.check(state, Buy((C("KS"), C("KS"))))
+        check(state, Buy((C("KS"), C("KS"))))
     with pytest.raises(IllegalCommand, match="decide whether to buy 3·5"):
-        SPEC.check(state, Play(C("7D"), C("2S"), 7, 2))
-    SPEC.check(state, Buy(tuple(parse_cards("KS KH QS"))))  # overpaying is allowed: no change
+        check(state, Play(C("7D"), C("2S"), 7, 2))
+    check(state, Buy(tuple(parse_cards("KS KH QS"))))  # overpaying is allowed: no change
 
 
 def test_legal_purchases_are_the_minimal_mixes_plus_decline():
     state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
     play(state, "play 3D 5C")
-    legal = SPEC.legal(state)
-    assert legal[-1] == Decline()
-    mixes = sorted(sorted(value(c) for c in command.units) for command in legal[:-1])
+    options = legal(state)
+    assert options[-1] == Decline()
+    mixes = sorted(sorted(value(c) for c in command.units) for command in options[:-1])
     assert mixes == sorted([[1, 1, 2, 2], [1, 1, 4], [2, 4], [4, 4]])
-    for command in legal:
-        SPEC.check(state, command)
+    for command in options:
+        check(state, command)
     assert useful_purchases(parse_cards("KS QS"), 9) == []
 
 
@@ -317,16 +323,16 @@ def test_declining_leaves_the_cell_and_units():
     events = play(state, "decline")
     assert isinstance(events[0], Declined)
     assert owner(state, 3, 5) == 1 and len(state.units[0]) == 7
-    assert SPEC.to_move(state) == 1
+    assert to_move(state) == 1
     with pytest.raises(IllegalCommand, match="no purchase to decide"):
-        SPEC.check(state, Decline())
+        check(state, Decline())
 
 
 def test_no_decision_when_the_payer_cannot_afford_the_group():
     units = [["QS", "JS", "JH"], UNITS[2][1] + UNITS[2][0][:2]]  # 4 units, the group needs 6
     state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")), units=units)
     play(state, "play 3D 5C")
-    assert state.pending is None and SPEC.to_move(state) == 1
+    assert state.pending is None and to_move(state) == 1
 
 
 # -- mortgage ------------------------------------------------------------------------------------
@@ -358,10 +364,11 @@ def test_refill_draws_until_both_colours_privately():
     state = position(hands=(("3D", "5C", "7H"), ("7D", "2S")), stock=["2D", "4H", "6S", "AC"], played=rest)
     events = play(state, "play 3D 5C")
     drew = [e for e in events if isinstance(e, Drew)]
-    count = [e for e in events if isinstance(e, DrewCount)]
-    assert drew[0].cards == tuple(parse_cards("2D 4H 6S")) and count[0].count == 3
-    assert drew[0].private_to == 0 and count[0].private_to is None
-    assert drew[0].reveals and count[0].reveals
+    assert len(drew) == 1 and drew[0].cards == tuple(parse_cards("2D 4H 6S")) and drew[0].reveals
+    names = ["Ann", "J.B."]
+    assert drew[0].describe(names, 0) == "Ann drew 2♦ 4♥ 6♠."  # the drawer reads the cards
+    assert drew[0].describe(names, 1) == "Ann drew 3 cards."  # the others how many
+    assert drew[0].describe(names, None) == "Ann drew 3 cards."
     assert state.hands[0] == parse_cards("7H 2D 4H 6S") and state.stock == [C("AC")]
 
 
@@ -395,14 +402,14 @@ def test_rent_above_money_bankrupts_and_ends_the_game():
     assert events[0].rent == 24 and events[0].amount == 20
     assert isinstance(events[1], WentBankrupt) and isinstance(events[-1], GameOver)
     assert state.money == [0, 170]
-    assert SPEC.to_move(state) is None and SPEC.legal(state) == []
+    assert to_move(state) is None and legal(state) == []
     outcome = SPEC.outcome(state)
     assert outcome.ranks == (2, 1) and outcome.scores == (0, 170)
     assert outcome.summary == "J.B. wins with $170; Ann went bankrupt."
     assert outcome.breakdown[1] == {"Money": 170, "Cells": 8, "Worth": 170}
     assert events[-1].summary == outcome.summary
     with pytest.raises(IllegalCommand, match="over"):
-        SPEC.check(state, Play(C("3H"), C("5S"), 3, 5))
+        check(state, Play(C("3H"), C("5S"), 3, 5))
 
 
 def test_rent_equal_to_money_is_paid_without_bankruptcy():
@@ -430,14 +437,14 @@ def test_longer_game_vacates_a_bankrupt_players_cells_and_skips_them():
     assert state.money == [0, 139, 136]
     assert owner(state, 2, 2) is None and state.hands[0] == []
     assert {C("3H"), C("2S"), C("5H")} <= set(state.played)
-    assert SPEC.to_move(state) == 1
+    assert to_move(state) == 1
     view = SPEC.view(state, 1)
     assert view.bankrupt == (True, False, False) and view.rows[0][0] == "bankrupt"
     play(state, "play AD AC")  # J.B. pays Cid $1 for 1·1
     play(state, "decline")
-    assert SPEC.to_move(state) == 2
+    assert to_move(state) == 2
     play(state, "play 4D 4C")
-    assert SPEC.to_move(state) == 1  # Ann is skipped
+    assert to_move(state) == 1  # Ann is skipped
 
 
 def test_longer_game_ends_at_the_chosen_bankruptcy():
@@ -496,7 +503,8 @@ def test_view_hides_other_hands_and_the_stock():
         assert list(view.hand) == sorted(state.hands[seat], key=lambda c: c.sort_key())
         assert view.hand_sizes == tuple(len(h) for h in state.hands)
         hidden = state.stock + [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
-        text = repr(view)
+        # (the draw for first player showed faces from a deck reshuffled before the deal)
+        text = repr(dataclasses.replace(view, cut=()))
         assert not [c.key for c in hidden if f"'{c.key}'" in text]
     assert SPEC.view(state, None).hand == ()
     view = SPEC.view(state, 0)
@@ -519,40 +527,39 @@ def test_view_grid_helpers_and_last_play():
 
 
 def test_status_lines():
-    names = ["Ann", "J.B."]
     state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
-    assert SPEC.view(state, 1).status(names) == "Ann to play a red and a black card."
+    assert SPEC.view(state, 1).status == "Ann to play a red and a black card."
     play(state, "play 3D 5C")
-    assert SPEC.view(state, 1).status(names) == "Ann may buy 3·5 from J.B. with 6 units, or decline."
+    assert SPEC.view(state, 1).status == "Ann may buy 3·5 from J.B. with 6 units, or decline."
     state.money = [0, 300]
     state.bankrupt = [0]
-    assert SPEC.view(state, 0).status(names) == "The game is over."
+    assert SPEC.view(state, 0).status == "The game is over."
 
 
 def test_preview_says_what_a_play_does():
     state = position(board=JB_BOARD, hands=(("3D", "5C"), ("7H", "2S")), money=[10, 150])
-    assert preview(state, C("3D"), C("5C"), 3, 5) == "Pay J.B. $6 rent (6 cells)"
-    assert preview(state, C("3H"), C("5C"), 3, 5) == "Pay J.B. $12 rent (6 cells ×2 for ♥): more than your $10, so you go bankrupt"
-    assert preview(state, C("3D"), C("5S"), 3, 5).startswith("Pay J.B. $12 rent (6 cells ×2 for ♠)")
-    assert preview(state, C("3H"), C("5S"), 3, 5).startswith("Pay J.B. $24 rent (6 cells ×4 for ♥ and ♠)")
-    assert preview(state, C("3D"), C("8C"), 3, 8) == "Claim 3·8"
+    assert preview(SPEC.view(state, 0), C("3D"), C("5C"), 3, 5) == "Pay J.B. $6 rent (6 cells)"
+    assert preview(SPEC.view(state, 0), C("3H"), C("5C"), 3, 5) == "Pay J.B. $12 rent (6 cells ×2 for ♥): more than your $10, so you go bankrupt"
+    assert preview(SPEC.view(state, 0), C("3D"), C("5S"), 3, 5).startswith("Pay J.B. $12 rent (6 cells ×2 for ♠)")
+    assert preview(SPEC.view(state, 0), C("3H"), C("5S"), 3, 5).startswith("Pay J.B. $24 rent (6 cells ×4 for ♥ and ♠)")
+    assert preview(SPEC.view(state, 0), C("3D"), C("8C"), 3, 8) == "Claim 3·8"
     state.current = 1
-    assert preview(state, C("3D"), C("5C"), 3, 5) == "Mortgage your 3·5"
-    assert preview(state, C("3D"), C("6C"), 3, 6) == "Your 3·6 is mortgaged: playing it loses it"
-    assert preview(state, C("8D"), C("AC"), 8, 1) == "Mortgage your 8·1"
+    assert preview(SPEC.view(state, 0), C("3D"), C("5C"), 3, 5) == "Mortgage your 3·5"
+    assert preview(SPEC.view(state, 0), C("3D"), C("6C"), 3, 6) == "Your 3·6 is mortgaged: playing it loses it"
+    assert preview(SPEC.view(state, 0), C("8D"), C("AC"), 8, 1) == "Mortgage your 8·1"
 
 
 # -- notation ----------------------------------------------------------------------------------
 
 def test_notation_round_trips_every_legal_command():
     state = position(board=JB_BOARD, hands=(("3D", "9H", "10D", "5C", "9S"), ("7H", "2S")))
-    for command in SPEC.legal(state):
-        assert SPEC.notation.parse(SPEC.notation.format(command), state) == command
+    for command in legal(state):
+        assert parse(SPEC.notation.format(command), state) == command
     assert SPEC.notation.format(Play(C("3D"), C("5C"), 3, 5)) == "play 3D 5C"
     assert SPEC.notation.format(Play(C("9H"), C("5C"), 4, 5)) == "play 9H 5C at 4,5"
     play(state, "play 3D 5C")
-    for command in SPEC.legal(state):
-        assert SPEC.notation.parse(SPEC.notation.format(command), state) == command
+    for command in legal(state):
+        assert parse(SPEC.notation.format(command), state) == command
     assert SPEC.notation.format(Buy(tuple(parse_cards("JK KS JS")))) == "buy KS JS JK"
     assert SPEC.notation.format(Decline()) == "decline"
 
@@ -567,15 +574,15 @@ def test_notation_round_trips_every_legal_command():
 ])
 def test_parse_forgives_case_spacing_and_order(text, expected):
     state = position(hands=(("3D", "9H", "5C"), ("7H", "2S")))
-    assert SPEC.notation.parse(text, state) == expected
+    assert parse(text, state) == expected
 
 
 def test_parse_buy_and_decline_forgivingly():
     state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
     play(state, "play 3D 5C")
-    assert SPEC.notation.parse("buy jk ks  js", state) == Buy(tuple(parse_cards("KS JS JK")))
-    assert SPEC.notation.parse("Decline", state) == Decline()
-    assert SPEC.notation.parse("pass", state) == Decline()
+    assert parse("buy jk ks  js", state) == Buy(tuple(parse_cards("KS JS JK")))
+    assert parse("Decline", state) == Decline()
+    assert parse("pass", state) == Decline()
 
 
 @pytest.mark.parametrize("text, message", [
@@ -593,7 +600,7 @@ def test_parse_buy_and_decline_forgivingly():
 def test_notation_errors_say_what_was_wrong(text, message):
     state = position(hands=(("3D", "9H", "5C"), ("7H", "2S")))
     with pytest.raises(NotationError, match=message):
-        SPEC.notation.parse(text, state)
+        parse(text, state)
 
 
 # -- JSON and conservation -----------------------------------------------------------------------
@@ -605,7 +612,7 @@ def test_json_round_trip_of_a_game_in_progress():
             break
         data = SPEC.to_json(state)
         assert SPEC.to_json(SPEC.from_json(json.loads(json.dumps(data)))) == data
-        SPEC.apply(state, SPEC.legal(state)[0])
+        apply(state, legal(state)[0])
     data = SPEC.to_json(state)
     assert SPEC.to_json(SPEC.from_json(copy.deepcopy(data))) == data
     assert data["options"] == {"bankruptcies": 1, "count-property": True}
@@ -625,8 +632,8 @@ def test_play_conserves_cards_units_and_money():
     for step in range(300):
         if SPEC.outcome(state):
             break
-        legal = SPEC.legal(state)
-        SPEC.apply(state, legal[step % len(legal)])
+        options = legal(state)
+        apply(state, options[step % len(options)])
         assert SPEC.conserved(state) == conserved
 
 
@@ -634,7 +641,7 @@ def test_illegal_apply_changes_nothing():
     state = position()
     before = SPEC.to_json(state)
     with pytest.raises(IllegalCommand):
-        SPEC.apply(state, Play(C("3H"), C("5C"), 3, 5))
+        apply(state, Play(C("3H"), C("5C"), 3, 5))
     with pytest.raises(IllegalCommand):
-        SPEC.apply(state, Buy((C("KS"),)))
+        apply(state, Buy((C("KS"),)))
     assert SPEC.to_json(state) == before

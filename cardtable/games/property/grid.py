@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from .card import RED
+from ...widgets.card import RED
 
 SIZE = 8
 Cell = tuple[int, int]  # (col, row), both 1–8

@@ -1,9 +1,10 @@
 """The Portfolio table: the board of portfolios, the score sheet, the draw and deal dialogs, and
 the keys that turn a selection (cards in the hand, a portfolio on the board) into a command.
 
-The table reads the rules' pure helpers (``playable``) only to point things out — which cards
-can do something, which portfolio a card is meant for. Every action is submitted to the rules,
-which refuse it in words when it is not allowed.
+The table points things out from the viewer's legal commands (``card_uses``: which cards can
+do something, which portfolio a card is meant for) and lights each key by whether a command of
+its kind is legal now. Every action is submitted to the rules, which refuse it in words when it
+is not allowed.
 """
 
 from __future__ import annotations
@@ -15,26 +16,36 @@ from textual.binding import Binding
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-from rules.core import Card, Command, RulesError
-from rules.portfolio.commands import Acquire, Cap, Discard, End, Extend, Make, Neutralise
-from rules.portfolio.rules import playable
+from rules.core import Card, Command
+from rules.portfolio.commands import (
+    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper,
+)
+from rules.portfolio.rules import card_uses
 from rules.portfolio.state import ACT, DRAW, HIGH, LOW, RESPOND, PortfolioView
 
-from ..widgets import HandWidget
-from ..widgets.portfolio_board import PortfolioBoard
-from ..widgets.score_sheet import ScoreSheet
-from .portfolio_dialogs import DealAnswer, DealDialog, DrawDialog
-from .table import TableScreen
+from ...screens.table import TableScreen
+from ...widgets import HandWidget
+from .board import PortfolioBoard
+from .dialogs import DealAnswer, DealDialog, DrawDialog
+from .score_sheet import ScoreSheet
 
-# The keys of each phase; a key of another phase is hidden from the Footer.
-ACT_ACTIONS = {"make", "extend", "cap", "neutralise", "acquire", "offer", "discard", "end_turn"}
+# Each key's kinds of command: the key is live when one of them is legal for the viewer now.
+KINDS: dict[str, tuple[type, ...]] = {
+    "draw": (Draw, Pauper), "make": (Make,), "extend": (Extend,), "cap": (Cap,),
+    "neutralise": (Neutralise,), "acquire": (Acquire,), "offer": (Offer,), "discard": (Discard,),
+    "end_turn": (End,), "answer": (Accept, Decline),
+}
+# The keys shown in each phase (greyed while they cannot act); the others are hidden, so the
+# Footer fits 80 columns.
+PHASE_KEYS = {DRAW: {"draw"}, RESPOND: {"answer"},
+              ACT: {"make", "extend", "cap", "neutralise", "acquire", "offer", "discard", "end_turn"}}
 
 
 class PortfolioTable(TableScreen, inherit_bindings=False):
     """A Portfolio game. Select cards in the hand (space, click), a portfolio on the board
     (↑/↓, click), then press the key of the action."""
 
-    CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("portfolio_table.tcss")]
+    CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("table.tcss")]
 
     # the game's keys first, so they are the ones the Footer shows at 80 columns
     BINDINGS = [
@@ -87,8 +98,7 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         self.board.show(view, names, four)
         for sheet in self.query(ScoreSheet):
             sheet.show(view, names, four)
-        acting = self.my_turn and view.phase == ACT
-        self._uses = playable(self.match.state, self.viewer) if acting else {}
+        self._uses = card_uses(view.hand, self.legal)
         self.hand.marks = {key: self._describe_uses(uses) for key, uses in self._uses.items()
                            if any(not use.startswith("make") for use in uses)}
         self._show_targets()
@@ -149,18 +159,16 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
 
     # -- keys: when they apply -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("draw", "answer") or action in ACT_ACTIONS:
-            phase = getattr(self.view, "phase", None)
-            wanted = DRAW if action == "draw" else RESPOND if action == "answer" else ACT
-            if phase != wanted:
-                return False
-            if action == "discard" and self.view.hand_sizes and self.view.hand_sizes[self.view.current] == 0:
-                return False
-            if action == "end_turn" and self.view.hand_sizes and self.view.hand_sizes[self.view.current] > 0:
-                return False
-            if action == "offer" and self.match.state.offered:
-                return None
-            return True if self.my_turn else None
+        kinds = KINDS.get(action)
+        if kinds is not None:
+            if any(isinstance(command, kinds) for command in self.legal):
+                return True
+            # greyed in its phase, hidden in the others (but Discard and End share one place)
+            shown = PHASE_KEYS.get(getattr(self.view, "phase", ""), set())
+            if action in ("discard", "end_turn") and action in shown:
+                holding = bool(self.view.hand_sizes and self.view.hand_sizes[self.view.current])
+                return None if (action == "discard") == holding else False
+            return None if action in shown else False
         if action == "portfolio":
             return True if self.view.portfolios else None
         return super().check_action(action, parameters)
@@ -175,36 +183,28 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         self.set_class(not shown, "-sheet-open")
         self.set_class(shown, "-sheet-closed")
 
-    def _check(self, command: Command | str) -> str | None:
-        """The rules' reason for refusing ``command`` now, or None (the dialogs ask this)."""
-        try:
-            self.match.check(command, seat=self.viewer)
-        except RulesError as error:
-            return str(error)
-        return None
-
-    def _play(self, text: str | None) -> None:
-        if text and self.my_turn:
-            self.submit(text)
+    def _play(self, command: Command | None) -> None:
+        if command is not None and self.my_turn:
+            self.submit(command)
 
     def action_draw(self) -> None:
         if not self.my_turn or self.view.phase != DRAW:
             return
         name = self.match.names[self.viewer]
-        dialog = DrawDialog(self.view, name, self._check, self.settings.four_colour)
+        dialog = DrawDialog(self.view, name, self.refusal, self.settings.four_colour)
         self.app.push_screen(dialog, callback=self._play)
 
     def action_offer(self) -> None:
         if not self.my_turn:
             return
-        dialog = DealDialog(self.view, self.match.names, self.viewer, self._check, self.settings.four_colour)
+        dialog = DealDialog(self.view, self.match.names, self.viewer, self.refusal, self.settings.four_colour)
         self.app.push_screen(dialog, callback=self._play)
 
     def _open_answer(self) -> None:
         offer = self.view.offer
         if offer is None:
             return
-        dialog = DealAnswer(offer, self.match.names, self.view.portfolios, self._check,
+        dialog = DealAnswer(offer, self.match.names, self.view.portfolios, self.refusal,
                             self.settings.four_colour)
         self.app.push_screen(dialog, callback=self._answered)
 
@@ -213,7 +213,7 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
             self.action_answer(accept)
 
     def action_answer(self, accept: bool) -> None:
-        self._play("accept" if accept else "decline")
+        self._play(Accept() if accept else Decline())
 
     def action_make(self) -> None:
         cards = self.hand.selected
@@ -253,7 +253,7 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if not info:
             return
         command = Neutralise(pid, card) if verb == "neutralise" else Acquire(pid, card)
-        if self._check(command) is not None:
+        if self.refusal(command) is not None:
             # no question about a price the rules will not take: let them say why
             self.submit(command)
             return
@@ -297,3 +297,6 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if chosen is None:
             self._ask("There is no portfolio on the table to play on.")
         return chosen
+
+
+TABLE = PortfolioTable

@@ -1,9 +1,9 @@
 """Portfolio's dialogs: how many cards to draw, a deal to offer, and the answer to a deal.
 
-Each dialog dismisses with the command to play in notation (or True/False for the answer), or
-None when the player closes it. None of them decides a rule: the draw and deal dialogs ask the
-``check`` they are given (the rules, through the table) before they let a command go, and show
-its refusal in the rules' own words.
+Each dialog dismisses with the Command to play (or True/False for the answer), or None when the
+player closes it. None of them decides a rule: the draw and deal dialogs ask the ``check`` they
+are given (the rules, through the table) before they let a command go, and show its refusal in
+the rules' own words.
 """
 
 from __future__ import annotations
@@ -20,20 +20,22 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioBut
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
+from rules.core import Command, NotationError, parse_cards
+from rules.core.offers import Accept, Deal, Offer, Side
 from rules.core.words import dollars
-from rules.portfolio.state import OfferInfo, PortfolioInfo, PortfolioView
+from rules.portfolio.commands import Draw, Pauper
+from rules.portfolio.state import PortfolioInfo, PortfolioView
 
-from ..widgets import HandWidget, card_text
-from ..widgets.portfolio_board import offer_side, summary_text
+from ...widgets import HandWidget, card_text
+from .board import offer_side, summary_text
 
-Check = Callable[[str], "str | None"]
-"""Asks the rules about a command in notation: None if it may be played, else the reason."""
+Check = Callable[[Command], "str | None"]
+"""Asks the rules about a command: None if it may be played, else the reason."""
 
 
-def draw_command(count: int, from_discard: bool, pauper: bool) -> str:
-    """The notation of a draw: ``draw 3``, ``draw 3 +discard``, ``pauper``, ``pauper +discard``."""
-    text = "pauper" if pauper else f"draw {count}"
-    return text + (" +discard" if from_discard else "")
+def draw_command(count: int, from_discard: bool, pauper: bool) -> Command:
+    """The draw chosen: ``Draw(count, from_discard)``, or ``Pauper(from_discard)``."""
+    return Pauper(from_discard) if pauper else Draw(count, from_discard)
 
 
 def draw_choices(view: PortfolioView) -> list[tuple[int, int, int]]:
@@ -82,7 +84,7 @@ class _Dialog(ModalScreen):
         error.update(message or "")
         error.set_class(bool(message), "-shown")
 
-    def _submit(self, command: object, problem: str | None) -> None:
+    def _submit(self, command: Command | None, problem: str | None) -> None:
         """Close with ``command``, or keep the dialog open showing the rules' objection."""
         if problem:
             self._error(problem)
@@ -164,7 +166,7 @@ class DrawDialog(_Dialog):
         return self.query_one("#draw-discard", Checkbox).value
 
     @property
-    def command(self) -> str:
+    def command(self) -> Command:
         return draw_command(self.count, self.from_discard, self.view.pauper)
 
     def _update(self) -> None:
@@ -209,8 +211,8 @@ class DrawDialog(_Dialog):
 
 class DealDialog(_Dialog):
     """An offer to one other player: what you give (hand cards, portfolios, money) and what you
-    take (their portfolios, money, and cards named by face — their hand is hidden). The
-    notation is previewed and checked as it changes; dismisses with ``offer …``."""
+    take (their portfolios, money, and cards named by face — their hand is hidden). The offer is
+    previewed in notation and checked as it changes; dismisses with the ``Offer``."""
 
     DEFAULT_CSS = """
     DealDialog {
@@ -291,25 +293,27 @@ class DealDialog(_Dialog):
         index = self.query_one("#deal-with", RadioSet).pressed_index
         return self.others[max(index, 0)]
 
-    def _money(self, selector: str) -> str:
+    def _money(self, selector: str) -> int:
         value = self.query_one(selector, Input).value.strip()
-        return f"${value}" if value and value != "0" else ""
+        return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else 0
 
     @property
-    def command(self) -> str:
-        """The offer in notation, as the rules read it."""
-        give = [card.key for card in self.query_one("#deal-hand", HandWidget).selected]
-        give += self.query_one("#deal-give-portfolios", SelectionList).selected
-        give += [self._money("#deal-give-money")]
-        take = self.query_one("#deal-take-cards", Input).value.replace(",", " ").split()
-        take += self.query_one("#deal-take-portfolios", SelectionList).selected
-        take += [self._money("#deal-take-money")]
-        text = f"offer {self.names[self.counterparty]}:"
-        for word, items in (("give", give), ("take", take)):
-            items = [item for item in items if item]
-            if items:
-                text += f" {word} " + ",".join(items)
-        return text
+    def command(self) -> Offer:
+        """The offer as chosen; cards to take are read by face (a name the rules cannot read
+        raises NotationError, which the dialog shows)."""
+        give = Side(tuple(self.query_one("#deal-hand", HandWidget).selected),
+                    tuple(self.query_one("#deal-give-portfolios", SelectionList).selected),
+                    self._money("#deal-give-money"))
+        take = Side(tuple(parse_cards(self.query_one("#deal-take-cards", Input).value)),
+                    tuple(self.query_one("#deal-take-portfolios", SelectionList).selected),
+                    self._money("#deal-take-money"))
+        return Offer(self.names[self.counterparty], give, take)
+
+    def _offer_or_error(self) -> tuple[Offer | None, str | None]:
+        try:
+            return self.command, None
+        except NotationError as error:
+            return None, str(error)
 
     def _counterparty_changed(self) -> None:
         other = self.counterparty
@@ -323,10 +327,15 @@ class DealDialog(_Dialog):
         self._update()
 
     def _update(self) -> None:
-        command = self.command
-        preview = command if " give " in command or " take " in command else "choose what to give and take"
+        command, problem = self._offer_or_error()
+        if command is None:
+            preview = "name the cards to take by face, e.g. 9C QH"
+        elif command.give.empty and command.take.empty:
+            preview = "choose what to give and take"
+        else:
+            preview = f"{command.to} gets {command.give.describe()}; you get {command.take.describe()}"
         self.query_one("#deal-preview", Static).update(Text.assemble(("Offer: ", "dim"), preview))
-        self._error(None)
+        self._error(problem)
 
     @on(RadioSet.Changed)
     def _radio_changed(self) -> None:
@@ -345,7 +354,8 @@ class DealDialog(_Dialog):
         self.action_offer()
 
     def action_offer(self) -> None:
-        self._submit(self.command, self.check(self.command))
+        command, problem = self._offer_or_error()
+        self._submit(command, problem or self.check(command))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self._ok_or_cancel(event, "deal-ok", self.action_offer)
@@ -361,7 +371,7 @@ class DealAnswer(_Dialog):
         Binding("n", "answer(False)", "Decline"),
     ]
 
-    def __init__(self, offer: OfferInfo, names: Sequence[str], portfolios: Sequence[PortfolioInfo],
+    def __init__(self, offer: Deal, names: Sequence[str], portfolios: Sequence[PortfolioInfo],
                  check: Check, four_colour: bool = False) -> None:
         super().__init__()
         self.offer = offer
@@ -377,13 +387,13 @@ class DealAnswer(_Dialog):
             box.border_title = f"{responder}: a deal from {proposer}"
             yield Static(Text.assemble(
                 (f"{proposer} gives you: ", "bold"),
-                offer_side(offer.give_cards, offer.give_portfolios, offer.give_money, self.infos, four)),
+                offer_side(offer.give, self.infos, four)),
                 id="answer-give")
             yield Static(Text.assemble(
                 (f"{proposer} takes from you: ", "bold"),
-                offer_side(offer.take_cards, offer.take_portfolios, offer.take_money, self.infos, four)),
+                offer_side(offer.take, self.infos, four)),
                 id="answer-take")
-            if offer.take_cards:
+            if offer.take.cards:
                 yield Static(f"{proposer} names the cards by face: you hand over one of each face "
                              "from your hand.", classes="dialog--note")
             yield Static(classes="dialog--error")
@@ -394,7 +404,7 @@ class DealAnswer(_Dialog):
 
     def on_mount(self) -> None:
         # a deal the responder cannot fulfil can only be declined: say why before they try
-        problem = self.check("accept")
+        problem = self.check(Accept())
         self._error(problem)
         self.query_one("#answer-yes", Button).disabled = problem is not None
 

@@ -4,8 +4,8 @@ pointing at, and the purchase offer after a rent.
 Playing: select one red and one black card in the hand (a third card of a colour replaces the
 older one); the grid highlights the cells the pair can name and puts its cursor there; with a
 9 or 10 the player moves the cursor among those cells; Enter (or p) plays. The rules decide
-everything — the preview line is ``rules.property.preview`` and the Play key is greyed unless
-``match.check`` accepts the play. Only one thing is asked twice: a play on one's own mortgaged
+everything — the preview line is ``rules.property.preview`` of the viewer's view and the Play
+key is greyed unless the rules' ``check`` accepts the play. Only one thing is asked twice: a play on one's own mortgaged
 cell, which loses it.
 """
 
@@ -23,7 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.core import Card, Match, RulesError, View
+from rules.core import Card, Match, View
 from rules.core.words import plural
 from rules.property import (
     Buy, Decline, PendingPurchase, Play, PropertyView, cell_name, cells_for, group, is_wild,
@@ -31,13 +31,13 @@ from rules.property import (
 )
 from rules.property.rules import units_total
 
-from ..widgets import HandWidget, card_text
-from ..widgets.property_grid import PropertyGrid, seat_initials
-from .table import TableScreen
+from ...screens.table import TableScreen
+from ...widgets import HandWidget, card_text
+from .grid import PropertyGrid, seat_initials
 
 if TYPE_CHECKING:
-    from ..saves import SaveStore
-    from ..settings import Settings
+    from ...saves import SaveStore
+    from ...settings import Settings
 
 CONFIRM_MORTGAGED = (
     "That cell is yours and mortgaged: playing it loses it — press Enter again to confirm "
@@ -101,7 +101,7 @@ class BuyScreen(ModalScreen[Buy | None]):
 class PropertyTable(TableScreen):
     """Property's table (see the module docstring)."""
 
-    CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("property_table.tcss")]
+    CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("table.tcss")]
 
     BINDINGS = [
         Binding("enter,p", "play", "Play", key_display="⏎"),
@@ -153,7 +153,7 @@ class PropertyTable(TableScreen):
 
     def _show_units(self) -> None:
         view = self.property_view
-        seat = self.viewer if self.viewer is not None else view.to_move
+        seat = self.viewer if self.viewer is not None else view.current
         widget = self.query_one("#units", Static)
         if seat is None or seat >= len(view.units):
             widget.update("")
@@ -203,11 +203,10 @@ class PropertyTable(TableScreen):
         col, row = self.grid.cursor
         text = Text.assemble(card_text(red, self.settings.four_colour), " ",
                              card_text(black, self.settings.four_colour), " → ")
-        try:
-            match.check(Play(red, black, col, row), self.viewer)
-        except RulesError as error:
-            return text.append(str(error), style="dim")
-        text.append(preview(match.state, red, black, col, row))
+        refused = self.refusal(Play(red, black, col, row))
+        if refused is not None:
+            return text.append(refused, style="dim")
+        text.append(preview(self.property_view, red, black, col, row))
         arrows = ("←→" if is_wild(red) else "") + ("↑↓" if is_wild(black) else "")
         moves = f"   {arrows} cell ·" if arrows else "  "
         return text.append(f"{moves} ⏎ play", style="dim")
@@ -293,11 +292,7 @@ class PropertyTable(TableScreen):
     def _playable(self) -> Play | None:
         """The play the selection and the cursor make, if the rules would take it now."""
         command = self._play_command()
-        if command is None or not self.my_turn:
-            return None
-        try:
-            self.match.check(command, self.viewer)
-        except RulesError:
+        if command is None or not self.my_turn or self.refusal(command) is not None:
             return None
         return command
 
@@ -356,7 +351,7 @@ class PropertyTable(TableScreen):
         if pending is None:
             return
         # the rules list the useful hand-overs; the cheapest first (stable: rules' order on ties)
-        buys = sorted((c for c in self.match.legal() if isinstance(c, Buy)),
+        buys = sorted((c for c in self.legal if isinstance(c, Buy)),
                       key=lambda buy: units_total(buy.units))
         if not buys:
             self.notify("Your units do not cover the price.", severity="warning", title="Buy")
@@ -373,3 +368,6 @@ class PropertyTable(TableScreen):
     def action_decline(self) -> None:
         if self._offer() is not None:
             self.submit(Decline())
+
+
+TABLE = PropertyTable

@@ -22,9 +22,10 @@ from textual.widget import Widget
 
 from rules.core import Card, parse_card, rank_code
 from rules.core.words import dollars
-from rules.portfolio.state import OfferInfo, PortfolioInfo, PortfolioView
+from rules.core.offers import Deal, Side
+from rules.portfolio.state import PortfolioInfo, PortfolioView
 
-from .card import card_text, suit_colour
+from ...widgets.card import card_text, suit_colour
 
 # Below this width the board draws portfolios in their compact form.
 FULL_WIDTH = 60
@@ -98,24 +99,23 @@ def attack_text(info: PortfolioInfo, four_colour: bool = False) -> Text:
     return Text(" · ").join([low, high])
 
 
-def offer_side(cards: Sequence[Card], pids: Sequence[str], amount: int,
-               infos: dict[str, PortfolioInfo], four_colour: bool = False) -> Text:
+def offer_side(side: Side, infos: dict[str, PortfolioInfo], four_colour: bool = False) -> Text:
     """One side of a deal: cards, portfolios (with their runs) and money, or "nothing"."""
-    items: list[Text] = [card_text(card, four_colour) for card in cards]
-    items += [summary_text(infos[pid], four_colour) if pid in infos else Text(pid) for pid in pids]
-    if amount:
-        items.append(Text(dollars(amount)))
+    items: list[Text] = [card_text(card, four_colour) for card in side.cards]
+    items += [summary_text(infos[pid], four_colour) if pid in infos else Text(pid) for pid in side.holdings]
+    if side.money:
+        items.append(Text(dollars(side.money)))
     return Text(", ").join(items) if items else Text("nothing", style="italic")
 
 
-def offer_text(offer: OfferInfo, names: Sequence[str], infos: dict[str, PortfolioInfo],
+def offer_text(offer: Deal, names: Sequence[str], infos: dict[str, PortfolioInfo],
                four_colour: bool = False) -> Text:
     """``Ann gives 5♥h, $4 — and takes P3 ♥ 6–10 $11 from Bob``."""
     return Text.assemble(
         (names[offer.proposer], "bold"), " gives ",
-        offer_side(offer.give_cards, offer.give_portfolios, offer.give_money, infos, four_colour),
+        offer_side(offer.give, infos, four_colour),
         " — and takes ",
-        offer_side(offer.take_cards, offer.take_portfolios, offer.take_money, infos, four_colour),
+        offer_side(offer.take, infos, four_colour),
         " from ", (names[offer.responder], "bold"))
 
 
@@ -215,7 +215,7 @@ class PortfolioBoard(Widget):
             header = Text.assemble(
                 (name, "bold underline" if seat == view.current else "bold"),
                 f" · {dollars(view.money[seat])} · income {dollars(view.income[seat])}")
-            if seat == view.current and view.to_move is not None:
+            if seat == view.current and view.awaiting:
                 header.append(" · to play", style="italic")
             lines.append(_Line(header))
             owned = [info for info in view.portfolios if info.owner == seat]

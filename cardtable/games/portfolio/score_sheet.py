@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from rules.portfolio.state import PortfolioView
 
-from .card import card_text
+from ...widgets.card import card_text
 
 # Totals shown per column; older ones are summed up by a "…" row.
 ROWS = 8
@@ -64,7 +64,7 @@ class ScoreSheet(Static):
             self.four_colour = four_colour
         top = card_text(view.discard_top, self.four_colour) if view.discard_top else Text("empty")
         footer = Text.assemble(("Stock ", "bold"), str(view.stock_size), " · ", ("discard ", "bold"), top)
-        parts = [sheet_table(view.score_sheet, names, view.current if view.to_move is not None else None,
+        parts = [sheet_table(view.score_sheet, names, view.current if view.awaiting else None,
                              self.rows), footer]
         if view.last_round:
             parts.append(Text("LAST ROUND: the stock is out", style="bold reverse red"))

@@ -1,0 +1,1 @@
+"""Portfolio's table, board, score sheet and dialogs."""

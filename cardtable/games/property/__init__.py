@@ -1,0 +1,1 @@
+"""Property's table, grid and purchase dialog."""

@@ -1,0 +1,58 @@
+"""Helpers the rules tests share: drive a game's spec for whichever single seat it awaits.
+
+Most rules tests are about one player acting at a time; these save each test from naming the
+seat the position already names. Tests about seats (a command from the wrong seat, several
+seats awaited at once) call the spec directly with explicit seats."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+
+def seat_helpers(spec: Any) -> SimpleNamespace:
+    def to_move(state: Any) -> int | None:
+        awaiting = spec.awaiting(state)
+        assert len(awaiting) <= 1, f"several seats awaited: {sorted(awaiting)}"
+        return min(awaiting) if awaiting else None
+
+    def seat_of(state: Any) -> int:
+        seat = to_move(state)
+        return 0 if seat is None else seat
+
+    def check(state: Any, command: Any) -> None:
+        spec.check(state, seat_of(state), command)
+
+    def legal(state: Any) -> list:
+        seat = to_move(state)
+        return [] if seat is None else spec.legal(state, seat)
+
+    def parse(text: str, state: Any) -> Any:
+        return spec.notation.parse(text, spec.view(state, seat_of(state)))
+
+    def apply(state: Any, command: Any) -> list:
+        return spec.apply(state, seat_of(state), command)
+
+    def play(state: Any, text: str) -> list:
+        return apply(state, parse(text, state))
+
+    return SimpleNamespace(to_move=to_move, check=check, legal=legal, parse=parse, apply=apply, play=play)
+
+
+def play_random(match: Any, step: int | None = None) -> None:
+    """Submit one random legal command for the first awaited seat, as a random player would."""
+    from rules.core import chance
+
+    seat = min(match.awaiting)
+    step = len(match.history) if step is None else step
+    match.submit(seat, chance(match.seed, f"test/{step}").choice(match.legal(seat)))
+
+
+def play_bot(match: Any, level: str | None = None, step: int | None = None) -> None:
+    """Submit the move a bot of ``level`` (the game's best) would make for the first awaited seat."""
+    from rules.core import chance, get_bot
+
+    seat = min(match.awaiting)
+    bot = get_bot(match.spec, level or match.spec.best_bot)
+    step = len(match.history) if step is None else step
+    match.submit(seat, bot.choose(match.view(seat), match.legal(seat), chance(match.seed, f"test/{step}")))
