@@ -56,3 +56,9 @@ def play_bot(match: Any, level: str | None = None, step: int | None = None) -> N
     bot = get_bot(match.spec, level or match.spec.best_bot)
     step = len(match.history) if step is None else step
     match.submit(seat, bot.choose(match.view(seat), match.legal(seat), chance(match.seed, f"test/{step}")))
+
+
+def bot_choice(match: Any, bot: Any, rng: Any) -> tuple[int, Any]:
+    """(seat, command): what ``bot`` would play for the first awaited seat, from its view."""
+    seat = min(match.awaiting)
+    return seat, bot.choose(match.view(seat), match.legal(seat), rng)

@@ -17,6 +17,7 @@ from cardtable.saves import SaveStore
 from cardtable.settings import Settings
 from rules import find_game
 from rules.core import Match, Seat, chance, get_bot
+from game_helpers import bot_choice
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots"
 SIZE = (120, 40)
@@ -30,9 +31,9 @@ def game_in_progress(game: str, names: list[str], seed: int, commands: int) -> M
     match = Match(spec, seats, seed=seed)
     bot = get_bot(spec, spec.best_bot)
     step = 0
-    while not match.over and (step < commands or match.awaiting != 0):
-        seat = match.awaiting
-        match.submit(bot.choose(spec, match.state, seat, chance(seed, f"shot/{step}")))
+    while not match.over and (step < commands or match.awaiting != {0}):
+        seat = min(match.awaiting)
+        match.submit(*bot_choice(match, bot, chance(seed, f"shot/{step}")))
         step += 1
     return match
 

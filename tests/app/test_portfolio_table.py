@@ -5,6 +5,8 @@ portfolio's price — and a refusal that changes nothing."""
 
 from __future__ import annotations
 
+from rules.core.offers import Offer, Side
+
 import re
 
 import pytest
@@ -21,13 +23,14 @@ from cardtable.app import CardtableApp
 from cardtable.saves import SaveStore
 from cardtable.screens.confirm import ConfirmScreen
 from cardtable.screens.handoff import HandoffScreen
-from cardtable.screens.portfolio_dialogs import DealAnswer, DealDialog, DrawDialog
-from cardtable.screens.portfolio_table import PortfolioTable
+from cardtable.games.portfolio.dialogs import DealAnswer, DealDialog, DrawDialog
+from cardtable.games.portfolio.table import PortfolioTable
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, HandWidget, card_text
-from cardtable.widgets.portfolio_board import PortfolioBoard
+from cardtable.games.portfolio.board import PortfolioBoard
 from pilot_helpers import screen_text, settle
+from game_helpers import bot_choice
 
 SPEC = rules.find_game("portfolio")
 BOT = get_bot(SPEC, "bot")
@@ -86,7 +89,7 @@ async def draw_with_dialog(pilot, command) -> None:
         await pilot.press(str(command.count))
     if command.discard:
         await pilot.press("t")
-    assert dialog.command == SPEC.notation.format(command)
+    assert dialog.command == command
     await pilot.press("enter")
 
 
@@ -128,9 +131,10 @@ async def offer_a_deal(pilot, table: PortfolioTable, match: Match) -> tuple[Card
     if price:
         await pilot.click("#deal-take-money")
         await pilot.press("1")
-    expected = f"offer Bob: give {card_widget.card.key}" + (" take $1" if price else "")
+    expected = Offer("Bob", Side(cards=(card_widget.card,)), Side(money=price))
     assert dialog.command == expected
-    assert expected in await on_screen(pilot)  # the preview
+    # the preview says it in words
+    assert f"Bob gets {card_widget.card.symbol}; you get {'$1' if price else 'nothing'}" in await on_screen(pilot)
     await pilot.press("ctrl+o")
     return card_widget.card, price
 
@@ -139,9 +143,9 @@ def human_choice(match: Match):
     """What a human plays: as the bot would, but drawing as many cards as this turn's income
     pays for (a legal choice that keeps the game short)."""
     if match.state.phase == DRAW:
-        draws = [c for c in match.legal() if isinstance(c, (Draw, Pauper))]
+        draws = [c for c in match.legal(min(match.awaiting)) if isinstance(c, (Draw, Pauper))]
         return max(draws, key=lambda c: (getattr(c, "count", 2), not c.discard))
-    return BOT.choose(SPEC, match.state, match.awaiting, chance(FULL_GAME_SEED, len(match.history)))
+    return bot_choice(match, BOT, chance(FULL_GAME_SEED, len(match.history)))[1]
 
 
 async def check_curtain(pilot, table: PortfolioTable, match: Match) -> None:
@@ -170,7 +174,7 @@ async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
             screen = app.screen
             if match.over or isinstance(screen, HandoffScreen):
                 return True
-            seat = match.awaiting
+            seat = min(match.awaiting)
             if table.viewer != seat or match.seats[seat].bot:
                 return False
             phase = match.state.phase
@@ -186,7 +190,7 @@ async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
                 curtains += 1
                 await pilot.press("enter")
                 continue
-            seat, state, before = match.awaiting, match.state, len(match.history)
+            seat, state, before = min(match.awaiting), match.state, len(match.history)
             if state.phase == RESPOND:
                 # the other human answers the deal after the curtain, seeing it in full
                 assert "gives you" in await on_screen(pilot) and seat == 1
@@ -306,7 +310,7 @@ async def test_the_pauper_draws_two_for_nothing(tmp_path):
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
         assert "Pauper's rule" in await on_screen(pilot)
-        assert app.screen.command == "pauper"
+        assert app.screen.command == Pauper(False)
         await pilot.press("enter")
         await pilot.pause()
         assert match.history[-1].text == "pauper" and len(match.state.hands[0]) == 14
@@ -331,12 +335,18 @@ async def test_a_selected_portfolio_shows_its_price_and_a_refusal_changes_nothin
         before = SPEC.to_json(match.state)
         await select(pilot, table, [seven])
         assert "◀" not in str(board.render())  # Ann cannot afford to play it anywhere
+        assert table.check_action("acquire", ()) is None  # greyed: no acquisition is legal now
         await pilot.press("a")
         await pilot.pause()
-        assert not isinstance(app.screen, ConfirmScreen)
+        assert not isinstance(app.screen, ConfirmScreen) and notes == []
+        # typed in the command bar instead, the rules say why not
+        await pilot.press("colon")
+        await pilot.press(*f"acquire P1 {seven.key}", "enter")
+        await pilot.pause()
         assert notes[-1] == "You need $8 to acquire P1; you have $6."
         assert "You need $8 to acquire P1" in await on_screen(pilot)
         assert SPEC.to_json(match.state) == before and match.history == []
+        await pilot.press("escape")
 
         await select(pilot, table, [two])
         assert "◀ 2♣ neutralises" in str(board.render())  # the board points at where it fits

@@ -1,6 +1,6 @@
 """The Property table, driven through Pilot with keys and clicks: a whole game against the bot,
 a resumed game, the hand-off curtain, the mortgaged-cell confirmation, the rent preview and the
-footer keys. The player's choices come from ``match.legal()``; the keys carry them out."""
+footer keys. The player's choices come from ``match.legal(min(match.awaiting))``; the keys carry them out."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from rules.property.state import unit_value
 from cardtable.app import CardtableApp
 from cardtable.saves import SaveStore
 from cardtable.screens.handoff import HandoffScreen
-from cardtable.screens.property_table import CONFIRM_MORTGAGED, BuyScreen, PropertyTable
+from cardtable.games.property.table import CONFIRM_MORTGAGED, BuyScreen, PropertyTable
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import HandWidget, card_text
-from cardtable.widgets.property_grid import seat_initials
+from cardtable.games.property.grid import seat_initials
 from pilot_helpers import TableApp, screen_text as screenshot, settle
 
 SPEC = rules.find_game("property")
@@ -44,7 +44,7 @@ def rent(state, play: Play) -> int:
 
 def costly_play(match: Match) -> Play:
     """The legal play paying the most rent (ends a game against the bot soonest)."""
-    return max((c for c in match.legal() if isinstance(c, Play)), key=lambda p: rent(match.state, p))
+    return max((c for c in match.legal(min(match.awaiting)) if isinstance(c, Play)), key=lambda p: rent(match.state, p))
 
 
 # -- driving the table with keys -----------------------------------------------------------------
@@ -97,12 +97,12 @@ async def human_turns(pilot, table: PropertyTable, match: Match, until) -> Count
     first purchase offered bought, the others declined. Counts what was done."""
     done: Counter = Counter()
     while not until():
-        await settle(pilot, lambda: match.over or (match.awaiting == 0 and table.my_turn))
+        await settle(pilot, lambda: match.over or (match.awaiting == {0} and table.my_turn))
         if match.over:
             break
         before = len(match.history)
         if match.state.pending is not None:
-            buys = [c for c in match.legal() if isinstance(c, Buy)]
+            buys = [c for c in match.legal(min(match.awaiting)) if isinstance(c, Buy)]
             buy = not done["bought"]
             done["chose from the list"] += await answer_offer(pilot, table, buy)
             command = match.history[before].command
@@ -157,7 +157,7 @@ async def test_a_game_resumed_from_its_save_plays_on_by_keys_and_saves(tmp_path)
         table = app.screen
         game_id = table.game_id
         await human_turns(pilot, table, match, lambda: sum(p.seat == 0 for p in match.history) >= 4)
-        await settle(pilot, lambda: match.awaiting == 0)
+        await settle(pilot, lambda: match.awaiting == {0})
         halfway = [p.text for p in match.history]
 
     resumed = store.load(game_id)
@@ -344,11 +344,11 @@ async def test_the_curtain_between_two_humans_shows_no_hand_card(tmp_path):
         assert isinstance(app.screen, HandoffScreen)
         await pilot.press("enter")
         await pilot.pause()
-        first = match.awaiting
+        first = min(match.awaiting)
         assert table.viewer == first
-        await play_with_keys(pilot, table, match.legal()[0])
+        await play_with_keys(pilot, table, match.legal(min(match.awaiting))[0])
         await pilot.pause()
-        second = match.awaiting
+        second = min(match.awaiting)
         assert second != first and isinstance(app.screen, HandoffScreen)
         assert table.viewer is None
         hand = table.query_one(HandWidget)

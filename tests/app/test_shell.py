@@ -40,7 +40,7 @@ def played_out(game: str, seed: int = 3, names=("Ann", "Bob")) -> Match:
     """A finished game between random bots."""
     match = Match(rules.find_game(game), [Seat(name, "random") for name in names], seed=seed)
     while not match.over:
-        match.submit(match.bot_move())
+        match.submit(min(match.awaiting), match.bot_move(min(match.awaiting)))
     return match
 
 
@@ -152,7 +152,7 @@ async def test_a_corrupt_save_is_reported_set_aside_and_the_others_stay(store):
     bad_id = store.create(in_play(seed=2))
     path = store.folder / f"{bad_id}.json"
     data = json.loads(path.read_text())
-    data["commands"] = ["this is not a move"]
+    data["commands"] = [[0, "this is not a move"]]
     path.write_text(json.dumps(data))
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
@@ -330,7 +330,7 @@ async def test_a_tiny_terminal_says_so_and_the_game_goes_on(store):
     match = in_play()
     app = make_app(store, match=match, game_id=store.create(match))
     async with app.run_test(size=(60, 20)) as pilot:
-        assert await until(pilot, lambda: match.awaiting == 0)
+        assert await until(pilot, lambda: match.awaiting == {0})
         table = app.screen
         assert isinstance(table, TableScreen)
         guard = table.query_one(SizeGuard)
@@ -338,8 +338,8 @@ async def test_a_tiny_terminal_says_so_and_the_game_goes_on(store):
         assert guard.display and all(not child.display for child in table.children if child is not guard)
         # the game goes on under the message: Ann moves, the bot answers, all is saved
         played = len(match.history)
-        assert table.submit(match.legal()[0])
-        assert await until(pilot, lambda: match.awaiting == 0 and len(match.history) >= played + 2)
+        assert table.submit(match.legal(min(match.awaiting))[0])
+        assert await until(pilot, lambda: match.awaiting == {0} and len(match.history) >= played + 2)
         assert store.list()[0].turn == match.turn
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()

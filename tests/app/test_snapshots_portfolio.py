@@ -14,9 +14,10 @@ from rules.portfolio.state import ACT, DRAW
 
 from cardtable.app import CardtableApp
 from cardtable.saves import SaveStore
-from cardtable.screens.portfolio_table import PortfolioTable
+from cardtable.games.portfolio.table import PortfolioTable
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget
+from game_helpers import bot_choice
 
 SPEC = rules.find_game("portfolio")
 BOT = get_bot(SPEC, "bot")
@@ -28,7 +29,7 @@ def played_until(seats, done) -> Match:
     """A game of ``seats`` whose every move (the humans' too) is the bot's, up to ``done``."""
     match = Match(SPEC, seats, seed=SEED)
     while not done(match):
-        match.submit(BOT.choose(SPEC, match.state, match.awaiting, chance(SEED, len(match.history))))
+        match.submit(*bot_choice(match, BOT, chance(SEED, len(match.history))))
     return match
 
 
@@ -45,13 +46,13 @@ def ann_acting(match: Match) -> bool:
     """Ann has drawn, a good way into the game, with portfolios on both sides of the table."""
     state = match.state
     owners = {p.owner for p in state.portfolios}
-    return (len(match.history) >= 40 and match.awaiting == 0 and state.phase == ACT
+    return (len(match.history) >= 40 and match.awaiting == {0} and state.phase == ACT
             and 0 in owners and len(owners) >= 2)
 
 
 def ann_drawing(match: Match) -> bool:
     state = match.state
-    return len(match.history) >= 40 and match.awaiting == 0 and state.phase == DRAW and state.turn_income >= 8
+    return len(match.history) >= 40 and match.awaiting == {0} and state.phase == DRAW and state.turn_income >= 8
 
 
 def table(pilot) -> PortfolioTable:
@@ -110,7 +111,7 @@ def test_portfolio_deal_answer(snap_compare, tmp_path):
     # Ann offers her lowest card and $1 for Bob's first portfolio (or a card, if he has none)
     bobs = [p.pid for p in match.state.portfolios if p.owner == 1]
     card = min(match.state.hands[0], key=Card.sort_key)
-    match.submit(f"offer Bob: give {card.key},$1 take {bobs[0] if bobs else '2C'}")
+    match.submit(0, f"offer Bob: give {card.key},$1 take {bobs[0] if bobs else '2C'}")
 
     async def lift_the_curtain(pilot):
         await pilot.pause()

@@ -17,6 +17,7 @@ from rules.core import Card, Match, Seat, chance, get_bot
 from cardtable.app import CardtableApp
 from cardtable.saves import SaveStore
 from cardtable.settings import Settings
+from game_helpers import bot_choice
 
 SIZES = [(80, 24), (120, 40)]
 SEED, PLIES = 7, 63
@@ -28,8 +29,8 @@ def game_in_progress() -> Match:
     match = Match(spec, [Seat("Ann"), Seat("Cleo", "bot")], seed=SEED)
     bot = get_bot(spec, "bot")
     for ply in range(PLIES):
-        match.submit(bot.choose(spec, match.state, match.awaiting, chance(SEED, ply)))
-    assert match.awaiting == 0 and match.state.pending is None
+        match.submit(*bot_choice(match, bot, chance(SEED, ply)))
+    assert match.awaiting == {0} and match.state.pending is None
     assert any(match.state.mortgaged) and set(PAIR) <= set(match.state.hands[0])
     return match
 

@@ -16,10 +16,12 @@ from cardtable.saves import SaveStore
 from cardtable.screens.confirm import ConfirmScreen
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.table import TableScreen
-from cardtable.screens.tables import table_screen_for
+from cardtable.games import table_screen_for
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
 from cardtable.widgets.game_log import EVENT_INDENT
+from game_helpers import play_random
+from tiny_game import pile  # noqa: F401  (a fixture)
 from pilot_helpers import TableApp, screen_text as screenshot, settle
 
 GAME = sorted(rules.GAMES)[0]
@@ -40,8 +42,8 @@ class WatchingTable(TableScreen):
 
 def make_table(tmp_path, seats, seed=1, commands=(), table_class=TableScreen):
     match = Match(SPEC, seats, seed=seed)
-    for text in commands:
-        match.submit(text)
+    for seat, text in commands:
+        match.submit(seat, text)
     store = SaveStore(tmp_path / "data")
     game_id = store.create(match)
     table = table_class(match, game_id, store, Settings(bot_delay=0))
@@ -65,33 +67,36 @@ def hand_texts(cards):
 
 
 def private_lines(match, seat):
-    return [EVENT_INDENT + event.describe(match.names) for played in match.history
-            for event in played.events if event.private_to == seat]
+    """The log lines only ``seat`` may read: events the public does not see, or sees in other
+    words (a draw's cards)."""
+    names = match.names
+    return [EVENT_INDENT + event.describe(names, seat) for played in match.history
+            for event in played.events
+            if event.visible_to(seat) and (not event.visible_to(None)
+                                           or event.describe(names, seat) != event.describe(names, None))]
 
 
 def undoable(match):
-    """A legal command for the awaited seat that Match will let that seat take back: it
-    reveals nothing and leaves the same seat to act."""
-    seat = match.awaiting
-    for command in match.legal()[:60]:
+    """A legal command for seat 0 that Match will let it take back: it reveals nothing and
+    leaves seat 0 to act."""
+    for command in match.legal(0)[:60]:
         state = copy.deepcopy(match.state)
-        events = SPEC.apply(state, command)
-        if not any(event.reveals for event in events) and SPEC.to_move(state) == seat:
+        events = SPEC.apply(state, 0, command)
+        if not any(event.reveals for event in events) and SPEC.awaiting(state) == {0}:
             return match.format(command)
     return None
 
 
 def undoable_position(seats):
     """(seed, commands before, an undoable command) with seat 0 to act, found by bot play."""
-    bot = get_bot(SPEC, "random")
     for seed in range(8):
         match = Match(SPEC, seats, seed=seed)
         for ply in range(80):
             if match.over:
                 break
-            if match.awaiting == 0 and (text := undoable(match)) is not None:
-                return seed, [played.text for played in match.history], text
-            match.submit(bot.choose(SPEC, match.state, match.awaiting, chance(seed, ply)))
+            if match.awaiting == {0} and (text := undoable(match)) is not None:
+                return seed, [[played.seat, played.text] for played in match.history], text
+            play_random(match)
     pytest.fail(f"{GAME}: no undoable command in 8 bot games")
 
 
@@ -110,8 +115,8 @@ async def open_bar_and_type(pilot, text):
 async def test_command_bar_plays_a_legal_command_logs_and_saves_it(tmp_path):
     app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
     async with app.run_test(size=SMALL) as pilot:
-        assert match.awaiting == 0 and table.viewer == 0
-        text = match.format(match.legal()[0])
+        assert match.awaiting == {0} and table.viewer == 0
+        text = match.format(match.legal(0)[0])
         before = SPEC.to_json(match.state)
         bar = await open_bar_and_type(pilot, text)
         assert match.history[0].text == text and match.history[0].seat == 0
@@ -119,7 +124,7 @@ async def test_command_bar_plays_a_legal_command_logs_and_saves_it(tmp_path):
         assert not bar.is_open and bar.input.value == ""
         log = table.query_one(GameLog)
         assert f"Ann: {text}" in log.plain
-        assert saved_commands(store, game_id)[0] == text
+        assert saved_commands(store, game_id)[0] == [0, text]
         assert not [note for note in notes if note[1] == "error"]
 
 
@@ -143,7 +148,7 @@ async def test_an_illegal_command_is_refused_and_changes_nothing(tmp_path):
 async def test_the_command_bar_completes_from_the_legal_commands(tmp_path):
     app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
     async with app.run_test(size=SMALL) as pilot:
-        legal = [match.format(command) for command in match.legal()]
+        legal = [match.format(command) for command in match.legal(0)]
         await pilot.press("colon")
         bar = table.query_one(CommandBar)
         await pilot.press(*legal[0][:2])
@@ -175,7 +180,7 @@ async def test_undo_is_greyed_out_until_allowed_and_then_takes_the_command_back(
         assert SPEC.to_json(match.state) == position
 
         await open_bar_and_type(pilot, text)
-        assert match.can_undo and match.history[-1].text == text
+        assert match.can_undo(0) and match.history[-1].text == text
         assert table.check_action("undo", ()) is True and not footer_undo_disabled(app)
         assert f"Ann: {text}" in log.plain
 
@@ -192,16 +197,16 @@ async def test_undo_is_greyed_out_until_allowed_and_then_takes_the_command_back(
 async def test_bots_play_by_themselves_until_a_human_is_awaited(tmp_path):
     app, table, match, store, game_id, notes = make_table(
         tmp_path, [Seat("Robo", "random"), Seat("Ann"), Seat("Cyborg", "random")][: SPEC.players[1]])
-    assert match.awaiting == 0
+    assert match.awaiting == {0}
     async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot, lambda: match.awaiting == 1 or match.over)
+        await settle(pilot, lambda: match.awaiting == {1} or match.over)
         await pilot.pause()
         assert match.history and all(match.seats[p.seat].bot for p in match.history)
         assert table.viewer == 1 and not isinstance(app.screen, HandoffScreen)
         log = table.query_one(GameLog).plain
         for played in match.history:
             assert f"{match.names[played.seat]}: {played.text}" in log
-        assert saved_commands(store, game_id) == [p.text for p in match.history]
+        assert saved_commands(store, game_id) == [[p.seat, p.text] for p in match.history]
         # the bots' secrets stay theirs
         for seat in (0, 2):
             for line in private_lines(match, seat):
@@ -233,13 +238,13 @@ async def test_the_curtain_hides_every_private_thing_between_two_humans(tmp_path
 
         # Ann plays (her first legal command, then as a bot would) until Bob is awaited
         bot = get_bot(SPEC, "random")
-        assert table.submit(match.legal()[0])
+        assert table.submit(match.legal(0)[0])
         for step in range(40):
-            if match.awaiting != 0:
+            if match.awaiting != {0}:
                 break
-            assert table.submit(bot.choose(SPEC, match.state, 0, chance(7, step)))
+            assert table.submit(bot.choose(match.view(0), match.legal(0), chance(7, step)))
         await pilot.pause()
-        assert match.awaiting == 1
+        assert match.awaiting == {1}
         secrets = private_lines(match, 0)
         assert secrets, f"{GAME}: Ann's moves should have shown her something private"
 
@@ -354,7 +359,7 @@ async def test_a_failed_autosave_keeps_the_game_going(tmp_path):
     app = TableApp(table)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await pilot.pause()
-        assert table.submit(match.legal()[0])
+        assert table.submit(match.legal(0)[0])
         await pilot.pause()
         assert len(match.history) >= 1
         assert "Not saved" in screenshot(app)
@@ -364,3 +369,45 @@ def test_each_game_gets_its_own_table_or_the_generic_one():
     assert table_screen_for("no-such-game") is TableScreen
     for name in rules.GAMES:
         assert issubclass(table_screen_for(name), TableScreen)
+
+
+# -- several humans awaited at once ---------------------------------------------------------
+
+async def test_humans_awaited_at_once_are_called_one_by_one_and_keep_their_secrets(tmp_path, pile):
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    match.submit(0, "take 2")  # the pile is at 3: both guess at once, in secret
+    assert match.awaiting == {0, 1}
+    store = SaveStore(tmp_path / "data")
+    table = TableScreen(match, store.create(match), store, Settings(bot_delay=0))
+    app = TableApp(table)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen) and "Pass to Ann" in screenshot(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.viewer == 0 and "7♠" in screenshot(app)
+        await open_bar_and_type(pilot, "guess 2")
+        await pilot.pause()
+        # Ann's guess is in; Bob is still awaited: the curtain calls him, and hides Ann's hand
+        assert match.awaiting == {1} and isinstance(app.screen, HandoffScreen)
+        shot = screenshot(app)
+        assert "Pass to Bob" in shot and "7♠" not in shot and "guess 2" not in shot
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.viewer == 1
+        log = table.query_one(GameLog).plain
+        assert "Ann" in log and "  Ann has guessed" in log  # that she did, not what
+        assert not [line for line in log if "guess 2" in line or "guessed 2" in line]
+        shot = screenshot(app)
+        assert "8♠" in shot and "7♠" not in shot and "guess 2" not in shot
+        await open_bar_and_type(pilot, "guess 1")
+        await pilot.pause()
+        assert "  Bob guessed 1" in table.query_one(GameLog).plain
+        assert match.awaiting == {1} and table.viewer == 1  # Bob takes next: no hand-off
+
+
+def test_the_guard_catches_the_app_reading_a_state(tmp_path):
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=1)
+    with pytest.raises(AssertionError, match="read a game's state"):
+        exec("match.state", {"__name__": "cardtable.screens.table", "match": match})
+    assert match.state is not None  # the tests themselves may

@@ -292,9 +292,8 @@ class PropertyTable(TableScreen):
     def _playable(self) -> Play | None:
         """The play the selection and the cursor make, if the rules would take it now."""
         command = self._play_command()
-        if command is None or not self.my_turn or self.refusal(command) is not None:
-            return None
-        return command
+        # legal lists every play there is: a play not in it is refused
+        return command if command is not None and command in self.legal else None
 
     def _offer_text(self, offer: PendingPurchase) -> str:
         have = units_total(self.property_view.units[offer.payer])
