@@ -1,6 +1,7 @@
 """cardtable's speed figures, measured side by side in one run (a script, not a test).
 
     python tests/benchmark.py [--runs 7] [--games 200] [--presses 60]
+        [--parts startup,keys,simulation] [--reference DIR]
 
 Reports, with the goal of each:
 - start-up to the first painted screen, cardtable's menu against a bare Textual app with a
@@ -9,7 +10,9 @@ Reports, with the goal of each:
 - the median time from a key press to the table repainted, on the Property and Portfolio
   tables (a hand-cursor key, and a card selection that re-highlights the board), measured from
   the key reaching the app to the next frame rendered for the terminal: goal <= 50 ms;
-- commands/s and games/s of headless bot games of every registered game.
+- commands/s and games/s of headless bot games of every registered game; with ``--reference``
+  (another checkout of cardtable, e.g. the last release) the same games are played by that
+  checkout's code too, interleaved with this one's in fresh processes, and the ratios printed.
 
 Timings on a busy machine wander: this is why they live here and not in the test suite.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -169,6 +173,35 @@ def simulation(games: int) -> dict[str, dict[str, float]]:
     return figures
 
 
+def simulation_in(folder: Path | None, games: int) -> dict[str, dict[str, float]]:
+    """``simulation`` in a fresh process, with the rules of the checkout in ``folder`` (this
+    one when None)."""
+    env = dict(os.environ)
+    if folder is not None:
+        env["PYTHONPATH"] = str(folder)  # ahead of the installed (editable) cardtable
+    out = subprocess.run([sys.executable, __file__, "--child-simulation", str(games)], capture_output=True,
+                         text=True, check=True, env=env, cwd=folder or Path(__file__).resolve().parents[1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
+    """This checkout against ``reference``, interleaved, medians of ``rounds`` runs each."""
+    mine: dict[str, list[float]] = {}
+    theirs: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for figures, folder in ((mine, None), (theirs, reference)):
+            for label, f in simulation_in(folder, games).items():
+                figures.setdefault(label, []).append(f["commands_per_s"])
+    for label in sorted(mine):
+        now = statistics.median(mine[label])
+        if label in theirs:
+            before = statistics.median(theirs[label])
+            print(f"simulation {label}: {now:,.0f} commands/s, reference {before:,.0f} → ratio "
+                  f"{now / before:.2f} (median of {rounds} interleaved runs of {games} games)")
+        else:
+            print(f"simulation {label}: {now:,.0f} commands/s (the reference has no such game)")
+
+
 def verdict(value: float, goal: float) -> str:
     return "ok" if value <= goal else "OVER GOAL"
 
@@ -178,27 +211,50 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--presses", type=int, default=60)
+    parser.add_argument("--parts", default="startup,keys,simulation",
+                        help="which figures: startup, keys, simulation (comma-separated)")
+    parser.add_argument("--reference", type=Path, metavar="DIR",
+                        help="another cardtable checkout to compare simulation speed against")
     parser.add_argument("--child", choices=("bare", "cardtable"), help=argparse.SUPPRESS)
+    parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child)
         return
+    if args.child_simulation:
+        print(json.dumps(simulation(args.child_simulation)))
+        return
+    parts = set(args.parts.split(","))
 
-    s = startup(args.runs)
+    if "startup" in parts:
+        print_startup(args.runs)
+    if "keys" in parts:
+        print_keys(args.presses)
+    if "simulation" in parts:
+        if args.reference:
+            compare_simulations(args.reference, args.games)
+        else:
+            for label, f in simulation(args.games).items():
+                print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
+                      f"{f['mean_turns']:.1f} turns a game ({args.games} games)")
+
+
+def print_startup(runs: int) -> None:
+    s = startup(runs)
     print(f"start-up to first paint: cardtable {s['cardtable_s'] * 1000:.0f} ms, bare Textual "
           f"{s['bare_s'] * 1000:.0f} ms → ratio {s['startup_ratio']:.2f} "
           f"(goal ≤ {GOALS['startup']}: {verdict(s['startup_ratio'], GOALS['startup'])})")
     print(f"peak memory: cardtable {s['cardtable_mib']:.1f} MiB, bare Textual {s['bare_mib']:.1f} MiB → "
           f"ratio {s['memory_ratio']:.2f} (goal ≤ {GOALS['memory']}: {verdict(s['memory_ratio'], GOALS['memory'])})")
+
+
+def print_keys(presses: int) -> None:
     for game, players in (("property", ["Ann", "Cleo"]), ("portfolio", ["Ann", "Cleo", "Dan"])):
-        k = asyncio.run(key_latency(game, players, args.presses))
+        k = asyncio.run(key_latency(game, players, presses))
         worst = max(k.values())
         print(f"key press to repaint, {game} table: hand cursor {k['cursor_ms']:.1f} ms, card selection "
-              f"{k['select_ms']:.1f} ms (median of {args.presses}; goal ≤ {GOALS['key_ms']:.0f} ms: "
+              f"{k['select_ms']:.1f} ms (median of {presses}; goal ≤ {GOALS['key_ms']:.0f} ms: "
               f"{verdict(worst, GOALS['key_ms'])})")
-    for label, f in simulation(args.games).items():
-        print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
-              f"{f['mean_turns']:.1f} turns a game ({args.games} games)")
 
 
 if __name__ == "__main__":

@@ -84,6 +84,7 @@ class Card:
     # derived once at creation (rules and bots read them millions of times a simulation)
     face: tuple[int, Suit | None] = field(init=False, repr=False, compare=False)
     _sort: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.suit is None and self.rank != 0:
@@ -93,6 +94,10 @@ class Card:
         object.__setattr__(self, "face", (self.rank, self.suit))
         order = 4 if self.suit is None else self.suit._order  # type: ignore[attr-defined]
         object.__setattr__(self, "_sort", (order, self.rank, self.copy))
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.copy)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __copy__(self) -> Card:
         return self

@@ -142,9 +142,14 @@ def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
     lowest: dict[tuple[int, Suit], Card] = {}
     for card in sort_cards(hand):
         lowest.setdefault(card.face, card)
+    by_suit: dict[Suit, list[int]] = {}
+    for rank, suit in lowest:
+        by_suit.setdefault(suit, []).append(rank)
     runs: list[tuple[Card, ...]] = []
     for suit in SUITS:
-        ranks = sorted(rank for rank, s in lowest if s is suit)
+        ranks = sorted(by_suit.get(suit, ()))
+        if len(ranks) < MIN_RUN:
+            continue
         segment: list[int] = []
         for rank in ranks + [0]:
             if segment and rank == segment[-1] + 1:
