@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from textual import events
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Size
 from textual.screen import Screen
@@ -48,6 +49,7 @@ class CardtableApp(App[None]):
 
     TITLE = "cardtable"
     CSS_PATH = "app.tcss"
+    BINDINGS = [Binding("f1", "keys", "Keys", show=False)]
 
     def __init__(
         self,
@@ -67,6 +69,7 @@ class CardtableApp(App[None]):
             settings, self._problems = read_settings()
         self.settings = settings
         self._start = (match, game_id)
+        self._focus_before_small: Widget | None = None
         self.settings_changed_signal: Signal[Settings] = Signal(self, "settings-changed")
         """Published after every settings change (tables redraw cards on four_colour)."""
 
@@ -127,6 +130,17 @@ class CardtableApp(App[None]):
 
         self.push_screen(RulesScreen(game_name))
 
+    def action_keys(self) -> None:
+        """The keys page of the current screen, beside the rules of its game (if any)."""
+        from .screens.rules import RulesScreen, keys_of
+
+        screen = self.screen
+        if isinstance(screen, RulesScreen):
+            return
+        match = getattr(screen, "match", None)
+        game = match.spec.name if isinstance(match, Match) else None
+        self.push_screen(RulesScreen(game, keys=keys_of(screen), start="keys"))
+
     # -- settings ------------------------------------------------------------------------------
     def save_settings(self) -> None:
         """Keep the current settings for next time, and tell the screens they changed."""
@@ -182,9 +196,27 @@ class CardtableApp(App[None]):
     def _check_size(self, size: Size | None = None) -> None:
         width, height = size or self.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        was_small = self.has_class("-too-small")
+        if small and not was_small:
+            # the hidden widgets lose the focus: remember who had it
+            self._focus_before_small = self.screen.focused
         self.set_class(small, "-too-small")
         if small:
             self._guard(self.screen)
+        elif was_small:
+            self.call_after_refresh(self._refocus)
+
+    def _refocus(self) -> None:
+        """Give the focus back to the widget that had it before the terminal got too small (or
+        to the screen's first choice if that widget has gone)."""
+        widget = getattr(self, "_focus_before_small", None)
+        self._focus_before_small = None
+        if widget is not None and widget.is_attached and widget.screen is self.screen and widget.focusable:
+            widget.focus()
+        elif self.screen.focused is None:
+            auto = [w for w in self.screen.query(self.screen.AUTO_FOCUS or "*") if w.focusable]
+            if auto:
+                auto[0].focus()
 
     def _on_screen_change(self, screen: Screen) -> None:
         if self.has_class("-too-small"):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import Any, Callable, Iterator, NoReturn, Sequence
 
 import rules
 from rules.core import Match, RulesError, SaveFormatError, Seat
@@ -35,7 +36,17 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a mistake becomes one line instead of the usage block and an exit."""
+    """argparse, but a mistake becomes one line instead of the usage block and an exit, and
+    the games list under the help is made only when help is printed (it imports every game)."""
+
+    def __init__(self, *args: Any, games_after: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.games_after = games_after
+
+    def format_help(self) -> str:
+        if self.games_after is not None:
+            self.epilog = self.games_after + games_help()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
@@ -85,19 +96,24 @@ def parse_players(spec: Any, text: str) -> list[Seat]:
     return seats
 
 
-def parse_levels(spec: Any, text: str | None) -> list[str]:
-    """``"bot,random"`` → bot levels for `simulate`; none: the best bot at the fewest seats."""
-    if text is None:
-        return [spec.best_bot] * spec.players[0]
-    levels = [bot_level(spec, word) for word in text.split(",")]
+def parse_levels(spec: Any, text: str | None) -> list[tuple[str, str]]:
+    """``"bot:Cleo,random"`` → (name, bot level) per seat for `simulate` (a seat without a name
+    is called after its level and place); none: the best bot at the fewest seats."""
+    words = text.split(",") if text is not None else ["bot"] * spec.players[0]
+    seats = []
+    for place, word in enumerate(words, 1):
+        kind, sep, name = word.partition(":")
+        level = bot_level(spec, kind)
+        seats.append((name.strip() if sep and name.strip() else f"{level.capitalize()} {place}", level))
     low, high = spec.players
-    if not low <= len(levels) <= high:
-        raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(levels)}")
-    return levels
+    if not low <= len(seats) <= high:
+        raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(seats)}")
+    return seats
 
 
 def games_help() -> str:
-    """The games, their player counts, bot levels and options, for `--help`."""
+    """The games, their player counts, bot levels and options, for `--help` (imported only
+    when help is asked for: every other launch starts without loading a game's rules)."""
     lines = ["games:"]
     for name, spec in sorted(rules.GAMES.items()):
         low, high = spec.players
@@ -105,8 +121,16 @@ def games_help() -> str:
         lines.append(f"  {name:<16}{spec.title}, {low}-{high} players; bots: {levels} (best: {spec.best_bot})")
         for option in spec.options:
             choices = f" [{'/'.join(map(str, option.choices))}]" if option.choices else ""
-            lines.append(f"  {'':<18}--option {option.key}=...  {option.label}{choices} (default {option.default})")
+            lines.append(f"  {'':<18}--option {option.key}=...  {option.label}{choices} "
+                         f"(default: {option_text(option.default)})")
     return "\n".join(lines)
+
+
+def option_text(value: Any) -> str:
+    """An option's value as the command line takes it: ``yes``/``no`` for a flag."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,16 +148,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal card table for economic card games. Without a command, opens the menu.",
         parents=[top_data],
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=games_help(),
+        games_after="",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, summary: str, epilog: str = "") -> argparse.ArgumentParser:
+    def command(name: str, summary: str, games_after: str | None = None) -> argparse.ArgumentParser:
         return commands.add_parser(name, help=summary, description=summary, parents=[sub_data],
-                                   epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   games_after=games_after, formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    new = command("new", "Start a new game and open its table.", SEAT_HELP + "\n" + games_help())
+    new = command("new", "Start a new game and open its table.", SEAT_HELP + "\n")
     new.add_argument("game", metavar="GAME", help="the game to play (see the list below)")
     new.add_argument("--players", required=True, metavar="LIST", help="the players in seat order, e.g. Ann,Bob,bot:Cleo")
     new.add_argument("--seed", type=int, help="deal from this seed (the same seed, the same deal)")
@@ -146,13 +170,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = command(
         "simulate", "Play bot games without the table and print how each seat did.",
-        "seats: 'bot' is the game's best bot, 'random' plays random legal moves, or name a level.\n\n"
-        + games_help(),
+        "seats: 'bot' is the game's best bot, 'random' plays random legal moves, or name a level.\n\n",
     )
     simulate.add_argument("game", metavar="GAME", help="the game to simulate")
     simulate.add_argument("--games", type=int, default=100, metavar="N", help="how many games (default 100)")
     simulate.add_argument("--seats", metavar="LEVELS",
-                          help="one bot level per seat, e.g. bot,random (default: the best bot at the fewest seats)")
+                          help="one bot per seat, a level with an optional name: bot:Cleo,random:Dan "
+                               "(default: the best bot at the fewest seats)")
     simulate.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     simulate.add_argument("--option", action="append", metavar="KEY=VALUE", help="a setup option; may be repeated")
     return parser
@@ -204,11 +228,29 @@ def cmd_simulate(args: argparse.Namespace, store: SaveStore) -> int:
     spec = rules.find_game(args.game)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    levels = parse_levels(spec, args.seats)
+    seats = parse_levels(spec, args.seats)
     options = parse_options(args.option)
-    summary = simulate(spec, levels, args.games, args.seed, options)
-    print(format_summary(spec, summary))
+    levels = [level for _name, level in seats]
+    with simulation_progress(spec.title, args.games) as progress:
+        summary = simulate(spec, levels, args.games, args.seed, options, progress)
+    print(format_summary(spec, summary, [name for name, _level in seats]))
     return 0
+
+
+@contextmanager
+def simulation_progress(title: str, games: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr while the games are played (only on a terminal, only for runs
+    long enough to want one); yields the callback ``simulate`` calls after each game."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    progress = Progress(TextColumn(f"simulating {title}"), BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=console, transient=True,
+                        disable=not console.is_terminal or games < 20)
+    with progress:
+        task = progress.add_task("games", total=games)
+        yield lambda done: progress.update(task, completed=done)
 
 
 COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_saves,
@@ -232,13 +274,15 @@ def format_saves(infos: Sequence[SaveInfo]) -> str:
     )
 
 
-def format_summary(spec: Any, summary: Any) -> str:
+def format_summary(spec: Any, summary: Any, names: Sequence[str] | None = None) -> str:
     n = summary.games
     lines = [f"{spec.title}: {n} game{'s' if n != 1 else ''}, {len(summary.levels)} seats (seats rotate)"]
-    width = max(len(level) for level in summary.levels)
-    for seat, (level, share) in enumerate(zip(summary.levels, summary.shares), 1):
-        marker = " (random moves)" if level == RANDOM else ""
-        lines.append(f"  seat {seat}  {level:<{width}}  {share * 100:5.1f}% of wins{marker}")
+    names = list(names) if names is not None else [f"Seat {i}" for i in range(1, len(summary.levels) + 1)]
+    labels = [f"{name} ({'random moves' if level == RANDOM else 'bot: ' + level})"
+              for name, level in zip(names, summary.levels)]
+    width = max(len(label) for label in labels)
+    for label, share, ms in zip(labels, summary.shares, summary.ms_per_move):
+        lines.append(f"  {label:<{width}}  {share * 100:5.1f}% of wins  {ms:6.2f} ms a move")
     lines.append(f"mean game: {summary.mean_turns:.1f} turns, {summary.mean_commands:.1f} commands")
     lines.append(f"speed: {summary.games_per_second:.1f} games/s, {summary.commands_per_second:,.0f} commands/s")
     return "\n".join(lines)

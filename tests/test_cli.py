@@ -254,7 +254,33 @@ def test_simulate_defaults_to_the_best_bot_at_the_fewest_seats(capsys):
     assert main(["simulate", spec.name, "--games", "1"]) == 0
     out = capsys.readouterr().out
     assert len(win_shares(out)) == spec.players[0]
-    assert out.count(f" {spec.best_bot} ") == spec.players[0]
+    assert out.count(f"(bot: {spec.best_bot})") == spec.players[0]
+
+
+@needs_game
+def test_simulate_labels_seats_by_name_and_level_and_times_moves(capsys):
+    spec = first_spec()
+    seats = ",".join([f"bot:Cleo"] + [f"random:R{i}" for i in range(spec.players[0] - 1)])
+    assert main(["simulate", spec.name, "--games", "2", "--seats", seats]) == 0
+    out = capsys.readouterr().out
+    assert f"Cleo (bot: {spec.best_bot})" in out and "R0 (random moves)" in out
+    assert len(re.findall(r"[\d.]+ ms a move", out)) == spec.players[0]
+
+
+def test_help_lists_options_in_words_and_without_importing_games_otherwise():
+    code = (
+        "import sys, contextlib, io\n"
+        "from cardtable.cli import build_parser\n"
+        "parser = build_parser()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('rules.') and m.count('.') == 1 and m != 'rules.core'))\n"
+        "print(parser.format_help())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    first, _, help_text = done.stdout.partition("\n")
+    assert first == "[]"  # building the parser loads no game
+    assert "(default False)" not in help_text and "(default True)" not in help_text
+    for name in GAMES:
+        assert name in help_text
 
 
 @needs_game

@@ -14,6 +14,11 @@ def handoff_text(player: str) -> str:
     return f"Pass to {player} — press Enter when only {player} is looking"
 
 
+def keys_note(player: str) -> str:
+    return (f"q and Esc do nothing here: the table behind this screen is {player}'s, and leaving "
+            f"would show it. {player} can leave the table after pressing Enter.")
+
+
 class HandoffScreen(ModalScreen[None]):
     """Covers the whole terminal (an opaque background, so nothing of the table shows through)
     and shows only who is next, the game and the turn. Enter (or the button) dismisses it."""
@@ -32,11 +37,15 @@ class HandoffScreen(ModalScreen[None]):
         }
         & .handoff--game { color: $text-muted; width: 100%; text-align: center; }
         & .handoff--pass { text-style: bold; width: 100%; text-align: center; margin: 1 0; }
+        & .handoff--keys { color: $text-muted; width: 100%; text-align: center; }
         & Button { margin-top: 1; }
     }
     """
 
-    BINDINGS = [Binding("enter", "ready", "I am looking")]
+    BINDINGS = [
+        Binding("enter", "ready", "I am looking"),
+        Binding("q,escape", "why", "Why not leave?", show=False),
+    ]
 
     def __init__(self, player: str, game: str = "", detail: str = "") -> None:
         super().__init__()
@@ -50,6 +59,7 @@ class HandoffScreen(ModalScreen[None]):
             if heading:
                 yield Static(heading, classes="handoff--game")
             yield Static(handoff_text(self.player), classes="handoff--pass", id="handoff-message")
+            yield Static(keys_note(self.player), classes="handoff--keys", id="handoff-keys", markup=False)
             with Center():
                 yield Button(f"I am {self.player}", variant="primary", id="handoff-ready")
 
@@ -59,3 +69,6 @@ class HandoffScreen(ModalScreen[None]):
 
     def action_ready(self) -> None:
         self.dismiss(None)
+
+    def action_why(self) -> None:
+        self.notify(keys_note(self.player), title="Hand-off", markup=False)

@@ -1,48 +1,123 @@
-"""The rules pages: one game's page as Markdown, or first a list of the games."""
+"""The rules pages and the keys page: one game's page as Markdown (or first a list of the games),
+and beside it, when a screen asked, a "Keys" tab listing every key of that screen."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from typing import Iterable, Sequence
+
+from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, MarkdownViewer, OptionList, Static
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Header, MarkdownViewer, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 import rules
 
 from ..rulesdoc import rules_page
 
+KeyRow = tuple[str, str, str]
+"""(keys as shown, what they do, "" or why not now)."""
+
+# what the app itself answers on every screen
+APP_KEYS: tuple[KeyRow, ...] = (
+    ("^p", "Command palette: themes, bot speed, four-colour deck, rules, settings", ""),
+    ("F1", "This page: the keys of the screen you came from", ""),
+    ("^q", "Quit cardtable (a game in play is already saved)", ""),
+)
+
+
+def keys_of(screen: Screen) -> list[KeyRow]:
+    """Every key of ``screen`` and of the widgets on it that cardtable defines (Textual's own
+    text-field keys are left out), with whether each can act right now."""
+    app = screen.app
+    rows: dict[tuple[str, str], KeyRow] = {}
+    nodes: list[Widget] = [screen, *screen.walk_children(with_self=False)]
+    for node in nodes:
+        for cls in type(node).__mro__:
+            if not cls.__module__.startswith("cardtable.") or "BINDINGS" not in vars(cls):
+                continue
+            for binding in vars(cls)["BINDINGS"]:
+                if not isinstance(binding, Binding) or not binding.description:
+                    continue
+                shown = " ".join(_key_display(app, key) for key in binding.key.split(","))
+                note = _not_now(screen, node, binding)
+                rows.setdefault((shown, binding.description), (shown, binding.description, note))
+    return [*rows.values(), *APP_KEYS]
+
+
+def _key_display(app: App, key: str) -> str:
+    key = key.strip()
+    return app.get_key_display(Binding(key, ""))
+
+
+def _not_now(screen: Screen, node: Widget, binding: Binding) -> str:
+    """Why the key does nothing now, if the screen says so through check_action."""
+    if node is not screen:
+        return ""
+    action = binding.action.split("(")[0]
+    try:
+        allowed = screen.check_action(action, ())
+    except Exception:  # noqa: BLE001 — an action that needs its parameters: say nothing
+        return ""
+    return "" if allowed else "not now"
+
 
 class RulesScreen(Screen):
-    """The rules of ``game_name``; with None, a list of the games to choose from."""
+    """The rules of ``game_name`` (with None, a list of the games to choose from); with ``keys``
+    (see ``keys_of``), a "Keys" tab beside them, shown first when ``start`` is "keys"."""
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("t", "contents", "Contents"),
     ]
 
-    def __init__(self, game_name: str | None = None) -> None:
+    def __init__(self, game_name: str | None = None, keys: Sequence[KeyRow] | None = None,
+                 start: str = "rules") -> None:
         super().__init__()
         self.game_name = game_name
+        self.keys = list(keys) if keys is not None else None
+        self.start = start
 
     def compose(self) -> ComposeResult:
         yield Header()
+        if self.keys is None:
+            yield from self._rules()
+        else:
+            with TabbedContent(initial="tab-keys" if self.start == "keys" else "tab-rules"):
+                with TabPane("Rules", id="tab-rules"):
+                    yield from self._rules()
+                with TabPane("Keys", id="tab-keys"):
+                    yield Static("Every key of the screen you came from; 'not now' keys are greyed "
+                                 "or hidden in its footer.", classes="keys-note")
+                    yield DataTable(cursor_type="row", zebra_stripes=True, id="keys-table")
+        yield Footer()
+
+    def _rules(self) -> Iterable[Widget]:
         if self.game_name is None:
             yield Static("Rules of which game?", classes="screen-title")
             yield OptionList(
-                *(Option(Content.from_markup("[b]$title[/]  [dim]$blurb[/]", title=spec.title, blurb=spec.blurb), id=name)
-                  for name, spec in rules.GAMES.items()),
+                *(Option(Content.from_markup("[b]$title[/]  [dim]$blurb[/]", title=info.title, blurb=info.blurb),
+                         id=info.name) for info in rules.CATALOGUE),
                 id="rules-games",
             )
         else:
             yield MarkdownViewer(rules_page(self.game_name), show_table_of_contents=False, id="rules-page")
-        yield Footer()
 
     def on_mount(self) -> None:
-        spec = rules.GAMES.get(self.game_name or "")
-        self.sub_title = f"Rules of {spec.title}" if spec is not None else "Rules"
-        if self.game_name is None:
+        info = rules.INFO.get(self.game_name or "")
+        self.sub_title = f"Rules of {info.title}" if info is not None else "Rules"
+        if self.keys is not None:
+            table = self.query_one("#keys-table", DataTable)
+            table.add_columns("Key", "Now", "What it does")
+            for shown, description, note in self.keys:
+                table.add_row(Text(shown, style="bold"), Text(note or "✔", style="dim" if note else "green"),
+                              Text(description))
+        if self.start == "keys" and self.keys is not None:
+            self.query_one("#keys-table").focus()
+        elif self.game_name is None:
             games = self.query_one("#rules-games", OptionList)
             games.highlighted = 0
             games.focus()

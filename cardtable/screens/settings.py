@@ -11,6 +11,8 @@ from textual.widgets import Checkbox, Footer, Header, Label, Select, Static
 
 from ..settings import BOT_SPEEDS, FOUR_COLOUR_HELP
 
+from ..widgets.toggles import Tick
+
 CUSTOM = "custom"
 
 
@@ -37,7 +39,7 @@ class SettingsScreen(Screen):
                              id="settings-speed")
             with Horizontal(classes="field"):
                 yield Label("Cards", classes="field-label")
-                yield Checkbox("Four-colour deck", settings.four_colour, compact=True, id="settings-four-colour")
+                yield Tick("Four-colour deck", settings.four_colour, compact=True, id="settings-four-colour")
             yield Static(FOUR_COLOUR_HELP, classes="option-help")
         yield Footer()
 

@@ -21,6 +21,8 @@ from textual.widgets.option_list import Option
 import rules
 from rules.core import Match, RulesError, Seat, bot_levels
 
+from ..widgets.toggles import Tick
+
 HUMAN = "human"
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay")
 
@@ -243,7 +245,7 @@ class SetupScreen(Screen):
 def _option_widget(option: Any) -> Widget:
     """The control for a game option: a checkbox, a list of choices, or a number field."""
     if option.kind == "bool":
-        return Checkbox(option.label, bool(option.default), compact=True)
+        return Tick(option.label, bool(option.default), compact=True)
     if option.choices:
         return Select([(str(choice), choice) for choice in option.choices], value=option.default,
                       allow_blank=False, compact=True)

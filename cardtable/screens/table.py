@@ -24,10 +24,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
+from rich.text import Text
 from textual.widgets import Header, Static
 from textual.worker import NoActiveWorker, get_current_worker
 
-from rules.core import Command, Match, RulesError, Update, View
+from rules.core import Card, Command, Match, RulesError, Update, View
 from rules.core.words import join_names
 
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
@@ -58,13 +59,14 @@ class TableScreen(Screen[None]):
 
     CSS_PATH = [Path(__file__).with_name("table.tcss")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    # below 30 lines the title bar gives its line to the game (the turn is in the scoreboard's title)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     AUTO_FOCUS = "#hand"
 
     BINDINGS = [
         Binding("colon", "command_bar", "Command", key_display=":"),
         Binding("ctrl+z", "undo", "Undo"),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
-        Binding("f1", "rules", "Rules", show=False),
+        Binding("question_mark", "rules", "Rules & keys", key_display="?"),
         Binding("q", "leave", "Menu"),
         Binding("ctrl+q", "leave", "Menu", show=False),
         Binding("escape", "escape", "Close / leave", show=False),
@@ -87,6 +89,8 @@ class TableScreen(Screen[None]):
         self._bot_timer: Timer | None = None
         self._curtain_up = False
         self._results_shown = False
+        # each human's hand just before their last command: what came since is marked new
+        self._hand_before: dict[int, frozenset[Card]] = {}
 
     # -- the hooks of a game's table -----------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -139,7 +143,6 @@ class TableScreen(Screen[None]):
         settings_changed = getattr(self.app, "settings_changed_signal", None)
         if settings_changed is not None:
             settings_changed.subscribe(self, lambda _settings: self.refresh_table())
-        self.query_one("#scoreboard").border_title = "Scores"
         self._rebuild_log()
         self.refresh_table()
         # a resumed game may await a bot, a hand-off or be over: decide once the table is shown
@@ -161,7 +164,9 @@ class TableScreen(Screen[None]):
         self.sub_title = f"Turn {match.turn}"
         self.query_one("#status", Static).update(self.status_text())
         self._refresh_hand()
-        self.query_one(Scoreboard).show(self.view, match.seats)
+        scoreboard = self.query_one(Scoreboard)
+        scoreboard.border_title = f"Scores · turn {match.turn}"
+        scoreboard.show(self.view, match.seats, self.seat_labels())
         self.game_log.border_title = "Log" if self.viewer is not None else "Log (public)"
         self.refresh_board(self.view)
         self.refresh_bindings()
@@ -180,6 +185,10 @@ class TableScreen(Screen[None]):
             return f"{text}  {join_names(bots)} (bot{'s' * (len(bots) > 1)}) playing…"
         return f"{text}  Waiting for {join_names([match.names[seat] for seat in awaiting])}."
 
+    def seat_labels(self) -> list[Text] | None:
+        """How the scoreboard names each seat; a game's table may add colours or initials."""
+        return None
+
     def _refresh_hand(self) -> None:
         hand = self.hand
         if self.viewer is None:
@@ -190,7 +199,15 @@ class TableScreen(Screen[None]):
             count = len(self.view.hand)
             hand.border_title = f"{self.match.names[self.viewer]}'s hand · {count} card{'s' * (count != 1)}"
             placeholder = "No cards in hand."
-        hand.show(self.view.hand, placeholder, four_colour=self.settings.four_colour)
+        hand.show(self.view.hand, placeholder, four_colour=self.settings.four_colour, fresh=self.fresh_cards())
+
+    def fresh_cards(self) -> set[str]:
+        """The keys of the viewer's cards that came since their last move (drawn, or dealt to
+        them in a deal): marked until their next move."""
+        before = self._hand_before.get(self.viewer) if self.viewer is not None else None
+        if before is None:
+            return set()
+        return {card.key for card in self.view.hand if isinstance(card, Card) and card not in before}
 
     def _rebuild_log(self) -> None:
         self.game_log.rebuild(self.match.history, self.match.names, self.viewer)
@@ -199,6 +216,11 @@ class TableScreen(Screen[None]):
     def _on_match_update(self, match: Match, update: Update) -> None:
         self._autosave()
         viewer = self.viewer
+        seat = update.played.seat
+        if update.kind == "undo":
+            self._hand_before.pop(seat, None)
+        elif seat == viewer and seat is not None:
+            self._hand_before[seat] = frozenset(self.view.hand)  # the view before this command
         if self._curtain_needed():
             # hide the last player's things before anything else is drawn
             self.viewer = None
@@ -261,10 +283,16 @@ class TableScreen(Screen[None]):
         seat = bots[0]  # several awaited at once (sealed bids): one by one, in seat order
         try:
             match.submit(seat, match.bot_move(seat))
-        except RulesError as error:
-            # a bot's bug must not end the game: say so and let a human use the command bar
-            self.notify(f"{match.names[seat]} (bot) could not move: {error}", severity="error",
-                        title="Bot stuck", timeout=10)
+        except Exception as error:  # noqa: BLE001 — a bot's bug must not end the game
+            legal = match.legal(seat)
+            if not legal:
+                self.notify(f"{match.names[seat]} (bot) could not move: {error}", severity="error",
+                            title="Bot stuck", timeout=10, markup=False)
+                return
+            # it plays its first legal move instead, and the table says so
+            self.notify(f"{match.names[seat]} (bot) made a mistake ({error}) and played its first "
+                        "legal move instead.", severity="warning", title="Bot", markup=False)
+            match.submit(seat, legal[0])
 
     # -- the hand-off curtain ------------------------------------------------------------------
     def _curtain_needed(self) -> bool:
@@ -302,7 +330,12 @@ class TableScreen(Screen[None]):
         try:
             self.match.submit(self.viewer, command)
         except RulesError as error:
-            self.notify(str(error), severity="error", title="Not allowed")
+            self.notify(str(error), severity="error", title="Not allowed", markup=False)
+            return False
+        except Exception as error:  # noqa: BLE001 — a bug in a game must not close the table
+            self.notify(f"That command could not be played ({type(error).__name__}: {error}). "
+                        "Nothing changed; the game goes on.", severity="error", title="Not played",
+                        markup=False)
             return False
         return True
 
@@ -312,6 +345,8 @@ class TableScreen(Screen[None]):
             self.match.check(self.viewer, command)
         except RulesError as error:
             return str(error)
+        except Exception as error:  # noqa: BLE001 — as in submit: say so, never crash
+            return f"That command cannot be judged ({type(error).__name__}: {error})."
         return None
 
     async def confirm(self, message: str) -> bool:
@@ -350,9 +385,9 @@ class TableScreen(Screen[None]):
             self.notify(str(error), severity="warning", title="Undo")
 
     def action_rules(self) -> None:
-        from .rules import RulesScreen
+        from .rules import RulesScreen, keys_of
 
-        self.app.push_screen(RulesScreen(self.match.spec.name))
+        self.app.push_screen(RulesScreen(self.match.spec.name, keys=keys_of(self)))
 
     def action_leave(self) -> None:
         """Back to the menu; the game is saved (it already was, after every move)."""

@@ -1,18 +1,23 @@
 """How a card looks: ``card_text`` for any widget that shows cards, ``CardWidget`` for one card
 you can click.
 
-Suits never rely on colour alone: a card shows its rank, the suit symbol and the suit letter
-(``10♥h``, ``Q♠s``), and a joker shows ``JK``. Colour is a help on top: red suits red, and in
-four-colour mode diamonds blue and clubs green.
+Suits never rely on colour alone: every suit has a symbol of its own shape (``10♥``, ``Q♠``),
+and a joker shows ``JK``. Colour is a help on top: red suits red, and in four-colour mode
+diamonds blue and clubs green. A card is written one way everywhere the player reads it — the
+symbol — and the letters of the notation (``10H``) only where the player types
+(``in_symbols`` turns notation into what the screen shows); copy numbers (``7S.1``) are the
+rules' business and never shown.
 """
 
 from __future__ import annotations
+
+import re
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from rules.core import Card, Suit, rank_code
+from rules.core import Card, Suit, parse_card
 
 # Fixed colours chosen to read on both the dark and the light themes; black suits keep the
 # theme's own foreground so they are never black on black.
@@ -33,16 +38,31 @@ def suit_colour(suit: Suit | None, four_colour: bool = False) -> str:
 
 
 def card_text(card: Card, four_colour: bool = False) -> Text:
-    """``10♥h``, ``Q♠s``, ``JK``: rank, suit symbol and suit letter, coloured by suit."""
+    """``10♥``, ``Q♠``, ``JK``: rank and suit symbol, coloured by suit."""
     if card.suit is None:
         return Text("JK", style=f"bold {JOKER}")
-    text = rank_code(card.rank) + card.suit.symbol + card.suit.letter.lower()
-    return Text(text, style=f"bold {suit_colour(card.suit, four_colour)}".strip())
+    return Text(card.symbol, style=f"bold {suit_colour(card.suit, four_colour)}".strip())
+
+
+_CARD_WORD = re.compile(r"(?<![\w$])(10|[2-9AJQKTajqkt])([SHDCshdc])(\.\d+)?(?![\w.])|(?<![\w$])JK(\.\d+)?(?![\w.])")
+
+
+def in_symbols(text: str) -> str:
+    """Notation as the screen shows it: every card written with its symbol, without copy
+    numbers (``discard 6H.1`` → ``discard 6♥``, ``offer Bob: give 5H,$4`` → ``… 5♥,$4``)."""
+
+    def symbol(found: re.Match[str]) -> str:
+        if found.group(0).upper().startswith("JK"):
+            return "JK"
+        return parse_card(f"{found.group(1)}{found.group(2)}").symbol
+
+    return _CARD_WORD.sub(symbol, text)
 
 
 class CardWidget(Static):
     """One card, one line high. Clicking it posts ``CardWidget.Pressed``; the hand decides what
-    a click means. The classes ``-selected``, ``-cursor`` and ``-marked`` style its states."""
+    a click means. The classes ``-selected``, ``-cursor``, ``-marked`` and ``-new`` style its
+    states; a new card (just drawn) also carries a ``•`` after it, so it shows without colour."""
 
     DEFAULT_CSS = """
     CardWidget {
@@ -51,6 +71,7 @@ class CardWidget(Static):
         content-align: center middle;
         background: $panel;
         &.-marked { background: $warning 35%; }
+        &.-new { background: $success 25%; }
         &.-selected { background: $primary 50%; text-style: bold underline; }
         &:hover { background: $panel-lighten-2; }
     }
@@ -71,10 +92,14 @@ class CardWidget(Static):
         def control(self) -> CardWidget:
             return self.card_widget
 
-    def __init__(self, card: Card, four_colour: bool = False, *, id: str | None = None,
-                 classes: str | None = None) -> None:
-        super().__init__(card_text(card, four_colour), id=id, classes=classes)
+    def __init__(self, card: Card, four_colour: bool = False, *, new: bool = False,
+                 id: str | None = None, classes: str | None = None) -> None:
+        text = card_text(card, four_colour)
+        if new:
+            text.append("•", style="bold")
+        super().__init__(text, id=id, classes=classes)
         self.card = card
+        self.set_class(new, "-new")
 
     def on_click(self) -> None:
         self.post_message(self.Pressed(self))

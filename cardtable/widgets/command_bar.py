@@ -1,7 +1,11 @@
-"""The command bar: type any command in notation, with completion from the legal commands."""
+"""The command bar: type any command in notation, with completion from the legal commands
+(the ghost text shows the first one that fits; → or Tab takes it, and Tab alone completes as far
+as every fitting command agrees). This is the one place cards are written with letters (``3D``):
+it is where they are typed; everywhere else the screen writes them with symbols."""
 
 from __future__ import annotations
 
+import os
 from typing import Sequence
 
 from textual.app import ComposeResult
@@ -21,7 +25,35 @@ def hint_text(legal: Sequence[str]) -> str:
         return "No command is open to you now · Esc closes"
     count = "1 legal command" if len(legal) == 1 else f"{len(legal)} legal commands"
     examples = ", ".join(legal[:EXAMPLES]) + (", …" if len(legal) > EXAMPLES else "")
-    return f"{count}: {examples} · → completes · Enter plays · Esc closes"
+    return f"{count}: {examples} · Tab completes · Enter plays · Esc closes"
+
+
+def completion(value: str, legal: Sequence[str]) -> tuple[str, list[str]]:
+    """What Tab makes of ``value``: the longest text every legal command starting with it
+    shares, and those commands (case is forgiven)."""
+    typed = value.lower()
+    matches = [text for text in legal if text.lower().startswith(typed)]
+    if not matches:
+        return value, []
+    shared = os.path.commonprefix([text.lower() for text in matches])
+    return (matches[0][: len(shared)] if len(shared) > len(value) else value), matches
+
+
+class CommandInput(Input):
+    """The bar's input: Tab completes from the legal commands instead of leaving the bar."""
+
+    BINDINGS = [Binding("tab", "complete", "Complete", show=False, priority=True)]
+
+    legal: Sequence[str] = ()
+
+    def action_complete(self) -> None:
+        if self._suggestion and len(self._suggestion) > len(self.value):
+            self.value = self._suggestion
+        else:
+            self.value, matches = completion(self.value, self.legal)
+            if len(matches) > 1:
+                self.post_message(CommandBar.Choices(matches))
+        self.cursor_position = len(self.value)
 
 
 class CommandBar(Widget):
@@ -65,15 +97,28 @@ class CommandBar(Widget):
     class Closed(Message):
         """The bar was closed (Escape or after an accepted command)."""
 
+    class Choices(Message):
+        """Tab found several commands that start with what is typed."""
+
+        def __init__(self, matches: Sequence[str]) -> None:
+            super().__init__()
+            self.matches = list(matches)
+
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield Label(":", id="command-prompt")
-            yield Input(id="command-input")
+            yield CommandInput(id="command-input")
         yield Static(id="command-hint")
 
     @property
-    def input(self) -> Input:
-        return self.query_one("#command-input", Input)
+    def input(self) -> CommandInput:
+        return self.query_one("#command-input", CommandInput)
+
+    def on_command_bar_choices(self, message: CommandBar.Choices) -> None:
+        message.stop()
+        shown = ", ".join(message.matches[:EXAMPLES]) + (", …" if len(message.matches) > EXAMPLES else "")
+        self.query_one("#command-hint", Static).update(
+            f"{len(message.matches)} commands start so: {shown} · type more, Tab again")
 
     @property
     def is_open(self) -> bool:
@@ -82,6 +127,7 @@ class CommandBar(Widget):
     def open(self, legal: Sequence[str]) -> None:
         """Show the bar with completion from ``legal`` (the commands in notation) and focus it."""
         self.input.suggester = SuggestFromList(legal, case_sensitive=False)
+        self.input.legal = list(legal)
         self.input.placeholder = f"e.g. {legal[0]}" if legal else ""
         self.query_one("#command-hint", Static).update(hint_text(legal))
         self.add_class("-open")

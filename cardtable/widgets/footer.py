@@ -1,19 +1,90 @@
-"""A Footer that greys keys in place.
+"""The table's Footer: every key it shows stays visible, and keys are greyed in place.
 
-Textual's Footer rebuilds all its keys whenever the screen's bindings change, and the rebuild
-costs a layout of the whole screen (about 50 ms on a full table). At a game table the common
-change is only WHICH keys are legal (Play lights up once a red and a black card are picked),
-so when the keys shown stay the same this Footer flips their enabled state and rebuilds
-nothing."""
+Textual's Footer is one line: at 80 columns a game with many keys loses the last ones off the
+edge. This Footer lays its keys out in as many lines as the width needs (one, where they fit).
+
+Textual's Footer also rebuilds all its keys whenever the screen's bindings change, and the
+rebuild costs a layout of the whole screen (about 50 ms on a full table). At a game table the
+common change is only WHICH keys are legal (Play lights up once a red and a black card are
+picked), so when the keys shown stay the same this Footer flips their enabled state and
+rebuilds nothing."""
 
 from __future__ import annotations
 
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import HorizontalGroup
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+Shown = tuple[str, str, bool]  # (action, description, enabled)
+
 
 class TableFooter(Footer):
+    DEFAULT_CSS = """
+    TableFooter {
+        layout: vertical;
+        height: auto;
+        & > .footer-row { height: 1; width: 1fr; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        rows = self._rows(self._entries(self.screen))
+        self._row_count = len(rows)
+        for row in rows:
+            with HorizontalGroup(classes="footer-row"):
+                for binding, enabled, tooltip in row:
+                    yield FooterKey(
+                        binding.key, self.app.get_key_display(binding), binding.description,
+                        binding.action, disabled=not enabled, tooltip=tooltip,
+                    ).data_bind(compact=Footer.compact)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            found = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+            if found is not None:
+                _node, binding, enabled, tooltip = found
+                yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description,
+                                binding.action, classes="-command-palette", disabled=not enabled,
+                                tooltip=binding.tooltip or binding.description)
+
+    @staticmethod
+    def _entries(screen: Screen) -> list[tuple]:
+        """(binding, enabled, tooltip) of each key shown: the first shown binding of each action."""
+        first: dict[str, tuple] = {}
+        for _node, binding, enabled, tooltip in screen.active_bindings.values():
+            if binding.show and binding.action not in first:
+                first[binding.action] = (binding, enabled, tooltip)
+        return list(first.values())
+
+    def _rows(self, entries: list[tuple]) -> list[list[tuple]]:
+        """The keys in lines that each fit the width (the palette key takes the first line's end)."""
+        width = self.size.width or self.app.size.width
+        palette = 12 if self.show_command_palette else 0
+        rows: list[list[tuple]] = [[]]
+        used = palette
+        for entry in entries:
+            need = self._width_of(entry[0])
+            if rows[-1] and used + need > width:
+                rows.append([])
+                used = 0
+            rows[-1].append(entry)
+            used += need
+        return [row for row in rows if row] or [[]]
+
+    def _width_of(self, binding) -> int:
+        key = len(self.app.get_key_display(binding))
+        description = len(binding.description)
+        if self.compact:
+            return key + (1 + description if description else 0) + 1
+        return key + 2 + (description + 1 if description else 0)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._bindings_ready and len(self._rows(self._entries(self.screen))) != getattr(self, "_row_count", 1):
+            self.call_after_refresh(self.recompose)
+
     def bindings_changed(self, screen: Screen) -> None:
         keys = [key for key in self.query(FooterKey) if not key.has_class("-command-palette")]
         shown = self._shown(screen)
@@ -27,11 +98,7 @@ class TableFooter(Footer):
         super().bindings_changed(screen)
 
     @staticmethod
-    def _shown(screen: Screen) -> list[tuple[str, str, bool]]:
-        """(action, description, enabled) of each key the Footer shows, as ``compose`` lists
-        them: the first shown binding of each action, in order."""
-        first: dict[str, tuple[str, str, bool]] = {}
-        for _node, binding, enabled, _tooltip in screen.active_bindings.values():
-            if binding.show and binding.action not in first:
-                first[binding.action] = (binding.action, binding.description, enabled)
-        return list(first.values())
+    def _shown(screen: Screen) -> list[Shown]:
+        """(action, description, enabled) of each key the Footer shows, in order."""
+        return [(binding.action, binding.description, enabled)
+                for binding, enabled, _tooltip in TableFooter._entries(screen)]

@@ -12,6 +12,8 @@ from textual.widgets import RichLog
 
 from rules.core import Played
 
+from .card import in_symbols
+
 EVENT_INDENT = "  "
 # A long game's log is rebuilt (after an undo or a hand-off) from its last entries only.
 MAX_ENTRIES = 400
@@ -19,10 +21,11 @@ MAX_ENTRIES = 400
 
 def visible_lines(played: Played, names: Sequence[str], viewer: int | None) -> list[str]:
     """The log lines of one history entry as ``viewer`` may see them: the seat's name and its
-    command (a secret command — a sealed bid — only to its own seat), then one indented
-    sentence per event the viewer may see, worded for the viewer."""
+    command (cards in symbols; a secret command — a sealed bid — only to its own seat), then
+    one indented sentence per event the viewer may see, worded for the viewer."""
     own = viewer == played.seat
-    header = names[played.seat] if played.command.secret and not own else f"{names[played.seat]}: {played.text}"
+    hidden = played.command.secret and not own
+    header = names[played.seat] if hidden else f"{names[played.seat]}: {in_symbols(played.text)}"
     lines = [header]
     for event in played.events:
         if event.visible_to(viewer):

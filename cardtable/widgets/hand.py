@@ -26,7 +26,8 @@ class HandWidget(Widget, can_focus=True):
     the width needs. Copies of one face are separate cards, told apart by ``card.key``.
 
     ``marks`` maps card keys to a short note (shown as the card's tooltip); marked cards are
-    highlighted. Every change of the selection posts ``HandWidget.SelectionChanged``."""
+    highlighted. ``fresh`` holds the keys of cards just drawn, marked ``•`` until the player's
+    next move. Every change of the selection posts ``HandWidget.SelectionChanged``."""
 
     DEFAULT_CSS = """
     HandWidget {
@@ -79,16 +80,20 @@ class HandWidget(Widget, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.four_colour = four_colour
         self._selected: set[str] = set()
+        self._fresh: frozenset[str] = frozenset()
 
     # -- the hand --------------------------------------------------------------------------
     def show(self, cards: Iterable[Card], placeholder: str = "No cards.",
-             four_colour: bool | None = None) -> None:
-        """Show these cards, sorted by suit then rank. Selected cards that are still in the hand
-        stay selected; the others are dropped (posting SelectionChanged)."""
+             four_colour: bool | None = None, fresh: Iterable[str] = ()) -> None:
+        """Show these cards, sorted by suit then rank (``fresh``: the keys of cards just
+        drawn). Selected cards that are still in the hand stay selected; the others are dropped
+        (posting SelectionChanged)."""
         ordered = tuple(sorted(cards, key=Card.sort_key))
-        if four_colour is not None and four_colour != self.four_colour:
-            self.four_colour = four_colour
-            self.mutate_reactive(HandWidget.cards)  # same cards, new colours
+        fresh = frozenset(fresh)
+        if (four_colour is not None and four_colour != self.four_colour) or fresh != self._fresh:
+            self.four_colour = self.four_colour if four_colour is None else four_colour
+            self._fresh = fresh
+            self.mutate_reactive(HandWidget.cards)  # same cards, new colours or marks
         self.placeholder = placeholder
         self.cards = ordered
         self.cursor = min(self.cursor, max(len(ordered) - 1, 0))
@@ -96,6 +101,8 @@ class HandWidget(Widget, can_focus=True):
         if kept != self._selected:
             self._selected = kept
             self._selection_changed()
+        else:
+            self._subtitle()
 
     @property
     def selected(self) -> tuple[Card, ...]:
@@ -118,7 +125,7 @@ class HandWidget(Widget, can_focus=True):
             yield Static(self.placeholder, classes="hand--placeholder")
             return
         for index, card in enumerate(self.cards):
-            widget = CardWidget(card, self.four_colour)
+            widget = CardWidget(card, self.four_colour, new=card.key in self._fresh)
             self._style_card(widget, index)
             yield widget
 
@@ -148,9 +155,13 @@ class HandWidget(Widget, can_focus=True):
 
     def _selection_changed(self) -> None:
         self._restyle()
-        count = len(self._selected)
-        self.border_subtitle = f"{count} selected" if count else ""
+        self._subtitle()
         self.post_message(self.SelectionChanged(self, self.selected))
+
+    def _subtitle(self) -> None:
+        count, new = len(self._selected), len(self._fresh & {card.key for card in self.cards})
+        parts = ([f"{count} selected"] if count else []) + ([f"{new} new •"] if new else [])
+        self.border_subtitle = " · ".join(parts)
 
     # -- input -----------------------------------------------------------------------------
     def on_card_widget_pressed(self, message: CardWidget.Pressed) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from rich.table import Table
+from rich.text import Text
 from textual.widgets import Static
 
 from rules.core import Seat, View
@@ -13,8 +14,9 @@ from rules.core import Seat, View
 AWAITED = "▶"
 
 
-def scoreboard_table(view: View, seats: Sequence[Seat]) -> Table:
-    """A compact Rich table: a header row, then one row per seat (bots marked "(bot)")."""
+def scoreboard_table(view: View, seats: Sequence[Seat], labels: Sequence[Text] | None = None) -> Table:
+    """A compact Rich table: a header row, then one row per seat (bots marked "(bot)");
+    ``labels`` replace the seat names (a table may add each seat's colour or initials)."""
     table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold",
                   show_edge=False)
     table.add_column("Player", no_wrap=True)
@@ -26,7 +28,8 @@ def scoreboard_table(view: View, seats: Sequence[Seat]) -> Table:
         bot = " (bot)" if seat.bot is not None else ""
         cells = view.rows[index] if index < len(view.rows) else ()
         style = "bold" if awaited else ""
-        table.add_row(f"{marker} {seat.name}{bot}", *map(str, cells), style=style)
+        label = labels[index] if labels is not None else Text(seat.name)
+        table.add_row(Text.assemble(f"{marker} ", label, bot), *map(str, cells), style=style)
     return table
 
 
@@ -39,5 +42,5 @@ class Scoreboard(Static):
     }
     """
 
-    def show(self, view: View, seats: Sequence[Seat]) -> None:
-        self.update(scoreboard_table(view, seats))
+    def show(self, view: View, seats: Sequence[Seat], labels: Sequence[Text] | None = None) -> None:
+        self.update(scoreboard_table(view, seats, labels))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .bots import get_bot
 from .engine import Outcome, chance
@@ -15,6 +15,8 @@ class GameResult:
     outcome: Outcome
     commands: int
     turns: int
+    moves: tuple[int, ...] = ()  # commands chosen by each seat
+    thinking: tuple[float, ...] = ()  # seconds each seat's bot spent choosing
 
 
 def play_game(
@@ -29,6 +31,8 @@ def play_game(
     names = [f"{level} {seat + 1}" for seat, level in enumerate(levels)]
     state = spec.setup(names, options, seed)
     commands = 0
+    moves = [0] * len(levels)
+    thinking = [0.0] * len(levels)
     while (outcome := spec.outcome(state)) is None:
         if commands >= max_commands:
             raise RuntimeError(f"{spec.title} game with seed {seed} did not end in {max_commands} commands")
@@ -37,11 +41,14 @@ def play_game(
         seat = min(spec.awaiting(state))
         legal = spec.legal(state, seat)
         bot = bots[seat]
+        start = time.perf_counter()
         view = spec.view(state, seat) if getattr(bot, "reads_view", True) else None
         command = bot.choose(view, legal, chance(seed, f"bot/{commands}"))
+        thinking[seat] += time.perf_counter() - start
+        moves[seat] += 1
         spec.apply(state, seat, command)
         commands += 1
-    return GameResult(outcome, commands, spec.turn(state))
+    return GameResult(outcome, commands, spec.turn(state), tuple(moves), tuple(thinking))
 
 
 @dataclass
@@ -52,6 +59,13 @@ class Summary:
     turns: int = 0
     seconds: float = 0.0
     wins: list[float] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)  # by level position, over all games
+    thinking: list[float] = field(default_factory=list)
+
+    @property
+    def ms_per_move(self) -> list[float]:
+        """Each level's mean time to choose a move (its view included), in milliseconds."""
+        return [1000 * t / m if m else 0.0 for t, m in zip(self.thinking, self.moves)]
 
     @property
     def shares(self) -> list[float]:
@@ -81,11 +95,13 @@ def simulate(
     games: int,
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Summary:
-    """Play ``games`` games from seeds seed, seed+1, …; seats rotate so no level keeps seat 0."""
-    summary = Summary(tuple(levels), wins=[0.0] * len(levels))
-    start = time.perf_counter()
+    """Play ``games`` games from seeds seed, seed+1, …; seats rotate so no level keeps seat 0.
+    ``progress(done)`` is called after each game."""
     n = len(levels)
+    summary = Summary(tuple(levels), wins=[0.0] * n, moves=[0] * n, thinking=[0.0] * n)
+    start = time.perf_counter()
     for game in range(games):
         shift = game % n
         seated = [levels[(i + shift) % n] for i in range(n)]
@@ -93,8 +109,13 @@ def simulate(
         winners = result.outcome.winners
         for seat in winners:
             summary.wins[(seat + shift) % n] += 1 / len(winners)
+        for seat in range(n):
+            summary.moves[(seat + shift) % n] += result.moves[seat]
+            summary.thinking[(seat + shift) % n] += result.thinking[seat]
         summary.games += 1
         summary.commands += result.commands
         summary.turns += result.turns
+        if progress is not None:
+            progress(summary.games)
     summary.seconds = time.perf_counter() - start
     return summary

@@ -163,11 +163,11 @@ def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
 
 
 def _named(portfolio: Portfolio) -> str:
-    return f"{portfolio.pid} ({portfolio.low.code}–{portfolio.high.code})"
+    return f"{portfolio.pid} ({portfolio.low.symbol}–{portfolio.high.symbol})"
 
 
 def _faces(cards: Sequence[Card]) -> str:
-    return " or ".join(card.code for card in cards)
+    return " or ".join(card.symbol for card in cards)
 
 
 # -- checks shared by check(), legal() and playable() -----------------------------------------
@@ -175,9 +175,9 @@ def _need_cards(state: PortfolioState, seat: int, cards: Sequence[Card]) -> None
     hand = state.hands[seat]
     for i, card in enumerate(cards):
         if card in cards[:i]:
-            raise IllegalCommand(f"{card.key} is named twice.")
+            raise IllegalCommand(f"{card.symbol} is named twice.")
         if card not in hand:
-            raise IllegalCommand(f"You have no {card.key} in your hand.")
+            raise IllegalCommand(f"You have no {card.symbol} in your hand.")
 
 
 def _portfolio(state: PortfolioState, pid: str) -> Portfolio:
@@ -210,7 +210,7 @@ def validate_make(state: PortfolioState, seat: int, cards: Sequence[Card]) -> No
         raise IllegalCommand("All the cards of a portfolio must be of the same suit.")
     ranks = sorted(card.rank for card in cards)
     if ranks != list(range(ranks[0], ranks[0] + len(ranks))):
-        shown = " ".join(c.code for c in sorted(cards, key=lambda c: c.rank))
+        shown = " ".join(c.symbol for c in sorted(cards, key=lambda c: c.rank))
         raise IllegalCommand(f"{shown} is not a sequence (Ace is low and there is no wrapping round).")
 
 
@@ -229,7 +229,7 @@ def validate_extend(state: PortfolioState, seat: int, pid: str, card: Card) -> s
     wanted = [face for end in (LOW, HIGH) if (face := extension(portfolio, end)) is not None]
     if not wanted:
         raise IllegalCommand(f"{_named(portfolio)} cannot be extended any further.")
-    raise IllegalCommand(f"{card.code} does not fit {_named(portfolio)}; it takes {_faces(wanted)}.")
+    raise IllegalCommand(f"{card.symbol} does not fit {_named(portfolio)}; it takes {_faces(wanted)}.")
 
 
 def validate_cap(state: PortfolioState, seat: int, pid: str, end: str, card: Card) -> None:
@@ -244,8 +244,8 @@ def validate_cap(state: PortfolioState, seat: int, pid: str, end: str, card: Car
     _need_cards(state, seat, [card])
     faces = cap_faces(portfolio, end)
     if not any(card.same_face(face) for face in faces):
-        raise IllegalCommand(f"A cap must have the rank and colour of the end card {end_card.code}: "
-                             f"{_faces(faces)}, not {card.code}.")
+        raise IllegalCommand(f"A cap must have the rank and colour of the end card {end_card.symbol}: "
+                             f"{_faces(faces)}, not {card.symbol}.")
 
 
 def validate_neutralise(state: PortfolioState, seat: int, pid: str, card: Card) -> tuple[Portfolio, int]:
@@ -258,7 +258,7 @@ def validate_neutralise(state: PortfolioState, seat: int, pid: str, card: Card) 
         raise IllegalCommand(f"{pid} starts with an Ace; nothing goes below it, so it cannot be neutralised.")
     _need_cards(state, seat, [card])
     if not card.same_face(face):
-        raise IllegalCommand(f"Only {face.code} neutralises {_named(portfolio)}, not {card.code}.")
+        raise IllegalCommand(f"Only {face.symbol} neutralises {_named(portfolio)}, not {card.symbol}.")
     cost = portfolio_value(portfolio.cards)
     if state.money[seat] < cost:
         raise IllegalCommand(f"You need {dollars(cost)} to neutralise {pid}; "
@@ -274,7 +274,7 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
     faces = acquirers(portfolio)
     _need_cards(state, seat, [card])
     if not any(card.same_face(face) for face in faces):
-        raise IllegalCommand(f"Only {_faces(faces)} acquires {_named(portfolio)}, not {card.code}.")
+        raise IllegalCommand(f"Only {_faces(faces)} acquires {_named(portfolio)}, not {card.symbol}.")
     cost = 2 * portfolio_value(portfolio.cards)
     if state.money[seat] < cost:
         raise IllegalCommand(f"You need {dollars(cost)} to acquire {pid}; "
@@ -325,7 +325,7 @@ def resolve_take(state: PortfolioState, offer: Deal) -> list[Card]:
     for wanted in offer.take.cards:
         found = find_card([c for c in hand if c not in chosen], wanted)
         if found is None:
-            raise IllegalCommand(f"You do not hold the {wanted.code} that {state.names[offer.proposer]} "
+            raise IllegalCommand(f"You do not hold the {wanted.symbol} that {state.names[offer.proposer]} "
                                  "asks for, so you cannot accept; decline instead.")
         chosen.append(found)
     return chosen
@@ -345,7 +345,7 @@ def validate_accept(state: PortfolioState, offer: Deal) -> list[Card]:
 def validate_discard(state: PortfolioState, seat: int, card: Card) -> None:
     _need_cards(state, seat, [card])
     if card == state.taken_discard and len(state.hands[seat]) > 1:
-        raise IllegalCommand(f"You took {card.code} from the discard pile this turn; you may discard "
+        raise IllegalCommand(f"You took {card.symbol} from the discard pile this turn; you may discard "
                              "it only as your last card.")
 
 

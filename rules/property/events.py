@@ -46,11 +46,12 @@ class RentPaid(Event):
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         times = f" ×{self.multiplier}" if self.multiplier > 1 else ""
-        paid = f"${self.amount}" if self.amount == self.rent else f"all of ${self.amount} (rent ${self.rent})"
-        return (
-            f"{names[self.seat]} played {_pair(self.red, self.black)} on {names[self.owner]}'s "
-            f"{cell_name(self.col, self.row)} and paid {paid} rent ({plural(self.group_size, 'cell')}{times})."
-        )
+        why = f"{plural(self.group_size, 'cell')}{times}"
+        where = f"{names[self.owner]}'s {cell_name(self.col, self.row)}"
+        played = f"{names[self.seat]} played {_pair(self.red, self.black)} on {where}"
+        if self.amount == self.rent:
+            return f"{played} and paid ${self.amount} rent ({why})."
+        return f"{played} and paid {names[self.owner]} ${self.amount}, all they had (rent ${self.rent}: {why})."
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,10 @@ class PropertyNotation:
     def format(self, command: Command) -> str:
         if isinstance(command, Play):
             text = f"play {command.red.key} {command.black.key}"
-            if is_wild(command.red) or is_wild(command.black):
+            # the cell is said when the cards do not name it alone (a 9 or 10, or a cell the
+            # cards cannot name, which check refuses in words)
+            if is_wild(command.red) or is_wild(command.black) or (command.col, command.row) != (
+                    command.red.rank, command.black.rank):
                 text += f" at {command.col},{command.row}"
             return text
         if isinstance(command, Buy):

@@ -273,14 +273,14 @@ class PropertySpec:
         red, black = play.red, play.black
         for card in (red, black):
             if card.is_joker or card.rank > 10:
-                raise IllegalCommand(f"{card.code} is a purchase unit, not a number card: play cards A-10.")
+                raise IllegalCommand(f"{card.symbol} is a purchase unit, not a number card: play cards A-10.")
         if red.colour is black.colour:
             raise IllegalCommand(
-                f"play needs one red and one black card; {red.code} and {black.code} are both {red.colour.value}"
+                f"play needs one red and one black card; {red.symbol} and {black.symbol} are both {red.colour.value}"
             )
         if not red.is_red:
-            raise IllegalCommand(f"a play names its red card first: play {black.code} {red.code}")
-        missing = [card.code for card in (red, black) if card not in state.hands[state.current]]
+            raise IllegalCommand(f"a play names its red card first: play {black.symbol} {red.symbol}")
+        missing = [card.symbol for card in (red, black) if card not in state.hands[state.current]]
         if missing:
             raise IllegalCommand(f"{name} does not hold {' or '.join(missing)}.")
         if not (1 <= play.col <= SIZE and 1 <= play.row <= SIZE):
@@ -289,10 +289,10 @@ class PropertySpec:
             return
         wanted = cell_name(play.col, play.row)
         if not is_wild(red) and not is_wild(black):
-            raise IllegalCommand(f"{red.code} and {black.code} name cell {cell_name(red.rank, black.rank)}, not {wanted}.")
+            raise IllegalCommand(f"{red.symbol} and {black.symbol} name cell {cell_name(red.rank, black.rank)}, not {wanted}.")
         if is_wild(red):
-            raise IllegalCommand(f"{black.code} fixes the row at {black.rank}, so {red.code} {black.code} cannot name {wanted}.")
-        raise IllegalCommand(f"{red.code} fixes the column at {red.rank}, so {red.code} {black.code} cannot name {wanted}.")
+            raise IllegalCommand(f"{black.symbol} fixes the row at {black.rank}, so {red.symbol} {black.symbol} cannot name {wanted}.")
+        raise IllegalCommand(f"{red.symbol} fixes the column at {red.rank}, so {red.symbol} {black.symbol} cannot name {wanted}.")
 
     @staticmethod
     def _check_buy(state: PropertyState, buy: Buy, name: str, pending: PendingPurchase) -> None:
@@ -302,18 +302,18 @@ class PropertySpec:
         seen: set[Card] = set()
         for card in buy.units:
             if not unit_value(card):
-                raise IllegalCommand(f"{card.code} is not a purchase unit: buy with kings, queens, jacks or jokers.")
+                raise IllegalCommand(f"{card.symbol} is not a purchase unit: buy with kings, queens, jacks or jokers.")
             if card in seen:
-                raise IllegalCommand(f"{card.key} is named twice.")
+                raise IllegalCommand(f"{card.symbol} is named twice.")
             seen.add(card)
-        missing = [card.key for card in buy.units if card not in state.units[pending.payer]]
+        missing = [card.symbol for card in buy.units if card not in state.units[pending.payer]]
         if missing:
             raise IllegalCommand(f"{name} does not hold {' '.join(missing)} among their purchase units.")
         total = units_total(buy.units)
         if total < pending.group_size:
             raise IllegalCommand(
                 f"Buying {where} needs {pending.group_size} units; "
-                f"{' '.join(c.key for c in buy.units)} make only {total}."
+                f"{' '.join(c.symbol for c in buy.units)} make only {total}."
             )
 
     # -- changing ------------------------------------------------------------------------------

@@ -326,7 +326,7 @@ async def test_a_selected_portfolio_shows_its_price_and_a_refusal_changes_nothin
         board = table.query_one(PortfolioBoard)
         assert board.selected == "P1"
         shown = await on_screen(pilot)
-        assert "neutralise: 2♣c $4 · acquire: 7♣c $8" in shown
+        assert "neutralise: 2♣ $4 · acquire: 7♣ $8" in shown
         hand = table.query_one(HandWidget)
         two, seven = (next(c for c in hand.cards if c.code == code) for code in ("2C", "7C"))
         assert "neutralise P1 for $4" in hand.marks[two.key]
@@ -408,3 +408,31 @@ async def test_a_played_out_hand_ends_the_turn_with_enter(tmp_path):
         await pilot.pause()
         ten = data["hands"][0][0]
         assert [played.text for played in match.history[:2]] == [f"extend P1 {ten}", "end"]
+
+
+async def test_names_with_spaces_work_in_offers_the_dialog_and_the_answer(tmp_path):
+    match = Match(SPEC, [Seat("Ann Lee"), Seat("Bob van Dam"), Seat("Cleo", "bot")], seed=3)
+    data = SPEC.to_json(match.state)
+    data.update(phase="act")
+    match.state = SPEC.from_json(data)
+    table = PortfolioTable(match, None, None, Settings(bot_delay=0))
+    app = TableApp(table)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen is table and table.viewer == 0)
+        card = table.hand.cards[0]
+        await pilot.press("colon")
+        await pilot.press(*f"offer bob van dam: give {card.key}", "enter")
+        await settle(pilot, lambda: bool(match.history))
+        offered = match.history[-1].command
+        assert offered == Offer("Bob van Dam", Side(cards=(card,)))
+        # the curtain calls Bob van Dam, who sees the offer in full and accepts
+        await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        assert "Pass to Bob van Dam" in await on_screen(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, DealAnswer))
+        assert "Ann Lee gives you" in await on_screen(pilot)
+        await pilot.press("y")
+        await settle(pilot, lambda: isinstance(match.history[-1].command, Accept))
+        assert card in match.state.hands[1]

@@ -11,7 +11,7 @@ from textual.widgets import Footer
 import rules
 from rules.core import Card, Match, Seat, parse_card
 from rules.property import Buy, Decline, Play, group, index, multiplier, preview
-from rules.property.events import Lost, RentPaid
+from rules.property.events import Drew, Lost, RentPaid
 from rules.property.state import unit_value
 
 from cardtable.app import CardtableApp
@@ -20,7 +20,7 @@ from cardtable.screens.handoff import HandoffScreen
 from cardtable.games.property.table import CONFIRM_MORTGAGED, BuyScreen, PropertyTable
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
-from cardtable.widgets import HandWidget, card_text
+from cardtable.widgets import CardWidget, HandWidget, card_text
 from cardtable.games.property.grid import seat_initials
 from pilot_helpers import TableApp, screen_text as screenshot, settle
 
@@ -368,3 +368,61 @@ def test_initials_are_unique_per_seat():
     assert seat_initials(["Ann Lee", "Anna", "Annie"]) == ("AL", "AN", "AI")
     initials = seat_initials(["Ann", "Anna", "Annie", "An", "A", "Ann Lee"])
     assert len(set(initials)) == 6 and all(len(i) == 2 for i in initials)
+
+
+EMPTY = ["........"] * 8
+
+
+async def test_cards_just_drawn_are_marked_until_the_next_move(tmp_path):
+    match = position(EMPTY, ["3D", "5C", "7H"])
+    app, table, _ = table_app(match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert not table.hand.query(".-new")
+        await play_with_keys(pilot, table, Play(parse_card("3D"), parse_card("5C"), 3, 5))
+        # Ann drew a black card to go with her 7♥: it is marked while Cleo plays and after
+        await settle(pilot, lambda: match.awaiting == {0})
+        drawn = next(e.cards for p in match.history if p.seat == 0 for e in p.events if isinstance(e, Drew))
+        marked = {w.card for w in table.hand.query(CardWidget) if w.has_class("-new")}
+        assert marked == set(drawn) and all("•" in str(w.render()) for w in table.hand.query(".-new"))
+        assert "new •" in table.hand.border_subtitle
+        # her next move clears the marks (and marks what she draws then)
+        play = match.legal(0)[0]
+        await play_with_keys(pilot, table, play)
+        await settle(pilot, lambda: match.awaiting == {0} or match.over)
+        marked = {w.card for w in table.hand.query(CardWidget) if w.has_class("-new")}
+        assert not marked & set(drawn)
+
+
+async def test_a_wild_pair_gives_the_keys_to_the_grid_and_escape_gives_them_back(tmp_path):
+    match = position(EMPTY, ["9D", "5C", "7H"])
+    app, table, _ = table_app(match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
+        assert table.grid.has_focus and len(table.grid.named) == 8
+        await pilot.press("right")
+        assert table.grid.has_focus
+        await pilot.press("escape")
+        await pilot.pause()
+        assert table.hand.has_focus and app.screen is table  # no "leave?" question: just the hand
+        await pilot.press("space")  # the cursor is on 9♦: unselected, the grid has nothing to pick
+        await pilot.pause()
+        assert table.hand.has_focus and not table.grid.named
+
+
+async def test_focus_comes_back_after_the_terminal_was_too_small(tmp_path):
+    match = position(EMPTY, ["9D", "5C", "7H"])
+    app = CardtableApp(store=SaveStore(tmp_path / "data"), settings=Settings(bot_delay=0), match=match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.screen
+        await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
+        assert table.grid.has_focus
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert "too small" in screenshot(app) and not table.grid.has_focus
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert table.grid.has_focus  # where it was, not lost

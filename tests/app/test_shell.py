@@ -24,6 +24,8 @@ from cardtable.screens.table import TableScreen
 from cardtable.settings import Settings, load_settings, read_settings, save_settings, settings_path
 from rules.core import Match, Seat
 
+from pilot_helpers import screen_text
+
 SIZE = (80, 24)
 
 
@@ -251,8 +253,11 @@ async def test_settings_screen_and_palette_persist_at_once(store):
         await pilot.press("s")
         assert isinstance(app.screen, SettingsScreen)
         app.screen.query_one("#settings-theme", Select).value = "nord"
+        box = app.screen.query_one("#settings-four-colour")
+        assert str(box.render()).startswith("[ ] ")  # off and on differ in shape, not only colour
         await pilot.click("#settings-four-colour")
         await pilot.pause()
+        assert str(box.render()).startswith("[✔] ") and "✔" in screen_text(app)
         saved = json.loads(settings_path().read_text())
         assert saved["theme"] == "nord" and saved["four_colour"] is True
         assert app.theme == "nord"

@@ -4,6 +4,7 @@ refusals, undo, autosave, bots, and the hand-off curtain that must hide everythi
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 import json
 
 import pytest
@@ -12,6 +13,7 @@ from textual.widgets import Footer
 import rules
 from rules.core import Card, Match, Seat, chance, get_bot
 
+from cardtable.app import CardtableApp
 from cardtable.saves import SaveStore
 from cardtable.screens.confirm import ConfirmScreen
 from cardtable.screens.handoff import HandoffScreen
@@ -19,6 +21,7 @@ from cardtable.screens.table import TableScreen
 from cardtable.games import table_screen_for
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
+from cardtable.widgets.card import in_symbols
 from cardtable.widgets.game_log import EVENT_INDENT
 from game_helpers import play_random
 from tiny_game import pile  # noqa: F401  (a fixture)
@@ -123,7 +126,7 @@ async def test_command_bar_plays_a_legal_command_logs_and_saves_it(tmp_path):
         assert SPEC.to_json(match.state) != before
         assert not bar.is_open and bar.input.value == ""
         log = table.query_one(GameLog)
-        assert f"Ann: {text}" in log.plain
+        assert f"Ann: {in_symbols(text)}" in log.plain
         assert saved_commands(store, game_id)[0] == [0, text]
         assert not [note for note in notes if note[1] == "error"]
 
@@ -182,7 +185,7 @@ async def test_undo_is_greyed_out_until_allowed_and_then_takes_the_command_back(
         await open_bar_and_type(pilot, text)
         assert match.can_undo(0) and match.history[-1].text == text
         assert table.check_action("undo", ()) is True and not footer_undo_disabled(app)
-        assert f"Ann: {text}" in log.plain
+        assert f"Ann: {in_symbols(text)}" in log.plain
 
         await pilot.press("ctrl+z")
         await pilot.pause()
@@ -205,7 +208,7 @@ async def test_bots_play_by_themselves_until_a_human_is_awaited(tmp_path):
         assert table.viewer == 1 and not isinstance(app.screen, HandoffScreen)
         log = table.query_one(GameLog).plain
         for played in match.history:
-            assert f"{match.names[played.seat]}: {played.text}" in log
+            assert f"{match.names[played.seat]}: {in_symbols(played.text)}" in log
         assert saved_commands(store, game_id) == [[p.seat, p.text] for p in match.history]
         # the bots' secrets stay theirs
         for seat in (0, 2):
@@ -254,9 +257,13 @@ async def test_the_curtain_hides_every_private_thing_between_two_humans(tmp_path
         assert not [line for line in secrets if line in log.plain]
         rendered = "\n".join(strip.text for strip in log.lines)
         assert not [line for line in secrets if line.strip() in rendered]
-        assert f"Ann: {match.history[0].text}" in log.plain  # public lines stay
+        assert f"Ann: {in_symbols(match.history[0].text)}" in log.plain  # public lines stay
         shot = screenshot(app)
         assert "Pass to Bob — press Enter when only Bob is looking" in shot
+        assert "q and Esc do nothing here" in shot  # and the curtain says why
+        await pilot.press("q", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen) and table.viewer is None
         for seat in (0, 1):
             assert not [t for t in hand_texts(match.view(seat).hand) if t in shot]
 
@@ -304,8 +311,8 @@ async def test_the_hand_fits_at_80_columns_and_selects_by_click_and_keys(tmp_pat
 
 
 def test_card_text_shows_rank_symbol_and_letter():
-    assert card_text(Card.parse("10H")).plain == "10♥h"
-    assert card_text(Card.parse("QS")).plain == "Q♠s"
+    assert card_text(Card.parse("10H")).plain == "10♥"
+    assert card_text(Card.parse("QS")).plain == "Q♠"
     assert card_text(Card.parse("JK")).plain == "JK"
     red, black = card_text(Card.parse("5D")), card_text(Card.parse("5C"))
     assert red.style != black.style
@@ -411,3 +418,92 @@ def test_the_guard_catches_the_app_reading_a_state(tmp_path):
     with pytest.raises(AssertionError, match="read a game's state"):
         exec("match.state", {"__name__": "cardtable.screens.table", "match": match})
     assert match.state is not None  # the tests themselves may
+
+
+async def test_any_error_from_a_command_is_shown_and_the_table_goes_on(tmp_path, monkeypatch):
+    app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+
+    def broken(text, view):
+        raise ZeroDivisionError("a bug deep in a game")
+
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        before = SPEC.to_json(match.state)
+        with monkeypatch.context() as patch:
+            patch.setattr(SPEC.notation, "parse", broken)
+            bar = await open_bar_and_type(pilot, "anything at all")
+        assert SPEC.to_json(match.state) == before and match.history == []
+        assert notes and notes[-1][1] == "error" and "Nothing changed" in notes[-1][0]
+        assert bar.is_open and app.is_running
+        await pilot.press("escape")
+        await open_bar_and_type(pilot, match.format(match.legal(0)[0]))
+        assert len(match.history) >= 1  # the game goes on
+
+
+async def test_every_key_the_readme_names_at_the_table_does_what_it_says(tmp_path):
+    from textual.command import CommandPalette
+
+    from cardtable.screens.rules import RulesScreen
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for key in ("`←` `→` (or `h` `l`), `space`", "`:`", "`tab`", "`ctrl+z`", "`?`", "`F1`",
+                "`ctrl+p`", "`q`", "`escape`"):
+        assert key in readme, f"the README no longer names {key}"
+    seats = [Seat("Ann"), Seat("Bob", "random")]
+    seed, before, text = undoable_position(seats)
+    _app, _table, match, store, game_id, _ = make_table(tmp_path, seats, seed, before)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=game_id)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        if not isinstance(app.screen, TableScreen):  # a game's own dialog (a draw) opened first
+            await pilot.press("escape")
+            await pilot.pause()
+        table = app.screen
+        hand = table.hand
+        assert hand.has_focus and hand.cursor == 0
+        await pilot.press("right", "l")
+        assert hand.cursor == 2
+        await pilot.press("left", "h", "space")
+        assert hand.cursor == 0 and hand.selected == (hand.cards[0],)
+        await pilot.press("space")
+        assert hand.selected == ()
+        # : opens the bar; tab completes as far as the legal commands agree, never leaving it
+        await pilot.press("colon")
+        bar = table.command_bar
+        assert bar.is_open and bar.input.has_focus
+        await pilot.press(*text[:1], "tab")
+        assert bar.input.has_focus and len(bar.input.value) >= 1
+        bar.input.value = text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert match.history[-1].text == text and not bar.is_open
+        # ctrl+z takes it back
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert [[p.seat, p.text] for p in match.history] == before
+        # ? the rules (with the keys beside them), F1 the keys page
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen) and app.screen.keys
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen) and app.screen.start == "keys"
+        assert any(description == "Undo" for _key, description, _note in app.screen.keys)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+        await pilot.pause()
+        # escape asks before leaving; q leaves
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is table
+        await pilot.press("q")
+        await pilot.pause()
+        assert not table.is_attached

@@ -227,7 +227,7 @@ def test_make_needs_three_in_sequence_of_one_suit_without_wrapping():
     refused(state, "make 4S 5S 7S", "not a sequence")
     refused(state, "make QH KH AH", "not a sequence")
     refused(state, "make KH AH 2H", "not a sequence")
-    refused(state, "make 5D 6D 7D", "no 7D")
+    refused(state, "make 5D 6D 7D", "no 7♦")
     refused(state, "make 5D 6D 6H", "same suit")
 
 
@@ -302,7 +302,7 @@ def test_a_capped_end_cannot_be_extended_but_the_other_can():
     refused(state, "extend P1 5H", "low end of P1 is capped")
     refused(state, "cap P1 low 6D", "already capped")
     play(state, "extend P1 JH")
-    refused(state, "cap P1 high 10D", "rank and colour of the end card JH")
+    refused(state, "cap P1 high 10D", "rank and colour of the end card J♥")
 
 
 def test_an_ace_low_end_needs_no_cap():
@@ -338,7 +338,7 @@ def test_neutralising_needs_the_money_and_an_opponents_portfolio():
                   portfolios=[pf("P1", 1, "3C 4C 5C 6C"), pf("P2", 0, "3D 4D 5D")])
     refused(state, "neutralise P1 2C", r"You need \$4 to neutralise P1; you have \$3.")
     refused(state, "neutralise P2 2D", "your own portfolio")
-    refused(state, "neutralise P1 2D", "Only 2C neutralises")
+    refused(state, "neutralise P1 2D", "Only 2♣ neutralises")
     assert not any(isinstance(c, Neutralise) for c in legal(state))
 
 
@@ -351,7 +351,7 @@ def test_acquire_3_to_6_of_clubs_with_the_seven_for_eight_dollars():
     state = table(["7C AS", "9D", "3D"], money=[8, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
     info = SPEC.view(state, 0).portfolios[0]
     assert (info.acquire_cost, info.acquire_card) == (8, "7C")
-    refused(state, "acquire P1 AS", "Only 7C acquires")
+    refused(state, "acquire P1 AS", "Only 7♣ acquires")
     play(state, "acquire P1 7C")
     portfolio = state.find("P1")
     assert portfolio.owner == 0 and keys(portfolio.cards) == ["3C", "4C", "5C", "6C", "7C"]
@@ -370,7 +370,7 @@ def test_an_uncapped_king_is_acquired_with_an_ace_of_its_colour_which_is_discard
     state = table([f"{ace} AS AC", "9D", "3D"], money=[9, 6, 6], portfolios=[pf("P1", 1, "JH QH KH")])
     info = SPEC.view(state, 0).portfolios[0]
     assert (info.acquire_card, info.acquire_cost) == ("AH/AD", 8)
-    refused(state, "acquire P1 AS", "Only AH or AD acquires")
+    refused(state, "acquire P1 AS", "Only A♥ or A♦ acquires")
     play(state, f"acquire P1 {ace}")
     assert owner_of(state, "P1") == 0 and keys(state.find("P1").cards) == ["JH", "QH", "KH"]
     assert state.discard[-1] == parse_card(ace) and state.money[0] == 1
@@ -538,7 +538,7 @@ def test_a_declined_deal_changes_nothing_and_only_one_offer_is_allowed_per_turn(
 def test_accept_is_refused_when_the_responder_lacks_a_named_card():
     state = deal_table()
     play(state, "offer Bob: give $1 take 9C")  # allowed: Ann cannot see Bob's hand
-    with pytest.raises(IllegalCommand, match="do not hold the 9C"):
+    with pytest.raises(IllegalCommand, match="do not hold the 9♣"):
         check(state, Accept())
     assert legal(state) == [Decline()]
     play(state, "decline")
@@ -547,7 +547,7 @@ def test_accept_is_refused_when_the_responder_lacks_a_named_card():
 
 def test_offers_check_the_proposers_side_and_the_responders_public_side():
     state = deal_table()
-    refused(state, "offer Bob: give 7H take P3", "no 7H")
+    refused(state, "offer Bob: give 7H take P3", "no 7♥")
     refused(state, "offer Bob: give P2 take $1", "P2 does not belong to you")
     refused(state, "offer Bob: give $11 take P3", r"You have only \$10")
     refused(state, "offer Bob: take P1", "P1 does not belong to Bob")

@@ -206,7 +206,7 @@ def test_a_play_needs_one_red_and_one_black_card(cards):
 
 def test_only_held_cards_may_be_played():
     state = position()
-    with pytest.raises(IllegalCommand, match="Ann does not hold 4D"):
+    with pytest.raises(IllegalCommand, match="Ann does not hold 4♦"):
         check(state, Play(C("4D"), C("5C"), 4, 5))
     with pytest.raises(IllegalCommand, match="4·5"):
         check(state, Play(C("3D"), C("5C"), 4, 5))
@@ -219,7 +219,7 @@ def test_nine_and_ten_are_wild_but_keep_their_suit():
     assert len(cells_for(C("9D"), C("9S"))) == 64
     state = position(hands=(("9H", "5S"), ("7H", "2S")), board=JB_BOARD)
     assert [(p.col, p.row) for p in legal(state)] == [(col, 5) for col in range(1, 9)]
-    with pytest.raises(IllegalCommand, match="5S fixes the row at 5"):
+    with pytest.raises(IllegalCommand, match="5♠ fixes the row at 5"):
         check(state, Play(C("9H"), C("5S"), 3, 6))
     # the wild heart and spade still multiply the rent: 6 cells × 4
     events = play(state, "play 9H 5S at 3,5")
@@ -294,11 +294,11 @@ def test_a_mortgage_survives_a_purchase():
 def test_a_purchase_needs_units_worth_the_group():
     state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")))
     play(state, "play 3D 5C")
-    with pytest.raises(IllegalCommand, match="needs 6 units; KS JS make only 5"):
+    with pytest.raises(IllegalCommand, match="needs 6 units; K♠ J♠ make only 5"):
         check(state, Buy(tuple(parse_cards("KS JS"))))
-    with pytest.raises(IllegalCommand, match="does not hold KD"):
+    with pytest.raises(IllegalCommand, match="does not hold K♦"):
         check(state, Buy(tuple(parse_cards("KD KS"))))
-    with pytest.raises(IllegalCommand, match="KS is named twice"):
+    with pytest.raises(IllegalCommand, match="K♠ is named twice"):
         check(state, Buy((C("KS"), C("KS"))))
     with pytest.raises(IllegalCommand, match="decide whether to buy 3·5"):
         check(state, Play(C("7D"), C("2S"), 7, 2))

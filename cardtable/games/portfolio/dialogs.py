@@ -27,6 +27,7 @@ from rules.portfolio.commands import Draw, Pauper
 from rules.portfolio.state import PortfolioInfo, PortfolioView
 
 from ...widgets import HandWidget, card_text
+from ...widgets.toggles import Dot, Tick, TickList
 from .board import offer_side, summary_text
 
 Check = Callable[[Command], "str | None"]
@@ -136,7 +137,7 @@ class DrawDialog(_Dialog):
             top = view.discard_top
             label = (Text.assemble("Take ", card_text(top, self.four_colour), " from the discard pile first (t)")
                      if top else Text("The discard pile is empty"))
-            yield Checkbox(label, id="draw-discard", disabled=top is None, compact=True)
+            yield Tick(label, id="draw-discard", disabled=top is None, compact=True)
             yield Static(id="draw-summary")
             yield Static(classes="dialog--error")
             with Horizontal(classes="dialog--buttons"):
@@ -250,7 +251,7 @@ class DealDialog(_Dialog):
                 yield Label("With: ")
                 with RadioSet(id="deal-with", compact=True):
                     for number, other in enumerate(self.others):
-                        yield RadioButton(self.names[other], value=number == 0, compact=True)
+                        yield Dot(self.names[other], value=number == 0, compact=True)
             with Horizontal(id="deal-sides"):
                 with Vertical(id="deal-give", classes="deal--side") as give:
                     give.border_title = "You give"
@@ -258,7 +259,7 @@ class DealDialog(_Dialog):
                     yield HandWidget(self.four_colour, id="deal-hand")
                     mine = self._portfolios(self.seat)
                     yield Label("Portfolios" if mine else "Portfolios: you have none", classes="dialog--note")
-                    yield SelectionList[str](*mine, id="deal-give-portfolios", compact=True)
+                    yield TickList(*mine, id="deal-give-portfolios", compact=True)
                     with Horizontal(classes="deal--row"):
                         yield Label("Money $")
                         yield Input(placeholder="0", type="integer", id="deal-give-money", compact=True)
@@ -268,7 +269,7 @@ class DealDialog(_Dialog):
                         yield Label("Cards ")
                         yield Input(placeholder="by name, e.g. 9C QH", id="deal-take-cards", compact=True)
                     yield Label("Portfolios", classes="dialog--note", id="deal-take-label")
-                    yield SelectionList[str](id="deal-take-portfolios", compact=True)
+                    yield TickList(id="deal-take-portfolios", compact=True)
                     with Horizontal(classes="deal--row"):
                         yield Label("Money $")
                         yield Input(placeholder="0", type="integer", id="deal-take-money", compact=True)

@@ -128,6 +128,7 @@ class PropertyGrid(Widget, can_focus=True):
         Binding("up,k", "move(0, 1)", "Up", show=False),
         Binding("down,j", "move(0, -1)", "Down", show=False),
         Binding("enter", "choose", "Choose cell", show=False),
+        Binding("escape,tab,space", "release", "Back to the hand", show=False),
     ]
 
     cursor: reactive[Cell] = reactive((1, 1))
@@ -197,6 +198,12 @@ class PropertyGrid(Widget, can_focus=True):
             return self.cursor
         col, row = self.cursor
         return min(self.named, key=lambda c: (abs(c[0] - col) + abs(c[1] - row), c))
+
+    class Released(Message):
+        """The player is done with the grid's cursor: the keys go back to the hand."""
+
+    def action_release(self) -> None:
+        self.post_message(self.Released())
 
     def on_focus(self) -> None:
         self.refresh()  # the cursor is drawn stronger while the grid has the keys

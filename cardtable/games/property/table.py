@@ -164,16 +164,14 @@ class PropertyTable(TableScreen):
         text.append_text(units_text(units, self.settings.four_colour) if units else Text("none"))
         widget.update(text)
 
+    def seat_labels(self) -> list[Text]:
+        """The scoreboard names each seat beside its initials in the grid's colour: the grid's key."""
+        return [Text.assemble((self.initials[seat], self.grid.seat_style(seat)), f" {name}")
+                for seat, name in enumerate(self.match.names)]
+
     def _show_legend(self) -> None:
-        grid = self.grid
-        parts = []
-        for seat, name in enumerate(self.match.names):
-            part = Text(self.initials[seat], style=grid.seat_style(seat))
-            part.append(f" {name}")
-            if self.property_view.bankrupt[seat]:
-                part.append(" (bankrupt)", style="dim")
-            parts.append(part)
-        parts.append(Text("* mortgaged", style="dim"))
+        # (the seats' initials are in the scoreboard: what the grid's other marks mean)
+        parts = [Text("* mortgaged", style="dim")]
         last = self.property_view.last_play
         if last is not None:
             parts.append(Text.assemble(("last ", "dim"), (cell_name(last.col, last.row), "underline")))
@@ -267,7 +265,9 @@ class PropertyTable(TableScreen):
         if cells and grid.cursor not in cells:
             grid.cursor = grid.nearest_named()
         if len(cells) > 1 and self.my_turn:
-            grid.focus()  # a 9 or 10: the player picks the cell next
+            grid.focus()  # a 9 or 10: the player picks the cell next (Esc, Tab or Space: back)
+        elif grid.has_focus:
+            self.hand.focus()  # nothing left to pick on the grid
         self._show_preview()
         self._refresh_play_key()
 
@@ -282,6 +282,10 @@ class PropertyTable(TableScreen):
         playable = self._playable() is not None
         if playable != self._play_shown:
             self.refresh_bindings()
+
+    def on_property_grid_released(self, message: PropertyGrid.Released) -> None:
+        message.stop()
+        self.hand.focus()
 
     def on_property_grid_cell_chosen(self, message: PropertyGrid.CellChosen) -> None:
         message.stop()
