@@ -221,7 +221,7 @@ class TableScreen(Screen[None]):
             self._hand_before.pop(seat, None)
         elif seat == viewer and seat is not None:
             self._hand_before[seat] = frozenset(self.view.hand)  # the view before this command
-        if self._curtain_needed():
+        if self._curtain_needed() and (self._private(viewer) or self._private(self.next_human())):
             # hide the last player's things before anything else is drawn
             self.viewer = None
         if update.kind == "command" and self.viewer == viewer:
@@ -252,7 +252,7 @@ class TableScreen(Screen[None]):
         if any(match.seats[seat].bot is not None for seat in match.awaiting):
             self._schedule_bot()
         if self._curtain_needed():
-            self._raise_curtain(self.next_human())
+            self._hand_over(self.next_human())
 
     def _show_results(self) -> None:
         if self._results_shown:
@@ -298,6 +298,24 @@ class TableScreen(Screen[None]):
     def _curtain_needed(self) -> bool:
         seat = self.next_human()
         return len(self.humans) > 1 and not self._curtain_up and seat is not None and seat != self.viewer
+
+    def _private(self, seat: int | None) -> bool:
+        """Whether anything on the table is for ``seat``'s eyes only: a private zone (a hand, a
+        sealed bid) or a secret command to enter. A game with none (Abundance's open rounds)
+        passes between humans without a curtain."""
+        if seat is None:
+            return False
+        return bool(self.match.view(seat).zones) or any(c.secret for c in self.match.legal(seat))
+
+    def _hand_over(self, seat: int) -> None:
+        """The next human is ``seat``: behind the curtain if anything private would show, else
+        straight away."""
+        if self._private(seat) or self._private(self.viewer):
+            self._raise_curtain(seat)
+        else:
+            self.viewer = seat
+            self._rebuild_log()
+            self.refresh_table()
 
     def _raise_curtain(self, seat: int) -> None:
         self._curtain_up = True

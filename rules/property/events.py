@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from ..core import Card, Event
+from ..core import Card, Event, Suit
 from ..core.words import plural
 from .state import cell_name, unit_value
 
@@ -45,7 +45,9 @@ class RentPaid(Event):
     amount: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        times = f" ×{self.multiplier}" if self.multiplier > 1 else ""
+        doubled = [suit.symbol for suit, used in ((Suit.HEARTS, self.red.suit is Suit.HEARTS),
+                                                   (Suit.SPADES, self.black.suit is Suit.SPADES)) if used]
+        times = f" ×{self.multiplier} for {' and '.join(doubled)}" if doubled else ""
         why = f"{plural(self.group_size, 'cell')}{times}"
         where = f"{names[self.owner]}'s {cell_name(self.col, self.row)}"
         played = f"{names[self.seat]} played {_pair(self.red, self.black)} on {where}"

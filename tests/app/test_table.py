@@ -507,3 +507,24 @@ async def test_every_key_the_readme_names_at_the_table_does_what_it_says(tmp_pat
         await pilot.press("q")
         await pilot.pause()
         assert not table.is_attached
+
+
+async def test_with_nothing_private_the_table_passes_between_humans_without_a_curtain(tmp_path, pile, monkeypatch):
+    from rules.core import View
+
+    def open_view(state, seat):  # a game without hands: everything is on the table
+        return View(seat, tuple(state.names), pile.awaiting(state), f"pile {state.pile}")
+
+    monkeypatch.setattr(pile, "view", open_view)
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    table = TableScreen(match, None, None, Settings(bot_delay=0))
+    app = TableApp(table)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 0
+        await open_bar_and_type(pilot, "take 1")
+        await pilot.pause()
+        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 1  # straight to Bob
+        await open_bar_and_type(pilot, "take 1")  # the pile is at 3: a secret guess each
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)  # a secret to enter: the curtain again
