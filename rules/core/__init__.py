@@ -10,14 +10,14 @@ from .engine import (
     Command, Event, GameSpec, Notation, Option, Outcome, PrivateEvent, View, chance,
     check_awaited, check_setup, resolve_options,
 )
-from .errors import IllegalCommand, NotationError, RulesError, SaveFormatError
+from .errors import IllegalCommand, NotationError, ReplayError, RulesError, SaveFormatError
 from .match import FORMAT_VERSION, Match, Played, Seat, Update
 
 __all__ = [
     "ACE", "JACK", "KING", "QUEEN", "RANKS", "SUITS", "Bot", "Card", "Colour", "Command", "Event",
     "FORMAT_VERSION", "GameSpec", "IllegalCommand", "Match", "Notation", "NotationError", "Option",
-    "Outcome", "Played", "PrivateEvent", "RandomBot", "RulesError", "SaveFormatError", "Seat", "Suit",
-    "Update", "View", "bot_levels", "build_deck", "chance", "check_awaited", "check_setup",
-    "find_card", "get_bot", "parse_card", "parse_cards", "rank_code", "resolve_options",
-    "sort_cards",
+    "Outcome", "Played", "PrivateEvent", "RandomBot", "ReplayError", "RulesError",
+    "SaveFormatError", "Seat", "Suit", "Update", "View", "bot_levels", "build_deck", "chance",
+    "check_awaited", "check_setup", "find_card", "get_bot", "parse_card", "parse_cards",
+    "rank_code", "resolve_options", "sort_cards",
 ]
