@@ -228,14 +228,15 @@ class Match:
         """Rebuild a match of ``spec`` by replaying its commands; raise SaveFormatError saying
         what is wrong. (``rules.load_match`` finds the spec from the data.)"""
         version = _format_version(data)
+        missing = [key for key in ("seats", "seed", "commands") if key not in data]
+        if missing:
+            raise SaveFormatError(f"the save is incomplete: it has no {', '.join(map(repr, missing))}")
         try:
             seats = [Seat.from_json(s) for s in read_list(data["seats"], "the seats")]
             seed = read_int(data["seed"], "the seed")
             options = data.get("options") or {}
             match = cls(spec, seats, options, seed)
             commands = read_list(data["commands"], "the commands")
-        except KeyError as error:
-            raise SaveFormatError(f"the save is incomplete: it has no {error}") from None
         except RulesError as error:
             raise SaveFormatError(f"the save is damaged: {error}") from None
         for number, entry in enumerate(commands, 1):
