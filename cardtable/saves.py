@@ -159,10 +159,11 @@ class Opened:
 class _Unreadable(Exception):
     """A save file that is not a readable save; ``reason`` says why, in words."""
 
-    def __init__(self, reason: str, *, set_aside: bool = True) -> None:
+    def __init__(self, reason: str, *, set_aside: bool = True, data: Any = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.set_aside = set_aside
+        self.data = data  # what was read, when it was JSON: the list can still name the game
 
 
 # the locks this process holds: lock path → open file descriptor (one per game, whichever
@@ -898,7 +899,7 @@ def _read(path: Path) -> dict[str, Any]:
     if version > FORMAT_VERSION:
         raise _Unreadable(
             f"saved by a newer cardtable (format {_shorten(version, 20)}; this version reads up to "
-            f"{FORMAT_VERSION})", set_aside=False,
+            f"{FORMAT_VERSION})", set_aside=False, data=data,
         )
     if version < 1:
         raise _Unreadable(f"not a cardtable save (format {_shorten(version, 20)})")
@@ -989,6 +990,7 @@ def _info_of(path: Path) -> SaveInfo:
         return _inspect(path, data)
     except _Unreadable as problem:
         reason, set_aside = problem.reason, problem.set_aside
+        data = data if data is not None else problem.data
     except Exception as error:  # pragma: no cover - _inspect already turns everything into words
         reason, set_aside = f"damaged ({type(error).__name__})", True
     game = data.get("game") if isinstance(data, dict) else None

@@ -285,6 +285,8 @@ def test_a_save_this_version_cannot_play_is_reported_and_never_moved(store, how)
 
     [info] = store.list()
     assert info.damaged and not info.set_aside and says in info.reason
+    if how == "newer format":
+        assert info.title == rules.find_game(first_game()).title  # still named
     for opening in (store.open, store.load):
         with pytest.raises(SaveFormatError, match=f"^Cannot open future.json: .*{says}"):
             opening("future")
