@@ -8,6 +8,7 @@ one line on stderr with exit status 2; nothing found to resume exits with 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
@@ -206,6 +207,7 @@ def cmd_saves(args: argparse.Namespace, store: SaveStore) -> int:
         print(format_saves(infos))
     elif not store.problems:
         print(f"No saved games in {store.folder}.")
+    sys.stdout.flush()  # a closed pipe (`cardtable saves | head`) fails here, inside main
     report_problems(store)
     return 1 if store.problems else 0
 
@@ -296,6 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error), 1)
     except RulesError as error:
         return fail(str(error), 2)
+    except BrokenPipeError:  # `cardtable saves | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as error:  # the store says where and why in its own words
         return fail(str(error), 1)
     except KeyboardInterrupt:

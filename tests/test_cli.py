@@ -495,3 +495,17 @@ def test_new_on_a_full_disk_plays_unsaved(data, launched, capsys, monkeypatch):
     assert launched[-1]["game_id"] is None
     line = one_error_line(capsys)
     assert f"Games cannot be saved in {data / 'saves'}: the disk is full." in line
+
+
+@needs_game
+def test_saves_into_a_closed_pipe_is_quiet(data):
+    store = SaveStore(data)
+    text = (store.folder / f"{store.create(a_match(first_spec()))}.json").read_text()
+    for number in range(800):  # more than a pipe holds
+        (store.folder / f"game-{number:04}.json").write_text(text)
+    listing = subprocess.Popen([sys.executable, "-m", "cardtable", "saves", "--data-dir", str(data)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    listing.stdout.readline()
+    listing.stdout.close()  # like `| head -1`
+    err = listing.stderr.read().decode()
+    assert listing.wait(timeout=60) == 0 and err == ""
