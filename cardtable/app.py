@@ -57,6 +57,7 @@ class CardtableApp(App[None]):
         settings: Settings | None = None,
         match: Match | None = None,
         game_id: str | None = None,
+        notice: str | None = None,
     ) -> None:
         super().__init__()
         if store is None:
@@ -68,8 +69,11 @@ class CardtableApp(App[None]):
         if settings is None:
             settings, self._problems = read_settings()
         self.settings = settings
-        self._start = (match, game_id)
+        self._start = (match, game_id, notice)
         self._focus_before_small: Widget | None = None
+        self.reported_saves: set[tuple[str, str]] = set()
+        """Damaged saves already reported this session (id, reason): said once, not on every
+        return to the menu."""
         self.settings_changed_signal: Signal[Settings] = Signal(self, "settings-changed")
         """Published after every settings change (tables redraw cards on four_colour)."""
 
@@ -88,24 +92,43 @@ class CardtableApp(App[None]):
             )
         self.screen_change_signal.subscribe(self, self._on_screen_change)
         self._check_size()
-        match, game_id = self._start
+        try:
+            self.store.tidy()  # what killed writers left behind
+        except OSError:
+            pass
+        match, game_id, notice = self._start
         if match is not None:
+            failure = None
             if game_id is None:
                 try:
                     game_id = self.store.create(match)
                 except OSError as error:  # play on unsaved rather than not at all
-                    self.notify(f"This game cannot be saved: {error}", severity="error", markup=False)
-            self.open_game(match, game_id)
+                    failure = error
+                    self.notify_not_saved(error)
+            self.open_game(match, game_id, failure)
+            if notice:
+                self.notify(notice, title="Resumed before a move that no longer replays",
+                            severity="warning", timeout=20, markup=False)
+
+    def notify_not_saved(self, error: Exception) -> None:
+        """Say at once that the game on the table is not being saved, and why."""
+        self.notify(f"{error} You can play on; the table keeps trying after every move.",
+                    title="This game is not being saved", severity="error", timeout=20, markup=False)
 
     # -- the ways between screens --------------------------------------------------------------
-    def open_table(self, match: Match, game_id: str | None) -> None:
-        """Put ``match`` on its game's table, directly above the main menu."""
+    def open_table(self, match: Match, game_id: str | None, not_saved: Exception | None = None) -> None:
+        """Put ``match`` on its game's table, directly above the main menu. ``not_saved`` is why
+        its first save failed (the player was told; the table keeps trying and asks before
+        leaving)."""
         from .games import table_screen_for
 
         self.show_menu()
-        self.push_screen(table_screen_for(match.spec.name)(match, game_id, self.store, self.settings))
+        table = table_screen_for(match.spec.name)(match, game_id, self.store, self.settings)
+        if not_saved is not None:
+            table.save_error = str(not_saved)
+        self.push_screen(table)
 
-    def open_game(self, match: Match, game_id: str | None) -> None:
+    def open_game(self, match: Match, game_id: str | None, not_saved: Exception | None = None) -> None:
         """The table of a game in play; the results of a finished one."""
         if match.over:
             from .screens.results import ResultsScreen
@@ -113,7 +136,7 @@ class CardtableApp(App[None]):
             self.show_menu()
             self.push_screen(ResultsScreen(match))
         else:
-            self.open_table(match, game_id)
+            self.open_table(match, game_id, not_saved)
 
     def show_menu(self) -> None:
         """Back to the main menu, closing every screen above it."""

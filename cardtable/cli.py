@@ -8,6 +8,7 @@ one line on stderr with exit status 2; nothing found to resume exits with 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +19,7 @@ from rules.core import Match, RulesError, SaveFormatError, Seat
 from rules.core.bots import RANDOM, bot_levels, get_bot
 
 from . import __version__
-from .saves import SaveInfo, SaveStore
+from .saves import GameInUse, SaveInfo, SaveStore, finish_writes_before_dying, is_valid_id
 
 PROG = "cardtable"
 
@@ -53,12 +54,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 # -- the app -------------------------------------------------------------------------------
-def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None) -> int:
-    """Run the Textual app (the menu, or the table of ``match``) until the player quits."""
+def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None,
+               notice: str | None = None) -> int:
+    """Run the Textual app (the menu, or the table of ``match``) until the player quits;
+    ``notice`` is shown on the table as it opens. Every game lock is given back at the end."""
     from .app import CardtableApp  # here, so the other commands never import Textual
 
-    app = CardtableApp(store=store, match=match, game_id=game_id)
-    app.run()
+    finish_writes_before_dying()
+    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice)
+    try:
+        app.run()
+    finally:
+        store.release_all()
     return app.return_code or 0
 
 
@@ -190,11 +197,17 @@ def cmd_menu(args: argparse.Namespace, store: SaveStore) -> int:
 def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
     spec = rules.find_game(args.game)
     match = Match(spec, parse_players(spec, args.players), parse_options(args.option), args.seed)
-    game_id = store.create(match)
+    store.tidy()
+    try:
+        game_id: str | None = store.create(match)
+    except OSError as error:  # play on, unsaved: the table says so at once and keeps trying
+        print(f"{PROG}: {error} The game opens all the same, but it is not being saved.", file=sys.stderr)
+        game_id = None
     return launch_app(store, match, game_id)
 
 
 def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
+    store.tidy()
     if args.id is None:
         info = store.latest(unfinished=True)
         report_problems(store)
@@ -204,22 +217,23 @@ def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
     else:
         game_id = resolve_id(store, args.id)
     try:
-        match = store.load(game_id)
+        opened = store.open(game_id)
     except LookupError as error:
         return fail(error.args[0], 1)
-    except SaveFormatError as error:
+    except (SaveFormatError, GameInUse) as error:
         return fail(str(error), 1)
-    return launch_app(store, match, game_id)
+    return launch_app(store, opened.match, game_id, opened.notice)
 
 
 def cmd_saves(args: argparse.Namespace, store: SaveStore) -> int:
     infos = store.list()
     if infos:
         print(format_saves(infos))
-    else:
+    elif not store.problems:
         print(f"No saved games in {store.folder}.")
+    sys.stdout.flush()  # a closed pipe (`cardtable saves | head`) fails here, inside main
     report_problems(store)
-    return 0
+    return 1 if store.problems else 0
 
 
 def cmd_simulate(args: argparse.Namespace, store: SaveStore) -> int:
@@ -259,14 +273,13 @@ COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_s
 
 # -- output ----------------------------------------------------------------------------------
 def format_saves(infos: Sequence[SaveInfo]) -> str:
-    """The saves as aligned columns: id, game, players, turn, last played (local), state."""
+    """The saves as aligned columns: id, game, players, turn, last played (local), state (whose
+    turn it is, the result, or why a file cannot be opened)."""
     rows = [("ID", "GAME", "PLAYERS", "TURN", "LAST PLAYED", "STATE")]
     for info in infos:
-        state = "in play"
-        if info.finished:
-            state = f"finished: {info.result}" if info.result else "finished"
         when = info.updated.astimezone().strftime("%Y-%m-%d %H:%M")
-        rows.append((info.id, info.title, info.players, str(info.turn), when, state))
+        turn = "-" if info.damaged else str(info.turn)
+        rows.append((info.id, info.title, info.players or "-", turn, when, info.status))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1]
@@ -295,8 +308,11 @@ def report_problems(store: SaveStore) -> None:
 
 def resolve_id(store: SaveStore, text: str) -> str:
     """An exact id, or the one save whose id starts with ``text``; else the text unchanged
-    (so loading it reports "no saved game")."""
+    (so loading it reports "no saved game"). Text that cannot be an id is a usage error."""
     text = text.strip().removesuffix(".json")
+    if not is_valid_id(text):
+        shown = text if len(text) <= 40 else text[:39] + "…"
+        raise UsageError(f"{shown!r} is not the id of a saved game (see '{PROG} saves')")
     if (store.folder / f"{text}.json").is_file():
         return text
     matches = [info.id for info in store.list() if info.id.startswith(text)]
@@ -326,6 +342,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error), 1)
     except RulesError as error:
         return fail(str(error), 2)
+    except BrokenPipeError:  # `cardtable saves | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as error:  # the store says where and why in its own words
+        return fail(str(error), 1)
     except KeyboardInterrupt:
         return 130
 

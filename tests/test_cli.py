@@ -44,8 +44,8 @@ def launched(monkeypatch):
     """Replace the Textual app by a recorder of what it was asked to open."""
     calls = []
 
-    def launch(store, match=None, game_id=None):
-        calls.append({"store": store, "match": match, "game_id": game_id})
+    def launch(store, match=None, game_id=None, notice=None):
+        calls.append({"store": store, "match": match, "game_id": game_id, "notice": notice})
         return 0
 
     monkeypatch.setattr(cli, "launch_app", launch)
@@ -115,7 +115,7 @@ def test_new_saves_the_game_and_opens_its_table(data, launched):
 
 def test_menu_opens_without_a_match(data, launched):
     assert main(["--data-dir", str(data)]) == 0
-    assert launched == [{"store": launched[0]["store"], "match": None, "game_id": None}]
+    assert launched == [{"store": launched[0]["store"], "match": None, "game_id": None, "notice": None}]
     assert launched[0]["store"].root == data
 
 
@@ -183,7 +183,7 @@ def test_resume_of_a_damaged_save(data, launched, capsys):
 
 # -- saves -----------------------------------------------------------------------------------
 @needs_game
-def test_saves_lists_games_and_reports_damaged_files(data, capsys):
+def test_saves_lists_games_and_damaged_files_and_moves_nothing(data, capsys):
     spec = first_spec()
     store = SaveStore(data)
     game_id = store.create(a_match(spec))
@@ -191,15 +191,30 @@ def test_saves_lists_games_and_reports_damaged_files(data, capsys):
 
     assert main(["saves", "--data-dir", str(data)]) == 0
     out, err = capsys.readouterr()
-    [header, row] = out.splitlines()
+    assert err == ""
+    [header, *rows] = out.splitlines()
     assert header.split()[:3] == ["ID", "GAME", "PLAYERS"]
-    assert row.startswith(game_id)
-    assert spec.title in row and "in play" in row
-    assert f"Bot 1 (bot: {spec.best_bot})" in row
-    info = store.list()[0]
+    [row] = [row for row in rows if row.startswith(game_id)]
+    assert spec.title in row and "Ann to play" in row
+    assert "Bot 1 (bot)" in row and "(bot: " not in row
+    info = next(info for info in store.list() if info.id == game_id)
     assert info.updated.astimezone().strftime("%Y-%m-%d %H:%M") in row
-    assert err == ("cardtable: Set aside junk.json: not a cardtable save (not a JSON object)"
-                   " — moved to saves/damaged/\n")
+    [junk] = [row for row in rows if row.startswith("junk")]
+    assert junk.endswith("damaged — not a cardtable save (not a JSON object)")
+    assert (store.folder / "junk.json").read_text() == "[]" and not store.damaged_folder.exists()
+
+
+@needs_game
+def test_saves_names_other_bot_levels_and_whose_turn_it_is(data, capsys):
+    spec = first_spec()
+    store = SaveStore(data)
+    match = Match(spec, [Seat("Ann", spec.best_bot), Seat("Dan", "random")], seed=2)
+    while 1 not in match.awaiting:
+        match.submit(min(match.awaiting), match.bot_move(min(match.awaiting)))
+    store.create(match)
+    assert main(["saves", "--data-dir", str(data)]) == 0
+    [_, row] = capsys.readouterr().out.splitlines()
+    assert "Ann (bot), Dan (bot: random)" in row and row.endswith("Dan to play")
 
 
 def test_saves_of_an_empty_store(data, capsys):
@@ -358,3 +373,165 @@ def test_new_builds_the_real_app_with_the_saved_game(data, monkeypatch):
     assert app.store.root == data
     [info] = app.store.list()
     assert info.game == spec.name and info.seats[0] == Seat("Ann")
+
+
+# -- robustness: odd ids, damaged and newer saves, locks, an unwritable data folder ---------------
+@pytest.mark.parametrize("odd", ["x" * 10_000, "../x", "a\0b", "a\nb", "..", ".hidden", "a/b", "\udcff"])
+def test_resume_of_an_odd_id_is_one_short_line(data, launched, capsys, odd):
+    SaveStore(data).folder.mkdir(parents=True)
+    assert main(["resume", odd, "--data-dir", str(data)]) == 2
+    line = one_error_line(capsys)
+    assert "is not the id of a saved game" in line and len(line) < 140
+    assert launched == []
+
+
+@pytest.mark.parametrize("odd", ["çé", "партия", "x" * 150])
+def test_resume_of_an_unusual_but_possible_id_is_no_saved_game(data, launched, capsys, odd):
+    assert main(["resume", odd, "--data-dir", str(data)]) == 1
+    shown = odd if len(odd) <= 60 else odd[:59] + "…"
+    assert one_error_line(capsys) == f"cardtable: no saved game {shown!r}"
+    assert launched == []
+
+
+def test_odd_ids_in_a_real_process_give_no_traceback(data):
+    for odd in ["x" * 10_000, "../x", "é\u0301", "\x1b[2J"]:
+        done = subprocess.run([sys.executable, "-m", "cardtable", "--data-dir", str(data), "resume", odd],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode in (1, 2), done.stderr
+        assert done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+@needs_game
+@pytest.mark.parametrize("damage", ["turn", "deep", "date", "seed", "newer"])
+def test_saves_and_resume_survive_saves_damaged_inside(data, launched, capsys, damage):
+    store = SaveStore(data)
+    good = store.create(a_match(first_spec(), 1))
+    bad = store.create(a_match(first_spec(), 2))
+    path = store.folder / f"{bad}.json"
+    text = path.read_text()
+    text = {
+        "turn": lambda: text.replace('"turn": 0', '"turn": 1e400'),
+        "deep": lambda: text.replace('"options": {', '"options": ' + "[" * 50_000 + "]" * 50_000 + ', "x": {'),
+        "date": lambda: re.sub(r'"saved": "[^"]*"', '"saved": "0001-01-01T00:00:00+14:00"', text),
+        "seed": lambda: re.sub(r'"seed": \d+', '"seed": ' + "9" * 5000, text),
+        "newer": lambda: text.replace('"format": 2', '"format": 99'),
+    }[damage]()
+    path.write_text(text)
+
+    assert main(["saves", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert good in out and bad in out
+    assert main(["resume", "--data-dir", str(data)]) == 0  # the good one is never hidden
+    assert launched[-1]["game_id"] == good or damage in ("turn", "date")
+    status = main(["resume", bad, "--data-dir", str(data)])
+    err = capsys.readouterr().err
+    if damage in ("deep", "seed", "newer"):
+        assert status == 1 and len(err.splitlines()) == 1 and "Traceback" not in err
+    else:  # odd metadata only: the game itself is fine
+        assert status == 0 and launched[-1]["game_id"] == bad
+    if damage == "newer":
+        assert "saved by a newer cardtable" in err and path.read_text() == text  # left where it is
+
+
+@needs_game
+def test_resume_of_a_save_whose_later_moves_no_longer_replay_opens_it_with_a_notice(data, launched):
+    store = SaveStore(data)
+    match = a_match(first_spec())
+    for _ in range(4):
+        match.submit(min(match.awaiting), match.bot_move(min(match.awaiting)) if match.seats[min(match.awaiting)].bot
+                     else match.legal(min(match.awaiting))[0])
+    game_id = store.create(match)
+    path = store.folder / f"{game_id}.json"
+    saved = path.read_text()
+    path.write_text(saved.replace(f'"{match.history[2].text}"', '"no such move"', 1))
+    assert main(["resume", game_id, "--data-dir", str(data)]) == 0
+    call = launched[-1]
+    assert call["game_id"] == game_id and len(call["match"].history) == 2
+    assert call["notice"].startswith("Move 3 of this game ('no such move') no longer replays")
+    assert (store.replaced_folder / f"{game_id}.json").exists()
+
+
+HOLD = """
+import sys
+from cardtable.saves import SaveStore
+SaveStore(sys.argv[1]).lock(sys.argv[2])
+print("locked", flush=True)
+sys.stdin.readline()
+"""
+
+
+@needs_game
+def test_resume_of_a_game_open_in_another_cardtable_is_refused_naming_it(data, launched, capsys):
+    game_id = SaveStore(data).create(a_match(first_spec()))
+    other = subprocess.Popen([sys.executable, "-c", HOLD, str(data), game_id], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "locked"
+        assert main(["resume", game_id, "--data-dir", str(data)]) == 1
+        line = one_error_line(capsys)
+        assert f"open in another cardtable (process {other.pid} on " in line
+        assert launched == []
+    finally:
+        other.stdin.close()
+        other.wait(timeout=60)
+    assert main(["resume", game_id, "--data-dir", str(data)]) == 0
+    assert launched[-1]["game_id"] == game_id
+
+
+@needs_game
+def test_the_real_launch_gives_every_lock_back(data, monkeypatch):
+    from cardtable.app import CardtableApp
+
+    game_id = SaveStore(data).create(a_match(first_spec()))
+    seen = []
+    monkeypatch.setattr(CardtableApp, "run", lambda self, *a, **k: seen.append(self.store.holds(game_id)))
+    assert main(["resume", game_id, "--data-dir", str(data)]) == 0
+    assert seen == [True]  # held while the app runs
+    assert not (data / "saves" / f"{game_id}.lock").exists()
+
+
+@needs_game
+def test_new_with_a_file_where_the_data_folder_should_be_plays_unsaved(tmp_path, launched, capsys):
+    blocker = tmp_path / "data"
+    blocker.write_text("a file")
+    spec = first_spec()
+    assert main(["new", spec.name, "--players", players_text(spec), "--data-dir", str(blocker)]) == 0
+    [call] = launched
+    assert call["match"] is not None and call["game_id"] is None
+    out, err = capsys.readouterr()
+    assert err == (f"cardtable: Games cannot be saved in {blocker / 'saves'}: {blocker} is a file, not a "
+                   "folder. The game opens all the same, but it is not being saved.\n")
+    assert main(["saves", "--data-dir", str(blocker)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"cardtable: Cannot read the saves in {blocker / 'saves'}: {blocker} is a "
+                                 "file, not a folder.\n")
+    assert main(["resume", "--data-dir", str(blocker)]) == 1
+    assert "no unfinished game" in capsys.readouterr().err
+
+
+@needs_game
+def test_new_on_a_full_disk_plays_unsaved(data, launched, capsys, monkeypatch):
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(saves, "write_atomically", full)
+    spec = first_spec()
+    assert main(["new", spec.name, "--players", players_text(spec), "--data-dir", str(data)]) == 0
+    assert launched[-1]["game_id"] is None
+    line = one_error_line(capsys)
+    assert f"Games cannot be saved in {data / 'saves'}: the disk is full." in line
+
+
+@needs_game
+def test_saves_into_a_closed_pipe_is_quiet(data):
+    store = SaveStore(data)
+    text = (store.folder / f"{store.create(a_match(first_spec()))}.json").read_text()
+    for number in range(800):  # more than a pipe holds
+        (store.folder / f"game-{number:04}.json").write_text(text)
+    listing = subprocess.Popen([sys.executable, "-m", "cardtable", "saves", "--data-dir", str(data)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    listing.stdout.readline()
+    listing.stdout.close()  # like `| head -1`
+    err = listing.stderr.read().decode()
+    assert listing.wait(timeout=60) == 0 and err == ""

@@ -10,7 +10,8 @@ from textual.widgets import Button, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Dismisses with True for yes (Enter, y, the Yes button) and False for no (Escape, n)."""
+    """Dismisses with True for yes (y, the Yes button) and False for no (Escape, n, the No
+    button); Enter answers with the focused button, which is ``default`` (Yes unless told)."""
 
     DEFAULT_CSS = """
     ConfirmScreen {
@@ -31,22 +32,29 @@ class ConfirmScreen(ModalScreen[bool]):
     """
 
     BINDINGS = [
-        # Enter is the focused button's (Yes unless the player moved to No)
-        Binding("enter", "answer(True)", "Yes", show=False),
+        # Enter is the focused button's (the default unless the player moved to the other)
+        Binding("enter", "answer_default", "Default", show=False),
         Binding("y", "answer(True)", "Yes"),
         Binding("escape,n", "answer(False)", "No"),
     ]
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, default: bool = True) -> None:
         super().__init__()
         self.message = message
+        self.default = default
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(self.message, id="confirm-message")
+            yield Static(self.message, id="confirm-message", markup=False)
             with Horizontal():
-                yield Button("Yes (y)", variant="primary", id="confirm-yes")
-                yield Button("No (n)", id="confirm-no")
+                yield Button("Yes (y)", variant="primary" if self.default else "default", id="confirm-yes")
+                yield Button("No (n)", variant="default" if self.default else "primary", id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-yes" if self.default else "#confirm-no").focus()
+
+    def action_answer_default(self) -> None:
+        self.dismiss(self.default)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -26,10 +26,9 @@ def _prompt(action: str, note: str = "") -> str:
     return f"[b $accent]{key}[/]  {label}{note}"
 
 
-def saves_note(count: int) -> str:
-    if count == 0:
-        return "no saved games"
-    return "1 saved game" if count == 1 else f"{count} saved games"
+def saves_note(count: int, damaged: int = 0) -> str:
+    note = "no saved games" if count == 0 else "1 saved game" if count == 1 else f"{count} saved games"
+    return note + (f", {damaged} damaged" if damaged else "")
 
 
 class MenuScreen(Screen):
@@ -55,8 +54,15 @@ class MenuScreen(Screen):
         saves = store.list()
         for problem in store.problems:
             self.notify(problem, title="Saved games", severity="warning", timeout=10, markup=False)
+        damaged = [info for info in saves if info.damaged]
+        reported = getattr(self.app, "reported_saves", set())
+        for info in damaged:  # once a session; the saves list shows them all the time
+            if (info.id, info.reason) not in reported:
+                reported.add((info.id, info.reason))
+                self.notify(f"{info.id}.json: {info.reason}", title="A save cannot be opened",
+                            severity="warning", timeout=10, markup=False)
         options = self.query_one("#menu-options", OptionList)
-        options.replace_option_prompt("resume", _prompt("resume", saves_note(len(saves))))
+        options.replace_option_prompt("resume", _prompt("resume", saves_note(len(saves) - len(damaged), len(damaged))))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -1,7 +1,9 @@
-"""The saved games: resume one, or delete one after a confirmation.
+"""The saved games: resume one, delete one to the trash (after a question whose default is No),
+or show the trash and restore a game from it.
 
-A save that cannot be read is reported in words and set aside by the store; the list simply
-shows what is left. A finished game opens its results rather than a table.
+The list shows every save, damaged ones too, with the reason in words; opening a damaged one is
+what sets it aside (to ``saves/damaged/``), listing never moves anything. A game open in another
+cardtable is refused, naming that process. A finished game opens its results rather than a table.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from ..saves import SaveInfo
 
 
 def state_text(info: SaveInfo) -> str:
-    if not info.finished:
-        return f"in play, turn {info.turn}"
-    return f"finished — {info.result}" if info.result else "finished"
+    """Where the game stands: "turn 12 · Bob to play", "finished — Ann won", "damaged — …"."""
+    if info.damaged or info.finished:
+        return info.status
+    return f"turn {info.turn} · {info.status}"
 
 
 def when_text(info: SaveInfo) -> str:
@@ -30,7 +33,14 @@ def when_text(info: SaveInfo) -> str:
 
 
 def save_prompt(info: SaveInfo) -> Content:
-    """Two lines: the game, how far it got and when; then the players (bots marked)."""
+    """Two lines: the game, how far it got and when; then the players (bots marked). A damaged
+    save says why on its second line."""
+    if info.damaged:
+        return Content.from_markup(
+            "[b]$title[/b]  [$error]$state[/]  [dim]· $when[/]\n  [dim]$file[/]",
+            title=info.title, state="damaged" if info.set_aside else "cannot open here",
+            when=when_text(info), file=f"{info.id}.json: {info.reason}",
+        )
     return Content.from_markup(
         "[b]$title[/b]  $state  [dim]· last played $when[/]\n  $players",
         title=info.title, state=state_text(info), when=when_text(info), players=info.players,
@@ -44,20 +54,23 @@ class SavesList(OptionList):
 
 
 class ResumeScreen(Screen):
-    """The saves list. Entering the screen re-reads the saves folder."""
+    """The saves list, or (``t``) the trash. Entering the screen re-reads the saves folder."""
 
     BINDINGS = [
         Binding("d,delete", "delete", "Delete"),
+        Binding("u", "restore", "Restore"),
+        Binding("t", "trash", "Trash"),
         Binding("escape", "back", "Back"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.infos: dict[str, SaveInfo] = {}
+        self.showing_trash = False
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("Saved games", classes="screen-title")
+        yield Static("Saved games", classes="screen-title", id="saves-title")
         yield SavesList(id="saves")
         yield Static("No saved games yet. Start one with [b]New game[/b] in the menu.", id="saves-empty")
         yield Footer()
@@ -69,57 +82,86 @@ class ResumeScreen(Screen):
         self.reload()
 
     def reload(self) -> None:
-        """Read the saves again, keeping the cursor near where it was."""
+        """Read the saves (or the trash) again, keeping the cursor near where it was."""
         store = self.app.store
-        infos = store.list()
-        for problem in store.problems:
-            self.notify(problem, title="Saved games", severity="warning", timeout=10, markup=False)
+        if self.showing_trash:
+            infos = store.trash()
+        else:
+            infos = store.list()
+            for problem in store.problems:
+                self.notify(problem, title="Saved games", severity="warning", timeout=10, markup=False)
         self.infos = {info.id: info for info in infos}
         saves = self.query_one(SavesList)
         cursor = saves.highlighted or 0
         saves.set_options(Option(save_prompt(info), id=info.id) for info in infos)
         saves.display = bool(infos)
-        self.query_one("#saves-empty").display = not infos
+        title = "Trash — deleted games (u or Enter restores, t goes back)" if self.showing_trash else "Saved games"
+        self.query_one("#saves-title", Static).update(title)
+        self.sub_title = "Trash" if self.showing_trash else "Saved games"
+        empty = self.query_one("#saves-empty", Static)
+        empty.update("The trash is empty." if self.showing_trash
+                     else "No saved games yet. Start one with [b]New game[/b] in the menu.")
+        empty.display = not infos
         if infos:
             saves.highlighted = min(cursor, len(infos) - 1)
             saves.focus()
+        self.refresh_bindings()
 
     def selected(self) -> SaveInfo | None:
         option = self.query_one(SavesList).highlighted_option
         return None if option is None else self.infos.get(option.id)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "delete":
+            return not self.showing_trash
+        if action == "restore":
+            return self.showing_trash
+        return True
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         info = self.infos.get(event.option.id)
-        if info is not None:
+        if info is None:
+            return
+        if self.showing_trash:
+            self.restore(info)
+        else:
             self.resume(info)
 
     def resume(self, info: SaveInfo) -> None:
+        store = self.app.store
         try:
-            match = self.app.store.load(info.id)
+            opened = store.open(info.id)
         except SaveFormatError as error:
             self.notify(str(error), title=f"Cannot open this {info.title} game", severity="error",
-                        timeout=10, markup=False)
+                        timeout=15, markup=False)
             self.reload()
             return
-        except (LookupError, OSError) as error:
-            self.notify(str(error), title="Cannot open this game", severity="error", markup=False)
+        except (LookupError, OSError) as error:  # GameInUse names the other cardtable
+            self.notify(str(error), title="Cannot open this game", severity="error", timeout=15,
+                        markup=False)
             self.reload()
             return
+        match = opened.match
         if match.over:
+            store.release(info.id)  # nothing will be written: nobody need be kept out
             from .results import ResultsScreen
 
             self.app.push_screen(ResultsScreen(match))
         else:
             self.app.open_table(match, info.id)
+        if opened.notice:
+            self.notify(opened.notice, title="Resumed before a move that no longer replays",
+                        severity="warning", timeout=20, markup=False)
 
     def action_delete(self) -> None:
         from .confirm import ConfirmScreen
 
         info = self.selected()
-        if info is None:
+        if info is None or self.showing_trash:
             return
         names = ", ".join(seat.name for seat in info.seats)
+        what = f"the {info.title} game of {names}" if names else f"{info.id}.json"
 
         def answered(yes: bool | None) -> None:
             if not yes:
@@ -129,10 +171,33 @@ class ResumeScreen(Screen):
             except (LookupError, OSError) as error:
                 self.notify(str(error), title="Cannot delete", severity="error", markup=False)
             else:
-                self.notify(f"Deleted the {info.title} game of {names}.", markup=False)
+                self.notify(f"Moved {what} to the trash (t shows it; u restores).", markup=False)
             self.reload()
 
-        self.app.push_screen(ConfirmScreen(f"Delete the {info.title} game of {names}?"), answered)
+        self.app.push_screen(ConfirmScreen(f"Delete {what}? It goes to the trash.", default=False), answered)
+
+    def action_trash(self) -> None:
+        self.showing_trash = not self.showing_trash
+        self.query_one(SavesList).highlighted = 0
+        self.reload()
+
+    def action_restore(self) -> None:
+        info = self.selected()
+        if info is not None and self.showing_trash:
+            self.restore(info)
+
+    def restore(self, info: SaveInfo) -> None:
+        try:
+            game_id = self.app.store.restore(info.id)
+        except (LookupError, OSError) as error:
+            self.notify(str(error), title="Cannot restore", severity="error", markup=False)
+        else:
+            names = ", ".join(seat.name for seat in info.seats) or info.id
+            self.notify(f"Restored the {info.title} game of {names} as {game_id}.", markup=False)
+        self.reload()
 
     def action_back(self) -> None:
-        self.dismiss()
+        if self.showing_trash:
+            self.action_trash()
+        else:
+            self.dismiss()

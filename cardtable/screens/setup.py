@@ -229,8 +229,9 @@ class SetupScreen(Screen):
             return
         try:
             game_id = self.app.store.create(match)
-        except OSError as error:
-            self._set_error(f"The new game could not be saved: {error}.")
+        except OSError as error:  # play on, unsaved: the table keeps trying after every move
+            self.app.notify_not_saved(error)
+            self.app.open_table(match, None, error)
             return
         self.app.open_table(match, game_id)
 

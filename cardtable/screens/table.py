@@ -91,6 +91,8 @@ class TableScreen(Screen[None]):
         self._results_shown = False
         # each human's hand just before their last command: what came since is marked new
         self._hand_before: dict[int, frozenset[Card]] = {}
+        self.save_error: str | None = None
+        """Why the latest moves are not saved (None while every move is): ``q`` asks first."""
 
     # -- the hooks of a game's table -----------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -140,6 +142,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._unsubscribe = self.match.subscribe(self._on_match_update)
+        self._hold_save()
         settings_changed = getattr(self.app, "settings_changed_signal", None)
         if settings_changed is not None:
             settings_changed.subscribe(self, lambda _settings: self.refresh_table())
@@ -154,6 +157,8 @@ class TableScreen(Screen[None]):
             self._unsubscribe = None
         if self._bot_timer is not None:
             self._bot_timer.stop()
+        if self.store is not None and self.game_id is not None:
+            self.store.release(self.game_id)  # another cardtable may open the game now
 
     # -- showing the game ----------------------------------------------------------------------
     def refresh_table(self) -> None:
@@ -231,15 +236,38 @@ class TableScreen(Screen[None]):
         self.refresh_table()
         self._what_next()
 
-    def _autosave(self) -> None:
+    def _hold_save(self) -> None:
+        """Hold the game's lock while it is on the table (another cardtable is refused)."""
         if self.store is None or self.game_id is None:
             return
         try:
-            self.store.save(self.game_id, self.match)
+            self.store.lock(self.game_id)
+        except OSError as error:  # open elsewhere: play on here, but nothing is saved
+            self._not_saved(error)
+
+    def _autosave(self) -> None:
+        if self.store is None:
+            return
+        try:
+            if self.game_id is None:  # its first save failed: keep trying
+                self.game_id = self.store.create(self.match)
+                self._hold_save()
+            else:
+                self.store.save(self.game_id, self.match)
         except (OSError, ValueError, TypeError) as error:
             # the game lives on in memory; the next command tries again
+            self._not_saved(error)
+        else:
+            if self.save_error is not None:
+                self.save_error = None
+                self.notify("The game is saved again.", title="Saved", timeout=5)
+
+    def _not_saved(self, error: Exception) -> None:
+        """Warn at once (and again only when the reason changes) that moves are not saved."""
+        if str(error) != self.save_error:
             self.notify(f"The game could not be saved: {error}", severity="error",
-                        title="Not saved", timeout=8)
+                        title="Not saved", timeout=15, markup=False)
+        self.save_error = str(error)
 
     def _what_next(self) -> None:
         """After a change: the results, a bot's move, or the hand-off to another human."""
@@ -408,8 +436,18 @@ class TableScreen(Screen[None]):
         self.app.push_screen(RulesScreen(self.match.spec.name, keys=keys_of(self)))
 
     def action_leave(self) -> None:
-        """Back to the menu; the game is saved (it already was, after every move)."""
+        """Back to the menu; the game is saved (it already was, after every move). When its
+        latest moves could not be saved, ask first (No is the default)."""
         self._autosave()
+        if self.save_error is None:
+            self._leave()
+            return
+        question = (f"The latest moves of this game are not saved ({self.save_error.rstrip('.')}). "
+                    "Leave the table and lose them?")
+        self.app.push_screen(ConfirmScreen(question, default=False),
+                             lambda yes: self._leave() if yes else None)
+
+    def _leave(self) -> None:
         show_menu = getattr(self.app, "show_menu", None)
         if callable(show_menu):
             show_menu()
@@ -420,6 +458,8 @@ class TableScreen(Screen[None]):
     async def action_escape(self) -> None:
         if self.command_bar.is_open:
             self.command_bar.close()
+        elif self.save_error is not None:
+            self.action_leave()  # its own question says what would be lost
         elif await self.confirm("Leave the table? The game is saved; resume it from the menu."):
             self.action_leave()
 

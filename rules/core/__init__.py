@@ -16,7 +16,7 @@ _FROM = {
               "find_card", "parse_card", "parse_cards", "rank_code", "sort_cards"),
     "engine": ("Command", "Event", "GameSpec", "Notation", "Option", "Outcome", "PrivateEvent", "View",
                "chance", "check_awaited", "check_setup", "resolve_options"),
-    "errors": ("IllegalCommand", "NotationError", "RulesError", "SaveFormatError"),
+    "errors": ("IllegalCommand", "NotationError", "ReplayError", "RulesError", "SaveFormatError"),
     "match": ("FORMAT_VERSION", "Match", "Played", "Seat", "Update"),
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names}

@@ -15,3 +15,13 @@ class NotationError(RulesError):
 
 class SaveFormatError(RulesError):
     """A saved game that cannot be read back: corrupt, from a newer version, or inconsistent."""
+
+
+class ReplayError(SaveFormatError):
+    """A save whose command ``move`` (counted from 1) no longer replays: everything before it
+    did, so the game can resume after move ``move - 1``. ``text`` is that command's notation."""
+
+    def __init__(self, message: str, move: int, text: str) -> None:
+        super().__init__(message)
+        self.move = move
+        self.text = text

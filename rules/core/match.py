@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .bots import get_bot
 from .engine import Command, Event, Outcome, View, chance, resolve_options
-from .errors import IllegalCommand, RulesError, SaveFormatError
+from .errors import IllegalCommand, ReplayError, RulesError, SaveFormatError
 from .jsonio import read_int, read_list, read_str
 
 FORMAT_VERSION = 2
@@ -228,14 +228,15 @@ class Match:
         """Rebuild a match of ``spec`` by replaying its commands; raise SaveFormatError saying
         what is wrong. (``rules.load_match`` finds the spec from the data.)"""
         version = _format_version(data)
+        missing = [key for key in ("seats", "seed", "commands") if key not in data]
+        if missing:
+            raise SaveFormatError(f"the save is incomplete: it has no {', '.join(map(repr, missing))}")
         try:
             seats = [Seat.from_json(s) for s in read_list(data["seats"], "the seats")]
             seed = read_int(data["seed"], "the seed")
             options = data.get("options") or {}
             match = cls(spec, seats, options, seed)
             commands = read_list(data["commands"], "the commands")
-        except KeyError as error:
-            raise SaveFormatError(f"the save is incomplete: it has no {error}") from None
         except RulesError as error:
             raise SaveFormatError(f"the save is damaged: {error}") from None
         for number, entry in enumerate(commands, 1):
@@ -243,7 +244,10 @@ class Match:
             try:
                 match._play(seat, match.parse(seat, text))
             except RulesError as error:
-                raise SaveFormatError(f"move {number} ({text!r}) does not replay: {error}") from None
+                raise ReplayError(f"move {number} ({text!r}) does not replay: {error}", number, text) from None
+            except Exception as error:  # odd text may fail deep inside a game: still this move's fault
+                raise ReplayError(f"move {number} ({text!r}) does not replay: "
+                                  f"{type(error).__name__}: {error}", number, text) from error
         snapshot = data.get("snapshot")
         if snapshot is not None and snapshot != spec.to_json(match.state):
             raise SaveFormatError("the replayed game does not match the saved position")
@@ -257,8 +261,8 @@ class Match:
                 raise SaveFormatError(f"move {number} is not a command in notation: {entry!r}")
             awaiting = sorted(self.awaiting)
             if len(awaiting) != 1:
-                raise SaveFormatError(f"move {number} ({entry!r}) does not replay: the game is not "
-                                      "waiting for exactly one player there")
+                raise ReplayError(f"move {number} ({entry!r}) does not replay: the game is not "
+                                  "waiting for exactly one player there", number, entry)
             return awaiting[0], entry
         if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or not isinstance(entry[1], str)
                 or isinstance(entry[0], bool) or not isinstance(entry[0], int)

@@ -138,7 +138,7 @@ async def test_resume_lists_saves_and_a_finished_game_opens_its_results(store):
         assert set(prompts) == {finished_id, playing_id}
         winner = finished.names[finished.outcome.winners[0]]
         assert f"finished — {winner} won" in prompts[finished_id]
-        assert "in play" in prompts[playing_id] and "Bob (bot" in prompts[playing_id]
+        assert "to play" in prompts[playing_id] and "Bob (bot: random)" in prompts[playing_id]
         saves.highlighted = saves.get_option_index(finished_id)
         await pilot.press("enter")
         assert isinstance(app.screen, ResultsScreen)
@@ -149,47 +149,59 @@ async def test_resume_lists_saves_and_a_finished_game_opens_its_results(store):
         assert isinstance(app.screen, TableScreen) and app.screen.game_id == playing_id
 
 
-async def test_a_corrupt_save_is_reported_set_aside_and_the_others_stay(store):
+async def test_a_corrupt_save_is_listed_as_damaged_and_set_aside_when_opened(store):
     good_id = store.create(in_play(seed=1))
     bad_id = store.create(in_play(seed=2))
     path = store.folder / f"{bad_id}.json"
-    data = json.loads(path.read_text())
-    data["commands"] = [[0, "this is not a move"]]
-    path.write_text(json.dumps(data))
+    path.write_text(path.read_text()[:-40])  # torn
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
         saves = app.screen.query_one(SavesList)
+        prompts = {option.id: str(option.prompt) for option in saves.options}
+        assert "damaged" in prompts[bad_id] and "broken JSON" in prompts[bad_id]
+        assert path.exists(), "listing moved the file"
         saves.highlighted = saves.get_option_index(bad_id)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ResumeScreen)
-        assert "does not replay" in toasts(app)
+        assert "Set aside" in toasts(app) and "broken JSON" in toasts(app)
         assert [option.id for option in saves.options] == [good_id]
         assert not path.exists() and (store.damaged_folder / path.name).exists()
 
 
-async def test_unreadable_files_are_reported_on_the_menu(store):
+async def test_unreadable_files_are_reported_on_the_menu_once(store):
     store.create(in_play())
     (store.folder / "scribble.json").write_text("{not json")
     app = make_app(store)
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE) as pilot:
         assert "scribble.json" in toasts(app)
-        assert "1 saved game" in str(app.screen.query_one(OptionList).get_option("resume").prompt)
+        prompt = str(app.screen.query_one(OptionList).get_option("resume").prompt)
+        assert "1 saved game, 1 damaged" in prompt
+        app.clear_notifications()
+        await pilot.press("r", "escape")  # back on the menu: not said again
+        assert "scribble.json" not in toasts(app)
+        assert (store.folder / "scribble.json").exists()
 
 
-async def test_delete_asks_first(store):
+async def test_delete_asks_first_with_no_as_the_default(store):
     game_id = store.create(in_play())
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r", "d")
         assert isinstance(app.screen, ConfirmScreen)
+        assert app.focused.id == "confirm-no"
+        await pilot.press("enter")  # the default: keep it
+        await pilot.pause()
+        assert [info.id for info in store.list()] == [game_id]
+        await pilot.press("d")
         await pilot.press("n")
         assert [info.id for info in store.list()] == [game_id]
         await pilot.press("d")
         await pilot.press("y")
         await pilot.pause()
         assert store.list() == []
+        assert (store.trash_folder / f"{game_id}.json").exists()
         assert isinstance(app.screen, ResumeScreen)
         assert not app.screen.query_one(SavesList).display
 

@@ -361,6 +361,12 @@ async def test_a_failed_autosave_keeps_the_game_going(tmp_path):
         def save(self, game_id, match):
             raise OSError("disk full")
 
+        def lock(self, game_id):
+            pass
+
+        def release(self, game_id):
+            pass
+
     match = Match(SPEC, [Seat("Ann"), Seat("Bob", "random")], seed=1)
     table = TableScreen(match, "g1", BrokenStore(), Settings(bot_delay=0))
     app = TableApp(table)

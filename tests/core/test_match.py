@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from rules.core import IllegalCommand, Match, NotationError, SaveFormatError, Seat
+from rules.core import IllegalCommand, Match, NotationError, ReplayError, SaveFormatError, Seat
 from rules.core.match import FORMAT_VERSION
 
 from tiny_game import Guess, Mark, Pile, Take, pile  # noqa: F401  (pile is a fixture)
@@ -177,3 +177,32 @@ def test_a_bot_is_given_its_view_and_legal_commands_only(pile, monkeypatch):
     assert seen == [(match.view(0), match.legal(0))] and command == Take(1)
     with pytest.raises(Exception, match="no bot"):
         match.bot_move(1)
+
+
+def test_a_move_that_no_longer_replays_says_which(pile):
+    match = new_match(pile)
+    match.submit(0, "take 1")
+    match.submit(1, "take 1")
+    data = match.to_json()
+    data["commands"].append([0, "take 9"])
+    with pytest.raises(ReplayError, match="move 3 .* does not replay") as raised:
+        rules.load_match(data)
+    assert (raised.value.move, raised.value.text) == (3, "take 9")
+    # everything before it replays: the game can resume there
+    data["commands"] = data["commands"][: raised.value.move - 1]
+    del data["snapshot"]
+    assert [p.text for p in rules.load_match(data).history] == ["take 1", "take 1"]
+
+
+def test_an_exception_deep_inside_a_game_during_replay_is_that_moves_replay_error(pile, monkeypatch):
+    match = new_match(pile)
+    match.submit(0, "take 1")
+    data = match.to_json()
+
+    def broken(*args):
+        raise KeyError("3D")
+
+    monkeypatch.setattr(pile.notation, "parse", broken)
+    with pytest.raises(ReplayError, match=r"move 1 \('take 1'\) does not replay: KeyError") as raised:
+        rules.load_match(data)
+    assert raised.value.move == 1
