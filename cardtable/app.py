@@ -19,13 +19,13 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
 
-from rules.core import Match
 
 from .screens.menu import MenuScreen
 from .settings import BOT_SPEEDS, FOUR_COLOUR_HELP, Settings, read_settings
 from .settings import save_settings as write_settings
 
 if TYPE_CHECKING:
+    from rules.core import Match
     from .saves import SaveStore
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -161,6 +161,8 @@ class CardtableApp(App[None]):
         if isinstance(screen, RulesScreen):
             return
         match = getattr(screen, "match", None)
+        from rules.core.match import Match
+
         game = match.spec.name if isinstance(match, Match) else None
         self.push_screen(RulesScreen(game, keys=keys_of(screen), start="keys"))
 
@@ -204,6 +206,8 @@ class CardtableApp(App[None]):
             partial(self.set_four_colour, not on),
         )
         match = getattr(screen, "match", None)
+        from rules.core.match import Match
+
         if isinstance(match, Match):
             yield SystemCommand(
                 "Rules", f"The rules of {match.spec.title}", partial(self.action_rules, match.spec.name)

@@ -12,13 +12,15 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
 import rules
-from rules.core import Match, RulesError, SaveFormatError, Seat
-from rules.core.bots import RANDOM, bot_levels, get_bot
+from rules.core.errors import RulesError, SaveFormatError
 
 from . import __version__
+
+if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for the menu
+    from rules.core import Match, Seat
 from .saves import GameInUse, SaveInfo, SaveStore, finish_writes_before_dying, is_valid_id
 
 PROG = "cardtable"
@@ -87,12 +89,16 @@ def bot_level(spec: Any, word: str) -> str:
     if word == "bot":
         return spec.best_bot
     level = word.removeprefix("bot-")
+    from rules.core.bots import get_bot
+
     get_bot(spec, level)  # raises, naming the levels there are
     return level
 
 
 def parse_players(spec: Any, text: str) -> list[Seat]:
     """``"Ann,Bob,bot:Cleo,random:Dan"`` → seats (see SEAT_HELP)."""
+    from rules.core.match import Seat
+
     seats = []
     for item in text.split(","):
         kind, sep, name = item.partition(":")
@@ -124,6 +130,8 @@ def games_help() -> str:
     lines = ["games:"]
     for name, spec in sorted(rules.GAMES.items()):
         low, high = spec.players
+        from rules.core.bots import bot_levels
+
         levels = ", ".join(bot_levels(spec))
         lines.append(f"  {name:<16}{spec.title}, {low}-{high} players; bots: {levels} (best: {spec.best_bot})")
         for option in spec.options:
@@ -196,6 +204,8 @@ def cmd_menu(args: argparse.Namespace, store: SaveStore) -> int:
 
 def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
     spec = rules.find_game(args.game)
+    from rules.core.match import Match
+
     match = Match(spec, parse_players(spec, args.players), parse_options(args.option), args.seed)
     store.tidy()
     try:
@@ -291,6 +301,8 @@ def format_summary(spec: Any, summary: Any, names: Sequence[str] | None = None) 
     n = summary.games
     lines = [f"{spec.title}: {n} game{'s' if n != 1 else ''}, {len(summary.levels)} seats (seats rotate)"]
     names = list(names) if names is not None else [f"Seat {i}" for i in range(1, len(summary.levels) + 1)]
+    from rules.core.bots import RANDOM
+
     labels = [f"{name} ({'random moves' if level == RANDOM else 'bot: ' + level})"
               for name, level in zip(names, summary.levels)]
     width = max(len(label) for label in labels)

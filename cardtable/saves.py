@@ -39,14 +39,15 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import platformdirs
 
+if TYPE_CHECKING:  # the match machinery loads when a save is first read, not at start-up
+    from rules.core import Match, Outcome, Seat
+
 import rules
-from rules.core import FORMAT_VERSION, Match, Outcome, SaveFormatError, Seat
-from rules.core.engine import check_setup
-from rules.core.errors import ReplayError, RulesError
+from rules.core.errors import ReplayError, RulesError, SaveFormatError
 from rules.core.words import join_names
 from rules.core.words import result_text as winners_text
 
@@ -893,6 +894,8 @@ def _read(path: Path) -> dict[str, Any]:
         raise _Unreadable(f"not a cardtable save ({_shorten(error, 120)})") from None
     if not isinstance(data, dict):
         raise _Unreadable("not a cardtable save (not a JSON object)")
+    from rules.core.match import FORMAT_VERSION
+
     version = data.get("format")
     if not isinstance(version, int) or isinstance(version, bool):
         raise _Unreadable("not a cardtable save (no format version)")
@@ -936,6 +939,9 @@ def _inspect(path: Path, data: Mapping[str, Any]) -> SaveInfo:
 
 
 def _inspected(path: Path, data: Mapping[str, Any]) -> SaveInfo:
+    from rules.core.engine import check_setup
+    from rules.core.match import Seat
+
     spec = _spec(data)
     raw_seats = data["seats"]
     if not isinstance(raw_seats, list):

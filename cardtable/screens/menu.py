@@ -46,7 +46,9 @@ class MenuScreen(Screen):
         yield Footer()
 
     def on_screen_resume(self) -> None:
-        self.refresh_saves()
+        # the saves are counted just after the menu is painted: reading them (and the games they
+        # are of) must not hold up the first screen
+        self.call_after_refresh(self.refresh_saves)
         self.query_one("#menu-options").focus()
 
     def refresh_saves(self) -> None:

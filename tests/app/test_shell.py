@@ -129,6 +129,7 @@ async def test_resume_lists_saves_and_a_finished_game_opens_its_results(store):
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         menu = app.screen
+        await pilot.pause()  # the saves are counted just after the first paint
         assert "2 saved games" in str(menu.query_one(OptionList).get_option("resume").prompt)
         await pilot.press("r")
         screen = app.screen
@@ -175,11 +176,13 @@ async def test_unreadable_files_are_reported_on_the_menu_once(store):
     (store.folder / "scribble.json").write_text("{not json")
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()  # the saves are read just after the first paint
         assert "scribble.json" in toasts(app)
         prompt = str(app.screen.query_one(OptionList).get_option("resume").prompt)
         assert "1 saved game, 1 damaged" in prompt
         app.clear_notifications()
         await pilot.press("r", "escape")  # back on the menu: not said again
+        await pilot.pause()
         assert "scribble.json" not in toasts(app)
         assert (store.folder / "scribble.json").exists()
 
