@@ -83,10 +83,10 @@ def awaiting(state: AbundanceState) -> frozenset[int]:
     phase = state.phase
     if phase == CHOOSE:
         return frozenset((chooser(state),))
-    if phase == AUCTION and state.auction is not None:
-        return frozenset((state.auction.order[state.auction.position],))
-    if phase == SEALED_PHASE and state.sealed is not None:
-        return state.sealed.waiting
+    if phase == AUCTION:  # an auction phase always has its auction (from_json sees to it)
+        return frozenset((state.auction.order[state.auction.position],))  # type: ignore[union-attr]
+    if phase == SEALED_PHASE:
+        return state.sealed.waiting  # type: ignore[union-attr]
     if phase == TRADE:
         if state.offer is not None:
             return frozenset((state.offer.responder,))
@@ -180,7 +180,7 @@ def validate_accept(state: AbundanceState, offer: Deal) -> None:
     try:
         validate_deal(state, offer.proposer, offer.responder, offer.give, offer.take)
     except IllegalCommand as error:
-        raise IllegalCommand(f"That offer cannot be carried out ({error}); decline it.") from None
+        raise IllegalCommand(f"That offer cannot be carried out ({str(error).rstrip('.')}); decline it.") from None
 
 
 # -- the flow of a round ---------------------------------------------------------------------
@@ -305,8 +305,8 @@ def status_sentence(state: AbundanceState) -> str:
     if state.phase == SEALED_PHASE:
         waiting = join_names([names[s] for s in sorted(awaiting(state))])
         return f"Sealed bids on {card}: waiting for {waiting}."
-    if state.phase == AUCTION and state.auction is not None:
-        auction = state.auction
+    if state.phase == AUCTION:
+        auction: OpenAuction = state.auction  # type: ignore[assignment]
         speaker = names[auction.order[auction.position]]
         if auction.leader is None:
             return f"{speaker}: bid on {card} or pass (no bid yet)."
@@ -339,8 +339,8 @@ class AbundanceGame:
     # -- setup and reading -------------------------------------------------------------------
     def setup(self, names: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> AbundanceState:
         check_setup(self, names, options)
-        first_dealer = chance(seed, 0).randrange(2)  # the first dealer is drawn by lot
-        state = AbundanceState(names=list(names), seed=seed, counter=1, first_dealer=first_dealer,
+        first_dealer = chance(seed, "first dealer").randrange(2)  # drawn by lot
+        state = AbundanceState(names=list(names), seed=seed, counter=0, first_dealer=first_dealer,
                                piles=[], money=[START_MONEY, START_MONEY], trinkets=[[], []])
         _deal(state)
         return state
@@ -506,7 +506,7 @@ class AbundanceGame:
     # -- what a seat sees ----------------------------------------------------------------------
     def view(self, state: AbundanceState, seat: int | None) -> AbundanceView:
         tally = counts(state)
-        own = seat is not None and 0 <= seat < 2
+        own = seat in (0, 1)
         bids = state.sealed.bids if state.sealed is not None else {}
         sells = tuple(sale_value(state.trinkets[s], tally, state.round) for s in (0, 1))
         held = [suit_counts(cards) for cards in state.trinkets]

@@ -112,7 +112,7 @@ def test_setup_is_deterministic_for_a_seed():
     a = SPEC.to_json(SPEC.setup(NAMES, None, 42))
     assert a == SPEC.to_json(SPEC.setup(NAMES, None, 42))
     assert a != SPEC.to_json(SPEC.setup(NAMES, None, 43))
-    assert a["counter"] == 2  # the dealer's draw, then the shuffle
+    assert a["counter"] == 1  # one shuffle so far
 
 
 def test_abundance_is_for_two_players():
@@ -320,12 +320,15 @@ def test_sealed_bids_are_asked_of_both_players_at_once_and_kept_secret():
 def test_the_higher_sealed_bid_wins_and_pays_its_bid():
     state = sealed("7H")
     act(state, BOB, "bid 8")
+    assert SPEC.view(state, ANN).zone_sizes == ({"bid": 0}, {"bid": 1})
+    assert SPEC.view(state, BOB).zones == {"bid": (8,)} and SPEC.view(state, ANN).zones == {"bid": ()}
     events = act(state, ANN, "bid 12")
     revealed = events[-1]
     assert revealed == SealedRevealed(C("7H"), (12, 8), ANN, 12, BOB) and revealed.reveals
     assert revealed.describe(NAMES, BOB) == "The sealed bids for 7♥: Ann 12 and Bob 8. Ann wins 7♥ for $12."
     assert state.money == [38, 50] and keys(state.trinkets[ANN]) == ["7H"]
     assert state.phase == "trade" and SPEC.view(state, BOB).revealed == (12, 8)
+    assert SPEC.view(state, ANN).number == 0
     assert SPEC.view(state, BOB).zone_sizes == ({"bid": 0}, {"bid": 0})
 
 
@@ -472,6 +475,11 @@ def test_a_declined_offer_changes_nothing_and_brings_a_ready_responder_back():
     assert awaiting(state) == [ANN] and SPEC.legal(state, ANN) == [Ready()]
     act(state, ANN, "ready")
     assert state.phase == "auction"
+    act(state, ANN, "pass")
+    act(state, BOB, "pass")
+    assert state.offered == [False, False] and state.ready == [False, False]  # a new window
+    assert any(isinstance(c, Offer) for c in SPEC.legal(state, ANN))
+    assert any(isinstance(c, Offer) for c in SPEC.legal(state, BOB))
 
 
 def test_suggested_offers_buy_sell_or_swap_one_trinket():
@@ -490,9 +498,13 @@ def test_suggested_offers_buy_sell_or_swap_one_trinket():
     ]
     for offer in offers:
         SPEC.check(state, ANN, offer)
-    poor = trade(trinkets=[["3S"], ["2H"]], money=[1, 0])
+    # ♦ and ♣ are absent (rarest), then ♠ ($2), then ♥ (nothing: $1)
+    poor = trade(trinkets=[["3S"], ["2H"]], money=[1, 1])
     assert SPEC.legal(poor, ANN)[1:] == [Offer("Bob", Side(money=1), Side(cards=(C("2H"),))),
                                          Offer("Bob", Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
+    enough = trade(trinkets=[["3S"], ["2H"]], money=[0, 2])
+    assert SPEC.legal(enough, ANN)[1:] == [Offer("Bob", Side(cards=(C("3S"),)), Side(money=2)),
+                                           Offer("Bob", Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
 
 
 def test_offers_name_only_what_each_side_holds_and_can_pay():
@@ -595,13 +607,17 @@ def test_rarity_counts_are_cumulative_over_the_rubber():
     assert state.round == 3 and awaiting(state) == [ANN]  # the non-dealer chooses round 3
 
 
-def test_round_four_takes_the_last_pile_without_a_choice():
-    state = trade(round=3, chosen=[4, 1, 2], sold=DECK[:24], trinkets=[DECK[24:30], DECK[30:36]])
+@pytest.mark.parametrize("chosen, last", [([4, 1, 2], 3), ([2, 3, 4], 1), ([1, 2, 3], 4)])
+def test_round_four_takes_the_last_pile_without_a_choice(chosen, last):
+    state = trade(round=3, chosen=chosen, sold=DECK[:24], trinkets=[DECK[24:30], DECK[30:36]])
+    top = state.piles[last - 1][-1]
     act(state, ANN, "ready")
     events = act(state, BOB, "ready")
     assert [type(e) for e in events] == [ReadyToGo, Sold, LastPile, CardTurned]
-    assert events[2] == LastPile(3, 4) and events[2].describe(NAMES) == "Round 4 is played with the last pile, pile 3."
-    assert state.chosen == [4, 1, 2, 3] and state.round == 4 and state.phase == "auction"
+    assert events[2] == LastPile(last, 4)
+    assert events[2].describe(NAMES) == f"Round 4 is played with the last pile, pile {last}."
+    assert state.chosen == [*chosen, last] and state.round == 4 and state.phase == "auction"
+    assert events[3].card == top
     assert awaiting(state) == [BOB] and events[3].opener == BOB  # the dealer opens round 4
 
 
@@ -628,6 +644,7 @@ def test_the_second_rubber_passes_the_deal_and_both_start_again_at_fifty():
     assert awaiting(state) == [BOB]  # the new non-dealer chooses first
     assert [len(pile) for pile in state.piles] == [12] * 4 and state.sold == [] and state.chosen == []
     assert SPEC.conserved(state) == conserved and SPEC.outcome(state) is None
+    assert SPEC.view(state, None).number == 0 and SPEC.view(state, None).card is None
     assert state.counter == 2  # a fresh shuffle
     assert SPEC.view(state, ANN).rows[0][3] == "$230"
     act(state, BOB, "choose pile 2")
@@ -636,6 +653,7 @@ def test_the_second_rubber_passes_the_deal_and_both_start_again_at_fifty():
 
 def test_the_match_goes_to_the_higher_total_over_both_rubbers():
     state = last_window(rubber=2, money=(100, 240), rubbers=[(230, 80)])
+    conserved = SPEC.conserved(state)
     act(state, ANN, "ready")
     events = act(state, BOB, "ready")
     assert [type(e) for e in events] == [ReadyToGo, Sold, RubberOver, MatchOver]
@@ -645,6 +663,7 @@ def test_the_match_goes_to_the_higher_total_over_both_rubbers():
                                  {"rubber 1": 80, "rubber 2": 240, "total": 320})
     assert outcome.summary == "Ann wins with $330 to $320 over the two rubbers."
     assert events[-1].describe(NAMES) == outcome.summary
+    assert SPEC.conserved(state) == conserved  # the last rubber's money stays where it is
     assert awaiting(state) == [] and SPEC.legal(state, ANN) == [] and state.phase == "over"
     assert SPEC.view(state, BOB).status == "The match is over: " + outcome.summary
     refused(state, ANN, Ready(), "The game is over")
@@ -713,6 +732,12 @@ def test_a_sample_keeps_what_a_seat_knows_and_deals_the_rest():
     assert SPEC.sample(SPEC.view(state, BOB), random.Random(1)).sealed.bids == {BOB: 17}
     piles = {tuple(SPEC.sample(SPEC.view(state, ANN), random.Random(n)).piles[1]) for n in range(5)}
     assert len(piles) > 1  # the face-down piles are dealt afresh
+
+
+def test_a_sampled_sealed_bid_is_within_the_bidders_money():
+    state = sealed("7H", money=[30, 0])
+    act(state, BOB, "bid 0")
+    assert SPEC.sample(SPEC.view(state, ANN), random.Random(2)).sealed.bids == {BOB: 0}
 
 
 def test_an_open_auction_survives_a_sample():
