@@ -30,11 +30,12 @@ from rules.core import Card
 from rules.core.offers import Accept, Decline, Offer, Side
 
 from .commands import Bid, ChoosePile, Command, Pass, Ready, SealedBid
-from .market import CORNER, CORNER_TIMES, ONE_BID, PER_SUIT, pays
+from .market import CORNER, CORNER_TIMES, ONE_BID, pays
 from .state import AUCTION, CHOOSE, SEALED_PHASE, TRADE, AbundanceView
 
 SEALED_SHADE = 0.7  # a sealed bid: this share of what the card is worth to the bot
 TRADE_MARGIN = 1.0  # an offer must leave the bot at least this much better off
+PER_SUIT = 12  # trinkets of each suit: 2 to King (the ace keeps the tally)
 
 
 @lru_cache(maxsize=65536)

@@ -19,7 +19,6 @@ from rules.core import SUITS, Card, Suit
 
 ROUNDS = 4
 PILE_SIZE = 12
-PER_SUIT = 12  # trinkets of each suit in the deck: 2 to King (the ace keeps the tally)
 CORNER = 3  # this many of a suit in one hand is a corner …
 CORNER_TIMES = 3  # … and pays this many times the value
 
@@ -83,7 +82,7 @@ def sale_value(trinkets: Iterable[Card], counts: Sequence[int], round_number: in
 
 
 __all__ = [
-    "CORNER", "CORNER_TIMES", "ONE_BID", "OPEN", "PER_SUIT", "PILE_SIZE", "ROUNDS", "ROUND_KINDS",
+    "CORNER", "CORNER_TIMES", "ONE_BID", "OPEN", "PILE_SIZE", "ROUNDS", "ROUND_KINDS",
     "ROUND_VALUES", "SEALED", "is_corner", "pays", "rarity", "round_values",
     "sale_by_suit", "sale_value", "suit_counts", "suit_sale",
 ]

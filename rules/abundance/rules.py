@@ -31,7 +31,7 @@ from .market import (
 )
 from .notation import AbundanceNotation
 from .state import (
-    ACES, AUCTION, CHOOSE, OVER, PILES, SEALED_PHASE, START_MONEY, TRADE, TRINKET_CARDS,
+    ACES, AUCTION, CHOOSE, OVER, PILE_NUMBERS, PILES, SEALED_PHASE, START_MONEY, TRADE, TRINKET_CARDS,
     AbundanceState, AbundanceView, AuctionInfo, Sale, state_from_json, state_to_json,
 )
 
@@ -104,8 +104,8 @@ def _code(card: Any) -> str:
 
 
 def validate_choice(state: AbundanceState, command: ChoosePile) -> None:
-    available = [n for n in range(1, PILES + 1) if n not in state.chosen]
-    if not _whole(command.pile) or not 1 <= command.pile <= PILES:
+    available = state.available
+    if not _whole(command.pile) or command.pile not in PILE_NUMBERS:
         raise IllegalCommand(f"The piles are numbered 1 to {PILES}; choose pile {join_names(list(map(str, available)), 'or')}.")
     if command.pile in state.chosen:
         raise IllegalCommand(f"Pile {command.pile} has already been played this rubber; "
@@ -252,7 +252,7 @@ def _after_trading(state: AbundanceState) -> list[Any]:
         if state.round < ROUNDS:
             state.phase = CHOOSE
             return events
-        last = next(n for n in range(1, PILES + 1) if n not in state.chosen)
+        last = state.available[0]
         state.chosen.append(last)
         return events + [LastPile(last, state.round)] + _turn_card(state)
     state.rubbers.append(tuple(state.money))
@@ -365,7 +365,7 @@ class AbundanceGame:
             return []
         money = state.money[seat]
         if state.phase == CHOOSE:
-            return [ChoosePile(n) for n in range(1, PILES + 1) if n not in state.chosen]
+            return [ChoosePile(n) for n in state.available]
         if state.phase == SEALED_PHASE:
             return [SealedBid(n) for n in range(money + 1)]
         if state.phase == AUCTION:
@@ -418,7 +418,7 @@ class AbundanceGame:
             return validate_choice(state, command)
         if phase == CHOOSE:
             raise IllegalCommand(f"First choose the pile for round {state.round}, as in 'choose pile "
-                                 f"{min(n for n in range(1, PILES + 1) if n not in state.chosen)}'.")
+                                 f"{state.available[0]}'.")
         if isinstance(command, SealedBid):
             if phase != SEALED_PHASE:
                 raise IllegalCommand("No sealed bid is asked for now.")

@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from rules.core import SUITS, Card, RulesError, View
+from rules.core import SUITS, Card, RulesError, Suit, View
 from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import (
     card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
@@ -57,6 +57,7 @@ CHOOSE, AUCTION, SEALED_PHASE, TRADE, OVER = "choose", "auction", "sealed", "tra
 PHASES = (CHOOSE, AUCTION, SEALED_PHASE, TRADE, OVER)
 START_MONEY = 50
 PILES = 4
+PILE_NUMBERS = (1, 2, 3, 4)  # the piles as the players number them
 ACES = tuple(Card(1, suit) for suit in SUITS)
 TRINKET_CARDS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 14))
 """The 48 trinkets, in deck order (suit order, then rank)."""
@@ -117,6 +118,11 @@ class AbundanceState:
         return self.chosen[-1] if self.chosen and self.phase not in (CHOOSE, OVER) else None
 
     @property
+    def available(self) -> list[int]:
+        """The numbers of the piles not yet chosen this rubber."""
+        return [n for n in PILE_NUMBERS if n not in self.chosen]
+
+    @property
     def pile_left(self) -> int:
         """Cards still face down in the pile in play."""
         pile = self.pile
@@ -147,7 +153,7 @@ class AuctionInfo:
         return self.order[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AbundanceView(View):
     """What one seat sees: everything but the order of the face-down piles and the other
     player's sealed bid (its own is ``zones["bid"]``, one number once it is in).
@@ -161,41 +167,41 @@ class AbundanceView(View):
     sealed bid is in), ``revealed`` (the tied sealed bids). ``sells`` is what each player's
     trinkets would sell for now; ``piles`` the cards face down in piles 1-4."""
 
-    options: Mapping[str, Any] = field(default_factory=dict)
-    phase: str = CHOOSE
-    rubber: int = 1
-    round: int = 1
-    dealer: int = 0
-    first_dealer: int = 0
-    chooser: int | None = None
-    kind: str = ""
-    auction_kind: str = ""
-    values: tuple[int, ...] = ()
-    counts: tuple[int, ...] = ()
-    rarity: tuple[Any, ...] = ()
-    pays: tuple[int, ...] = ()
-    corners: tuple[tuple[Any, ...], ...] = ()
-    piles: tuple[int, ...] = ()
-    chosen: tuple[int, ...] = ()
-    pile: int | None = None
-    pile_left: int = 0
-    card: Card | None = None
-    number: int = 0
-    auction: AuctionInfo | None = None
-    calls: tuple[tuple[int, int | None], ...] = ()
-    sealed_in: tuple[int, ...] = ()
-    revealed: tuple[int, ...] | None = None
-    trinkets: tuple[tuple[Card, ...], ...] = ()
-    sold: tuple[Card, ...] = ()
-    money: tuple[int, ...] = ()
-    bank: int = 0
-    sells: tuple[int, ...] = ()
-    ready: tuple[bool, ...] = ()
-    offered: tuple[bool, ...] = ()
-    offer: Deal | None = None
-    rubbers: tuple[tuple[int, ...], ...] = ()
-    sales: tuple[Sale, ...] = ()
-    auctions: int = 0
+    options: Mapping[str, Any]
+    phase: str
+    rubber: int
+    round: int
+    dealer: int
+    first_dealer: int
+    chooser: int | None
+    kind: str
+    auction_kind: str
+    values: tuple[int, ...]
+    counts: tuple[int, ...]
+    rarity: tuple[Suit, ...]
+    pays: tuple[int, ...]
+    corners: tuple[tuple[Suit, ...], ...]
+    piles: tuple[int, ...]
+    chosen: tuple[int, ...]
+    pile: int | None
+    pile_left: int
+    card: Card | None
+    number: int
+    auction: AuctionInfo | None
+    calls: tuple[tuple[int, int | None], ...]
+    sealed_in: tuple[int, ...]
+    revealed: tuple[int, ...] | None
+    trinkets: tuple[tuple[Card, ...], ...]
+    sold: tuple[Card, ...]
+    money: tuple[int, ...]
+    bank: int
+    sells: tuple[int, ...]
+    ready: tuple[bool, ...]
+    offered: tuple[bool, ...]
+    offer: Deal | None
+    rubbers: tuple[tuple[int, ...], ...]
+    sales: tuple[Sale, ...]
+    auctions: int
 
     @property
     def my_bid(self) -> int | None:
@@ -206,7 +212,7 @@ class AbundanceView(View):
     @property
     def available(self) -> tuple[int, ...]:
         """The piles not yet chosen this rubber."""
-        return tuple(n for n in range(1, PILES + 1) if n not in self.chosen)
+        return tuple(n for n in PILE_NUMBERS if n not in self.chosen)
 
 
 # -- JSON ------------------------------------------------------------------------------------
@@ -325,7 +331,7 @@ def _default_piles(seen: Sequence[Card], chosen: Sequence[int], phase: str, roun
             raise RulesError(f"round {round_number} cannot have {len(seen)} cards up this rubber")
         piles[chosen[-1] - 1] = stack(rest[:left])
         rest = rest[left:]
-    for n in range(1, PILES + 1):
+    for n in PILE_NUMBERS:
         if n not in chosen:
             piles[n - 1] = stack(rest[:PILE_SIZE])
             rest = rest[PILE_SIZE:]
@@ -351,7 +357,7 @@ def _sale(value: Any) -> Sale:
 
 
 __all__ = [
-    "ACES", "AUCTION", "CHOOSE", "OVER", "PHASES", "PILES", "SEALED_PHASE", "START_MONEY", "TRADE",
+    "ACES", "AUCTION", "CHOOSE", "OVER", "PHASES", "PILE_NUMBERS", "PILES", "SEALED_PHASE", "START_MONEY", "TRADE",
     "TRINKET_CARDS", "AbundanceState", "AbundanceView", "AuctionInfo", "Sale", "state_from_json",
     "state_to_json",
 ]

@@ -8,12 +8,13 @@ first in rounds 1 and 3; Bob chooses round 2's pile and bids first in round 4 an
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 
 import pytest
 
-from rules.core import IllegalCommand, Match, NotationError, RulesError, Seat, parse_card
+from rules.core import IllegalCommand, Match, NotationError, RulesError, Seat, build_deck, parse_card
 from rules.core.offers import Deal, Side
 from rules.abundance import SPEC, pays, rarity, round_values, sale_by_suit, sale_value, suit_counts
 from rules.abundance.commands import (
@@ -89,6 +90,14 @@ def test_the_deal_lays_out_the_aces_and_four_face_down_piles_of_twelve():
     assert dealt == sorted(DECK) and len(DECK) == 48 and not any(key.startswith("A") for key in dealt)
     assert len(SPEC.conserved(state)["cards"]) == 52  # the aces keep the tally
     assert state.money == [50, 50] and state.trinkets == [[], []]
+    data = SPEC.to_json(state)
+    assert {key: data[key] for key in ("rubber", "round", "phase", "bank", "chosen", "card", "sold",
+                                       "auction", "sealed", "calls", "revealed", "ready", "offered",
+                                       "offer", "rubbers", "sales", "auctions")} == {
+        "rubber": 1, "round": 1, "phase": "choose", "bank": 0, "chosen": [], "card": None, "sold": [],
+        "auction": None, "sealed": None, "calls": [], "revealed": None, "ready": [False, False],
+        "offered": [False, False], "offer": None, "rubbers": [], "sales": [], "auctions": 0}
+    assert SPEC.conserved(state) == {"cards": sorted(card.key for card in build_deck()), "money": 100}
     view = SPEC.view(state, None)
     assert view.counts == (0, 0, 0, 0) and view.piles == (12, 12, 12, 12)
     assert view.rarity == (S, H, D, CL)  # nothing up yet: the suit order decides
@@ -147,6 +156,7 @@ def test_ties_in_rarity_break_in_suit_order_spades_hearts_diamonds_clubs():
     assert rarity((3, 3, 3, 3)) == (S, H, D, CL)
     assert pays((3, 3, 3, 3), 1) == (20, 4, 2, 0)
     assert rarity((5, 2, 2, 5)) == (H, D, S, CL)
+    assert pays((9, 1, 2, 3), 1) == (0, 20, 4, 2)  # the most abundant suit pays nothing
     assert pays((1, 4, 4, 4), 2) == (40, 8, 4, 0)
 
 
@@ -581,7 +591,9 @@ def test_the_sale_ends_the_round_and_pays_the_text_example():
     assert state.trinkets == [[], []] and len(state.sold) == 12  # back to the bank, still in the tally
     assert state.sales[-1].pays == (4, 20, 0, 2) and state.sales[-1].amounts == (38, 44)
     assert state.round == 2 and state.phase == "choose" and awaiting(state) == [BOB]
-    assert SPEC.view(state, None).counts == (3, 2, 4, 3)
+    view = SPEC.view(state, None)
+    assert view.counts == (3, 2, 4, 3) and view.chooser == BOB
+    assert view.pile is None and view.pile_left == 0 and view.available == (2, 3, 4)
 
 
 def test_a_player_with_nothing_to_sell():
@@ -765,6 +777,8 @@ def test_a_position_survives_its_json():
 def test_hand_written_positions_get_sensible_defaults():
     state = position()
     assert state.phase == "choose" and state.first_dealer == 1 and state.money == [50, 50]
+    assert (state.seed, state.counter, state.rubber, state.round, state.bank) == (0, 1, 1, 1, 0)
+    assert position(first_dealer=0).dealer == ANN
     assert [len(p) for p in state.piles] == [12] * 4 and keys(state.piles[0][::-1]) == DECK[:12]
     state = auction("7C", round=4, sold=DECK[:36], chosen=[2, 3, 4, 1])
     assert [len(p) for p in state.piles] == [11, 0, 0, 0] and state.auction.order == (BOB, ANN)
@@ -775,6 +789,14 @@ def test_hand_written_positions_get_sensible_defaults():
     ({"names": ["Ann"]}, "for 2 players"),
     ({"names": NAMES, "phase": "bidding"}, "phase must be one of"),
     ({"names": NAMES, "round": 5}, "round must be"),
+    ({"names": NAMES, "rubber": 3}, "rubber must be"),
+    ({"names": NAMES, "first_dealer": 2}, "first_dealer must be"),
+    ({"names": NAMES, "counter": -1}, "counter must be"),
+    ({"names": NAMES, "calls": [[2, 3]]}, "a call's seat must be"),
+    ({"names": NAMES, "calls": [[0, -3]]}, "a bid must be"),
+    ({"names": NAMES, "sales": [{"rubber": 3, "round": 1, "pays": [0, 0, 0, 0], "amounts": [0, 0]}]},
+     "a sale's rubber must be"),
+    ({"names": NAMES, "phase": "trade", "offer": {"proposer": 2, "responder": 1}}, "proposer must be"),
     ({"names": NAMES, "round": 4, "phase": "choose"}, "nobody chooses the pile of round 4"),
     ({"names": NAMES, "phase": "trade", "card": "7H"}, "a card is up for auction in the auction"),
     ({"names": NAMES, "phase": "auction"}, "a card is up for auction"),
@@ -802,6 +824,19 @@ def test_a_bad_position_is_refused_in_words(data, words):
         SPEC.from_json(data)
 
 
+def test_views_hand_out_frozen_values():
+    state = auction("7H")
+    act(state, ANN, "bid 2")
+    view = SPEC.view(state, BOB)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.auction.high = 9
+    sale = position(phase="choose", round=2, sold=DECK[:12],
+                    sales=[{"rubber": 1, "round": 1, "pays": [20, 4, 2, 0], "amounts": [0, 0]}]).sales[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sale.amounts = (1, 1)
+    assert hash(view.auction) == hash(SPEC.view(state, ANN).auction)
+
+
 def test_json_keeps_calls_sales_and_the_revealed_bids():
     state = position(phase="auction", round=2, sold=DECK[:12], card="7H", revealed=[8, 8],
                      calls=[[1, 3], [0, None]], auction={"order": [1, 0], "high": 3, "leader": 1,
@@ -820,6 +855,7 @@ def test_json_keeps_calls_sales_and_the_revealed_bids():
     ("pile 4", ChoosePile(4), "choose pile 4"),
     ("bid 12", Bid(12), "bid 12"),
     ("BID $7", Bid(7), "bid 7"),
+    ("bid 123456789", Bid(123456789), "bid 123456789"),
     ("pass", Pass(), "pass"),
     ("offer: give 7H,$5 take 2S", Offer("Bob", Side((C("7H"),), money=5), Side((C("2S"),))),
      "offer: give 7H,$5 take 2S"),
