@@ -342,7 +342,7 @@ def _call(value: Any) -> tuple[int, int | None]:
     pair = read_list(value, "a call")
     if len(pair) != 2:
         raise RulesError("a call is [seat, amount], with null for a pass")
-    amount = None if pair[1] is None else read_int(pair[1], "a bid", 0)
+    amount = None if pair[1] is None else read_int(pair[1], "a bid", 1)  # an open bid is at least 1
     return read_int(pair[0], "a call's seat", 0, 1), amount
 
 

@@ -157,6 +157,7 @@ def test_ties_in_rarity_break_in_suit_order_spades_hearts_diamonds_clubs():
     assert pays((3, 3, 3, 3), 1) == (20, 4, 2, 0)
     assert rarity((5, 2, 2, 5)) == (H, D, S, CL)
     assert pays((9, 1, 2, 3), 1) == (0, 20, 4, 2)  # the most abundant suit pays nothing
+    assert pays((1, 9, 2, 3), 1) == (20, 0, 4, 2)
     assert pays((1, 4, 4, 4), 2) == (40, 8, 4, 0)
 
 
@@ -778,7 +779,8 @@ def test_hand_written_positions_get_sensible_defaults():
     state = position()
     assert state.phase == "choose" and state.first_dealer == 1 and state.money == [50, 50]
     assert (state.seed, state.counter, state.rubber, state.round, state.bank) == (0, 1, 1, 1, 0)
-    assert position(first_dealer=0).dealer == ANN
+    assert position(first_dealer=0).dealer == ANN and position(counter=0).counter == 0
+    assert position(calls=[[1, 1]]).calls == [(1, 1)]
     assert [len(p) for p in state.piles] == [12] * 4 and keys(state.piles[0][::-1]) == DECK[:12]
     state = auction("7C", round=4, sold=DECK[:36], chosen=[2, 3, 4, 1])
     assert [len(p) for p in state.piles] == [11, 0, 0, 0] and state.auction.order == (BOB, ANN)
@@ -793,7 +795,7 @@ def test_hand_written_positions_get_sensible_defaults():
     ({"names": NAMES, "first_dealer": 2}, "first_dealer must be"),
     ({"names": NAMES, "counter": -1}, "counter must be"),
     ({"names": NAMES, "calls": [[2, 3]]}, "a call's seat must be"),
-    ({"names": NAMES, "calls": [[0, -3]]}, "a bid must be"),
+    ({"names": NAMES, "calls": [[0, 0]]}, "a bid must be a whole number from 1"),
     ({"names": NAMES, "sales": [{"rubber": 3, "round": 1, "pays": [0, 0, 0, 0], "amounts": [0, 0]}]},
      "a sale's rubber must be"),
     ({"names": NAMES, "phase": "trade", "offer": {"proposer": 2, "responder": 1}}, "proposer must be"),
