@@ -11,7 +11,9 @@ average of the two; it lets the opener's privilege work for it (an opener who pa
 card free if the other passes too); it shades its sealed bids. Between auctions it offers to
 buy a trinket that completes a corner (or to sell one at a price that pays it more than the
 corner gives the other player) and accepts an offer only if it leaves it better off against
-the other player.
+the other player. (A further term for corners still two cards away — the chance that enough of
+the suit is still to come and is won — was tried: it made the bot pay too much, and it lost 167
+matches of 200 to this one.)
 
 ``GreedyBot`` ("greedy") is the simple baseline of the issue: it bids up to what the card's suit
 pays under the current rarity order (no corners, no looking ahead), and never trades.

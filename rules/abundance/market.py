@@ -13,6 +13,7 @@ table (the market tally, what each player's trinkets would sell for now) and the
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from rules.core import SUITS, Card, Suit
@@ -51,6 +52,11 @@ def rarity(counts: Sequence[int]) -> tuple[Suit, Suit, Suit, Suit]:
 
 def pays(counts: Sequence[int], round_number: int) -> tuple[int, int, int, int]:
     """What one trinket of each suit (suit order) sells for in this round at these counts."""
+    return _pays(tuple(counts), round_number)
+
+
+@lru_cache(maxsize=8192)  # a rubber has a few hundred tallies; bots and views ask again and again
+def _pays(counts: tuple[int, ...], round_number: int) -> tuple[int, int, int, int]:
     values = round_values(round_number)
     paid = [0, 0, 0, 0]
     for place, suit in enumerate(rarity(counts)[:3]):

@@ -94,6 +94,18 @@ def awaiting(state: AbundanceState) -> frozenset[int]:
     return frozenset()
 
 
+_BIDS: dict[type, list[Any]] = {Bid: [], SealedBid: []}
+
+
+def _bids(kind: type, low: int, high: int) -> list[Any]:
+    """``kind(n)`` for every n from ``low`` to ``high``: made once and shared (commands are
+    frozen), since a rich player's bids number in the thousands at every turn to bid."""
+    made = _BIDS[kind]
+    while len(made) <= high:
+        made.append(kind(len(made)))
+    return made[low:high + 1]
+
+
 # -- checks ----------------------------------------------------------------------------------
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -367,10 +379,9 @@ class AbundanceGame:
         if state.phase == CHOOSE:
             return [ChoosePile(n) for n in state.available]
         if state.phase == SEALED_PHASE:
-            return [SealedBid(n) for n in range(money + 1)]
+            return _bids(SealedBid, 0, money)
         if state.phase == AUCTION:
-            low = state.auction.minimum  # type: ignore[union-attr]
-            return [*(Bid(n) for n in range(low, money + 1)), Pass()]
+            return [*_bids(Bid, state.auction.minimum, money), Pass()]  # type: ignore[union-attr]
         if state.offer is not None:
             try:
                 validate_accept(state, state.offer)
