@@ -301,6 +301,11 @@ def state_from_json(data: Mapping[str, Any], fresh_auction: Any) -> AbundanceSta
         auctions=read_int(data.get("auctions", len(seen)), "auctions", 0))
     if any(m < 0 for m in state.money):
         raise RulesError("a player's money cannot be negative")
+    if len(state.rubbers) != rubber - 1 + (phase == OVER):
+        raise RulesError("rubbers lists the money of each finished rubber: none in the first, one in "
+                         "the second, two when the match is over")
+    if phase == TRADE and all(state.ready) and state.offer is None:
+        raise RulesError("both players are ready: that trade window is closed")
     if state.offer is not None and (phase != TRADE or state.offer.proposer == state.offer.responder):
         raise RulesError("an offer is pending only in a trade window, from one player to the other")
     if phase == SEALED_PHASE and round_number != 2:

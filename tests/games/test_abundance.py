@@ -818,7 +818,11 @@ def test_hand_written_positions_get_sensible_defaults():
     ({"names": NAMES, "phase": "trade", "offer": {"proposer": 1, "responder": 1}}, "from one player to the other"),
     ({"names": NAMES, "calls": [[0]]}, "a call is"),
     ({"names": NAMES, "sales": [{"rubber": 1, "round": 1, "pays": [1], "amounts": [0, 0]}]}, "four suits"),
-    ({"names": NAMES, "rubbers": [[1, 2, 3]]}, "must list both players"),
+    ({"names": NAMES, "rubber": 2, "rubbers": [[1, 2, 3]]}, "must list both players"),
+    ({"names": NAMES, "rubber": 2}, "rubbers lists the money of each finished rubber"),
+    ({"names": NAMES, "rubbers": [[50, 50]]}, "rubbers lists the money"),
+    ({"names": NAMES, "phase": "over", "rubber": 2, "sold": DECK, "rubbers": [[50, 50]]}, "two when the match is over"),
+    ({"names": NAMES, "phase": "trade", "ready": [True, True]}, "that trade window is closed"),
     ("not an object", "must be a JSON object"),
 ])
 def test_a_bad_position_is_refused_in_words(data, words):
@@ -840,6 +844,10 @@ def test_views_hand_out_frozen_values():
 
 
 def test_json_keeps_calls_sales_and_the_revealed_bids():
+    over = position(phase="over", rubber=2, round=4, sold=DECK, rubbers=[[90, 120], [300, 200]])
+    assert SPEC.outcome(over).scores == (390, 320) and awaiting(over) == []
+    window = position(phase="trade", ready=[True, True], offer={"proposer": 0, "responder": 1, "take_money": 1})
+    assert awaiting(window) == [BOB]
     state = position(phase="auction", round=2, sold=DECK[:12], card="7H", revealed=[8, 8],
                      calls=[[1, 3], [0, None]], auction={"order": [1, 0], "high": 3, "leader": 1,
                                                         "position": 1, "spoken": 2},
