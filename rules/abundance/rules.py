@@ -165,6 +165,8 @@ def validate_deal(state: AbundanceState, proposer: int, responder: int, give: An
     for side in (give, take):
         if not _whole(side.money) or side.money < 0:
             raise IllegalCommand("Money in an offer is a whole number of units, not negative.")
+        if not isinstance(side.cards, (tuple, list)):
+            raise IllegalCommand("An offer lists the trinkets each side hands over.")
     _side_cards(give, state.trinkets[proposer], "You")
     _side_cards(take, state.trinkets[responder], state.names[responder])
     if give.money > state.money[proposer]:

@@ -314,10 +314,14 @@ def state_from_json(data: Mapping[str, Any], fresh_auction: Any) -> AbundanceSta
         state.auction = OpenAuction.from_json(data["auction"])
         if sorted(state.auction.order) != [0, 1]:
             raise RulesError("an auction's order names both players, seats 0 and 1")
+        if state.auction.done:
+            raise RulesError("that auction is over: the card would have gone to its winner")
     if data.get("sealed") is not None:
         state.sealed = SealedAuction.from_json(data["sealed"])
         if sorted(state.sealed.bidders) != [0, 1]:
             raise RulesError("both players, seats 0 and 1, bid in a sealed auction")
+        if state.sealed.done:
+            raise RulesError("both sealed bids are in: they would have been shown")
     if (phase == AUCTION) != (state.auction is not None) or (phase == SEALED_PHASE) != (state.sealed is not None):
         if state.auction is not None or state.sealed is not None:
             raise RulesError("an open auction belongs to the auction phase and sealed bids to the sealed phase")

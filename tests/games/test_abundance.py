@@ -536,6 +536,8 @@ def test_offers_name_only_what_each_side_holds_and_can_pay():
     refused(state, ANN, Offer("Bob", "3S", Side()), "lists what is given and what is taken")
     refused(state, ANN, Offer("Bob", Side(), None), "lists what is given and what is taken")
     refused(state, ANN, Offer("Bob", Side(cards=("3S",))), "You have no trinket '3S'")
+    refused(state, ANN, Offer("Bob", Side(cards=5)), "lists the trinkets each side hands over")
+    refused(state, ANN, Offer("Bob", Side(money=1), Side(cards=None)), "lists the trinkets")
     assert SPEC.apply(state, ANN, Offer("bob", take=Side(money=1)))  # any case names Bob
     assert state.offer == Deal(ANN, BOB, Side(), Side(money=1))
 
@@ -814,6 +816,10 @@ def test_hand_written_positions_get_sensible_defaults():
     ({"names": NAMES, "phase": "sealed", "round": 2, "sold": DECK[:12], "card": "7H",
       "sealed": {"bidders": [0]}}, "both players, seats 0 and 1"),
     ({"names": NAMES, "phase": "trade", "auction": {"order": [0, 1]}}, "belongs to the auction phase"),
+    ({"names": NAMES, "phase": "auction", "card": "7H", "auction": {"order": [0, 1], "passed": [0, 1]}},
+     "that auction is over"),
+    ({"names": NAMES, "phase": "sealed", "round": 2, "sold": DECK[:12], "card": "7H",
+      "sealed": {"bidders": [0, 1], "bids": {"0": 1, "1": 2}}}, "both sealed bids are in"),
     ({"names": NAMES, "phase": "choose", "offer": {"proposer": 0, "responder": 1}}, "only in a trade window"),
     ({"names": NAMES, "phase": "trade", "offer": {"proposer": 1, "responder": 1}}, "from one player to the other"),
     ({"names": NAMES, "calls": [[0]]}, "a call is"),
