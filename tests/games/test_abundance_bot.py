@@ -1,8 +1,10 @@
 """Abundance's bots: the strong bot's strength against random play and the greedy bot, and that
 each of its habits is real; the greedy bot does what the issue says.
 
-The strength figures the issue asks for are 300 seeded matches each, seats alternated; the
-tests play fewer (``GAMES``) to stay quick, and the report gives the full counts."""
+The issue asks for 300 seeded matches against each, seats alternated. Against random play the
+test plays all 300 (about 12 s on the development machine); against the greedy bot, whose
+matches are longer, it plays 100 (about 6 s; the full 300 take 17 s: 297 wins, measured with
+``rules.core.simulate`` for the report)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ NAMES = ["Ann", "Bob"]
 ANN, BOB = 0, 1
 DECK = [card.key for card in TRINKET_CARDS]
 ROUND_ONE = "2H 3H 2S 3S 4S 2C 3C 4C 2D 3D 4D 5D".split()
-GAMES = 100
+RANDOM_GAMES, GREEDY_GAMES = 300, 100
 
 
 def position(**fields):
@@ -44,12 +46,12 @@ def test_the_bots_are_registered():
 
 
 def test_bot_wins_nine_matches_in_ten_against_random_play():
-    summary = simulate(SPEC, ["bot", "random"], GAMES, seed=0)
-    assert summary.games == GAMES and summary.shares[0] >= 0.90, summary.shares
+    summary = simulate(SPEC, ["bot", "random"], RANDOM_GAMES, seed=0)
+    assert summary.games == RANDOM_GAMES and summary.shares[0] >= 0.90, summary.shares
 
 
 def test_bot_beats_the_greedy_bot_in_six_matches_of_ten():
-    summary = simulate(SPEC, ["bot", "greedy"], GAMES, seed=1000)
+    summary = simulate(SPEC, ["bot", "greedy"], GREEDY_GAMES, seed=1000)
     assert summary.shares[0] >= 0.60, summary.shares
 
 
