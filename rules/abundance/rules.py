@@ -443,7 +443,7 @@ class AbundanceGame:
                 raise IllegalCommand("There is no auction now: make an offer or say ready.")
             return validate_bid(state, seat, command.amount) if isinstance(command, Bid) else None
         if phase != TRADE:
-            raise IllegalCommand(f"{state.card.symbol if state.card else 'The card'} is up for auction: bid or pass.")
+            raise IllegalCommand(f"{state.card.symbol} is up for auction: bid or pass.")  # type: ignore[union-attr]
         if isinstance(command, (Accept, Decline)):
             if state.offer is None:
                 raise IllegalCommand("There is no offer to answer.")
