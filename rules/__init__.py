@@ -32,6 +32,8 @@ CATALOGUE: tuple[GameInfo, ...] = (
              "Build runs of cards that pay income; neutralise or take over your rivals' portfolios."),
     GameInfo("property", "property", "Property", (2, 6),
              "Claim cells of an 8×8 grid with a red and a black card; rent grows with your groups."),
+    GameInfo("abundance", "abundance", "Abundance", (2, 2),
+             "Bid for trinkets at open, sealed and one-bid auctions; sell the rarest suits dear."),
 )
 INFO: Mapping[str, GameInfo] = {info.name: info for info in CATALOGUE}
 

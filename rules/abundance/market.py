@@ -1,0 +1,94 @@
+"""Abundance's market: how rare each suit is, what it pays, and what trinkets sell for.
+
+Pure functions of plain numbers, shared by the rules (the sale at the end of a round), the
+table (the market tally, what each player's trinkets would sell for now) and the bots.
+
+- ``counts`` are per suit, in suit order ♠ ♥ ♦ ♣: how many cards of that suit have come up so
+  far in this rubber (the aces keep the tally; the ace itself is not counted).
+- The suits rank by count, fewest first; a tie goes to the earlier suit (♠, ♥, ♦, ♣), which
+  counts as rarer. The three rarest pay the round's three values per trinket; the most
+  abundant pays nothing.
+- Three or more trinkets of one suit in one player's hands are a corner: that suit pays triple.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from rules.core import SUITS, Card, Suit
+
+ROUNDS = 4
+PILE_SIZE = 12
+CORNER = 3  # this many of a suit in one hand is a corner …
+CORNER_TIMES = 3  # … and pays this many times the value
+
+OPEN, SEALED, ONE_BID = "open", "sealed", "one bid"
+ROUND_KINDS = {1: OPEN, 2: SEALED, 3: ONE_BID, 4: OPEN}
+"""The kind of auction of each round (a tied sealed auction is re-run open)."""
+
+ROUND_VALUES = {1: (20, 4, 2), 2: (40, 8, 4), 3: (80, 16, 8), 4: (160, 32, 16)}
+"""What the rarest, second and third rarest suits pay per trinket, by round."""
+
+
+def round_values(round_number: int) -> tuple[int, int, int]:
+    """The three market values of a round: 20/4/2, doubling every round."""
+    return ROUND_VALUES[round_number]
+
+
+def suit_counts(cards: Iterable[Card]) -> tuple[int, int, int, int]:
+    """How many of ``cards`` are of each suit, in suit order ♠ ♥ ♦ ♣."""
+    counts = [0, 0, 0, 0]
+    for card in cards:
+        counts[card.suit.order] += 1  # type: ignore[union-attr]  # trinkets always have a suit
+    return (counts[0], counts[1], counts[2], counts[3])
+
+
+def rarity(counts: Sequence[int]) -> tuple[Suit, Suit, Suit, Suit]:
+    """The suits rarest first: fewest cards up so far, ties in suit order ♠ ♥ ♦ ♣."""
+    order = sorted(range(4), key=lambda i: (counts[i], i))
+    return (SUITS[order[0]], SUITS[order[1]], SUITS[order[2]], SUITS[order[3]])
+
+
+def pays(counts: Sequence[int], round_number: int) -> tuple[int, int, int, int]:
+    """What one trinket of each suit (suit order) sells for in this round at these counts."""
+    return _pays(tuple(counts), round_number)
+
+
+@lru_cache(maxsize=8192)  # a rubber has a few hundred tallies; bots and views ask again and again
+def _pays(counts: tuple[int, ...], round_number: int) -> tuple[int, int, int, int]:
+    values = round_values(round_number)
+    paid = [0, 0, 0, 0]
+    for place, suit in enumerate(rarity(counts)[:3]):
+        paid[suit.order] = values[place]
+    return (paid[0], paid[1], paid[2], paid[3])
+
+
+def is_corner(held: int) -> bool:
+    """Three or more of one suit in one hand corner the market."""
+    return held >= CORNER
+
+
+def suit_sale(held: int, pay: int) -> int:
+    """What ``held`` trinkets of a suit paying ``pay`` each sell for (triple for a corner)."""
+    return held * pay * (CORNER_TIMES if held >= CORNER else 1)
+
+
+def sale_by_suit(trinkets: Iterable[Card], counts: Sequence[int], round_number: int) -> tuple[int, int, int, int]:
+    """What a player's trinkets of each suit (suit order) would sell for at these counts."""
+    held = suit_counts(trinkets)
+    paid = pays(counts, round_number)
+    return tuple(suit_sale(held[i], paid[i]) for i in range(4))  # type: ignore[return-value]
+
+
+def sale_value(trinkets: Iterable[Card], counts: Sequence[int], round_number: int) -> int:
+    """What a player's trinkets would sell for if the round ended with these counts: the helper
+    the table shows beside each player's trinkets ("sells for $36 now")."""
+    return sum(sale_by_suit(trinkets, counts, round_number))
+
+
+__all__ = [
+    "CORNER", "CORNER_TIMES", "ONE_BID", "OPEN", "PILE_SIZE", "ROUNDS", "ROUND_KINDS",
+    "ROUND_VALUES", "SEALED", "is_corner", "pays", "rarity", "round_values",
+    "sale_by_suit", "sale_value", "suit_counts", "suit_sale",
+]

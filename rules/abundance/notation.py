@@ -1,0 +1,92 @@
+"""Abundance's command notation.
+
+    choose pile 3                     choose this round's pile (also: choose 3, pile 3)
+    bid 12                            a bid; in the sealed round it is the sealed bid
+    pass                              no bid now (in the sealed round: bid 0)
+    offer: give 7H,$5 take 2S         an offer to the other player (who may be named:
+                                      offer Bob: give 7H,$5 take 2S)
+    accept    decline                 the answer to an offer
+    ready                             done trading in this window (also: done)
+
+Case and spacing are forgiven. ``bid 12`` reads as a sealed bid when the view says the bids on
+the card are sealed, so a sealed bid is typed like any other; the log shows it to its bidder
+only. Offers are written without the name, as a two-player table allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from rules.core import NotationError
+from rules.core.offers import counterparty, format_offer, parse_sides
+
+from .commands import Accept, Bid, ChoosePile, Command, Decline, Offer, Pass, Ready, SealedBid
+from .state import SEALED_PHASE, AbundanceView
+
+_VERBS = "choose pile N, bid N, pass, offer: give … take …, accept, decline, ready"
+_ALIASES = {"accept": Accept, "decline": Decline, "ready": Ready, "done": Ready}
+
+
+class AbundanceNotation:
+    """``format(command)`` and ``parse(text, view)`` for Abundance."""
+
+    def format(self, command: Command) -> str:
+        match command:
+            case ChoosePile(pile):
+                return f"choose pile {pile}"
+            case Bid(amount) | SealedBid(amount):
+                return f"bid {amount}"
+            case Pass():
+                return "pass"
+            case Offer():
+                return format_offer(replace(command, to=""))
+            case Accept():
+                return "accept"
+            case Decline():
+                return "decline"
+            case Ready():
+                return "ready"
+        raise NotationError(f"{command!r} is not an Abundance command")
+
+    def parse(self, text: str, view: AbundanceView) -> Command:
+        if not isinstance(text, str):
+            raise NotationError(f"a command is text, not {text!r}")
+        words = text.split()
+        if not words:
+            raise NotationError("Type a command, for example 'bid 12', 'pass' or 'ready'.")
+        verb, args = words[0].lower(), words[1:]
+        sealed = getattr(view, "phase", None) == SEALED_PHASE
+        if verb.startswith("offer"):
+            rest = text.strip()[len("offer"):]
+            name, rest = counterparty(text, rest, view.names, view.seat)
+            give, take = parse_sides(text, rest)
+            return Offer(name, give, take)
+        if verb in ("choose", "pile"):
+            if args and args[0].lower() == "pile" and verb == "choose":
+                args = args[1:]
+            return ChoosePile(_number(text, args, "choose pile 3"))
+        if verb == "bid":
+            amount = _number(text, args, "bid 12")
+            return SealedBid(amount) if sealed else Bid(amount)
+        if verb == "pass":
+            _nothing(text, args)
+            return SealedBid(0) if sealed else Pass()
+        if verb in _ALIASES:
+            _nothing(text, args)
+            return _ALIASES[verb]()
+        raise NotationError(f"{text.strip()!r} is not an Abundance command; the commands are: {_VERBS}.")
+
+
+def _number(text: str, args: Sequence[str], example: str) -> int:
+    if len(args) != 1:
+        raise NotationError(f"{text.strip()!r}: write it as '{example}'.")
+    word = args[0].removeprefix("$")
+    if not (word.isascii() and word.isdigit()) or len(word) > 9:
+        raise NotationError(f"{text.strip()!r}: {word!r} is not a whole number; write it as '{example}'.")
+    return int(word)
+
+
+def _nothing(text: str, args: Sequence[str]) -> None:
+    if args:
+        raise NotationError(f"{text.strip()!r}: '{text.split()[0].lower()}' takes nothing after it.")
