@@ -65,7 +65,8 @@ class LayRange:
         """The range in words, for the price sheet: "$2–$11", "any number card, no court card"."""
         if self.court_on_top:
             return "any number card (A–10), no court card"
-        parts = [f"${self.low}–${self.high}" if self.low < self.high else f"${self.low}"]
+        top = max(self.court_values, default=self.high)
+        parts = [f"${self.low}–${top}" if self.low < top else f"${self.low}"]
         if self.zero:
             parts.append("or $0 (a court card: bankruptcy)")
         return " ".join(parts)
