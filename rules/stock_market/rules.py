@@ -1,5 +1,5 @@
 """Card Stock Market (Sid Sackson): setup, legal commands, checks, effects, views and the result.
-seeds/card-stock-market.md gives the rules as implemented and the rulings applied.
+seeds/stock-market.md gives the rules as implemented and the rulings applied.
 
 A turn has a trading phase (``buy``, ``sell``) and a price phase (``lay``), in either order,
 each at most once, either or both skipped; a player who did neither may ``discard`` 1–4 cards
@@ -58,18 +58,16 @@ class LayRange:
         """Whether ``card`` laid as ``price`` fits (the price is assumed to be one the card can
         stand for: its number, or a court card's face value or $0)."""
         if is_court(card):
-            return (self.zero and price == 0) or (price != 0 and price in self.court_values)
+            return (self.zero and price == 0) or price in self.court_values
         return self.low <= price <= self.high
 
     def text(self) -> str:
         """The range in words, for the price sheet: "$2–$11", "any number card, no court card"."""
         if self.court_on_top:
             return "any number card (A–10), no court card"
-        top = max(self.court_values, default=self.high)
-        parts = [f"${self.low}–${top}" if self.low < top else f"${self.low}"]
-        if self.zero:
-            parts.append("or $0 (a court card: bankruptcy)")
-        return " ".join(parts)
+        top = max(self.court_values, default=self.high)  # always above low: every limit is ≥ 2
+        text = f"${self.low}–${top}"
+        return text + " or $0 (a court card: bankruptcy)" if self.zero else text
 
 
 def lay_range(price: int, top: Card, suit: Suit) -> LayRange:
@@ -319,8 +317,6 @@ def _refill(state: StockMarketState, seat: int) -> list[Event]:
     game at once and the drawer draws no further."""
     hand = state.hands[seat]
     need = HAND_SIZE - len(hand)
-    if need <= 0:
-        return []
     events: list[Event] = []
     if len(state.stock) < need:
         events.append(_rebuild(state))

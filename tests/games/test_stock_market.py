@@ -153,6 +153,40 @@ def test_the_first_player_is_chosen_at_random_and_play_goes_clockwise():
     assert order == [(first + k) % 4 for k in range(5)]
 
 
+def test_a_seeds_set_up_never_changes():
+    """A saved game is replayed from its seed, so the set-up a seed gives is fixed for good."""
+    state = SPEC.setup(["Ann", "Bob", "Cat"], None, 11)
+    assert keys(state.turned_up) == ["8S", "10H", "6H", "10S", "KS", "9D", "AS", "3S", "2D", "7S",
+                                     "5H", "5S", "9H", "7H", "5C"]
+    assert state.prices == {D: 9, S: 8, H: 10, CL: 5} and state.first == 1
+    assert keys(state.hands[1]) == ["8H.1", "9D.1", "6H", "2S.1", "7D.1", "6C", "2H", "7S.1"]
+    assert keys(state.stock[-3:]) == ["5D.1", "9H", "7H.1"]
+    assert state.counter == 3  # set-up drew on chance 0, 1 and 2; the first new stock uses 3
+
+
+def test_the_deal_is_two_cards_at_a_time_from_the_first_player():
+    from rules.core.cards import build_deck
+    from rules.core.piles import shuffled
+
+    state = SPEC.setup(["Ann", "Bob", "Cat"], None, 11)
+    price_cards = {state.piles[suit][0] for suit in COMPANIES}
+    deck = shuffled([c for c in build_deck(2) if c not in price_cards], 11, 1)
+    order = [deck.pop() for _ in range(24)]  # from the top
+    for rnd in range(4):
+        for step in range(3):
+            seat = (state.first + step) % 3
+            start = 6 * rnd + 2 * step
+            assert state.hands[seat][2 * rnd: 2 * rnd + 2] == order[start: start + 2]
+
+
+def test_the_spec():
+    assert (SPEC.name, SPEC.title, SPEC.players, SPEC.best_bot) == (
+        "stock-market", "Card Stock Market", (2, 6), "bot")
+    assert {o.key: o.default for o in SPEC.options} == {"unlimited-bank": False, "sell-same-turn": False}
+    assert SPEC.setup(["A", "B"], None, 1).options == {"unlimited-bank": False, "sell-same-turn": False}
+    assert set(SPEC.bots) == {"bot", "greedy"} and SPEC.partial_legal == ()
+
+
 def test_setup_is_seeded_and_checks_players_and_options():
     a, b, c = (SPEC.to_json(SPEC.setup(["A", "B", "C"], None, seed)) for seed in (5, 5, 6))
     assert a == b != c
@@ -181,6 +215,14 @@ def test_change_prices_then_trade():
     play(state, "buy 3H")
     assert state.phases == ["price", "trade"] and price(state, H) == 9 and state.money[0] == 200 - 27
     refused(state, "lay 5C", "your price phase is over")
+
+
+def test_selling_opens_the_trading_phase_too():
+    state = position(["9H 2C", "4D"], holdings=["3H", ""])
+    play(state, "sell 3H")
+    play(state, "lay 9H")
+    assert state.phases == ["trade", "price"]
+    refused(state, "buy 2C", "your trading phase is over")
 
 
 def test_either_or_both_phases_may_be_skipped():
@@ -544,10 +586,11 @@ def test_the_rebuilt_stock_is_shuffled_from_the_seed():
 
 def test_a_stock_that_holds_just_enough_is_not_rebuilt():
     """The ruling: "not enough" means fewer than the player needs to reach 8."""
-    state = position(["2C 3D 4D 5D 6D 7D", "4S"], stock="AC 2S 3S")
+    state = position(["2C 3D 4D 5D 6D 7D", "4S"], stock="AC 2S", discard="9C")
     events = play(state, "end")
     assert not any(isinstance(e, StockRebuilt) for e in events)
-    assert state.stock == [C("3S")] and len(state.hands[0]) == 8
+    assert state.stock == [] and len(state.hands[0]) == 8 and keys(state.discard) == ["9C"]
+    assert state.rebuilds == 0 and keys(state.aside) == ["JK", "JK.1"]
 
 
 def test_a_second_rebuild_adds_no_joker_twice():
@@ -661,6 +704,19 @@ def test_an_unlimited_bank_never_levies():
     assert state.bank == -40 and state.money == [260, 200]
 
 
+def test_a_bank_holding_just_the_price_pays_without_a_levy():
+    state = position(["4D", "5C"], holdings=["10H", ""], bank=60)
+    assert play(state, "sell 10H") == [Sold(0, C("10H"), 10, 6, 60)]
+    assert state.bank == 0 and state.money == [260, 200]
+
+
+def test_a_sale_all_the_money_can_just_pay_goes_through():
+    state = position(["4D", "5C"], holdings=["10H", ""], money=[0, 40], bank=20)
+    events = play(state, "sell 10H")
+    assert isinstance(events[0], Levied) and state.money == [60 - 60, 0]
+    assert state.debt == [40, 60]  # Ann's $100 levy owed, $60 paid from the sale; Bob's $60
+
+
 def test_a_sale_nobody_could_pay_for_is_refused():
     """Only a hand-made position can hold less money in all than one sale."""
     state = position(["4D", "5C"], holdings=["10H", ""], money=[0, 10], bank=20)
@@ -696,6 +752,43 @@ def test_view_hides_the_other_hands_and_the_stock():
     assert view.rows[0] == ("$200", "", "", "", "", "$200")
     assert view.bank == 2325 and view.jokers_in_stock == 0 and len(view.aside) == 2
     assert [c.suit for c in view.companies] == [D, S, H, CL]
+
+
+def test_a_seat_that_is_not_at_the_table_sees_no_hand():
+    state = position(["4D", "5C"])
+    assert SPEC.view(state, 2).zones == {} and SPEC.view(state, -1).zones == {}
+
+
+def test_sample_deals_the_unseen_cards_and_keeps_what_is_known():
+    state = SPEC.setup(["Ann", "Bob", "Cat"], None, 2)
+    rng = random.Random(2)
+    while not state.rebuilds:  # into the game: certificates, price piles, discards, a new stock
+        kinds = collections.defaultdict(list)
+        for command in legal(state):
+            kinds[type(command)].append(command)
+        apply(state, rng.choice(kinds[rng.choice(sorted(kinds, key=str))]))
+    assert state.rebuilds == 1 and any(state.holdings) and not state.over
+    everything = SPEC.conserved(state)["cards"]
+    for seat in (0, 1, None):
+        view = SPEC.view(state, seat)
+        samples = [SPEC.sample(view, random.Random(k)) for k in range(4)]
+        for sampled in samples:
+            assert SPEC.view(sampled, seat) == view
+            assert SPEC.conserved(sampled)["cards"] == everything  # every card once
+            assert all(not c.is_joker for hand in sampled.hands for c in hand)
+            assert sum(c.is_joker for c in sampled.stock) == view.jokers_in_stock == 2
+            if seat is not None:
+                assert sampled.hands[seat] == list(view.hand)
+        others = {tuple(keys(s.hands[2])) for s in samples}
+        stocks = {tuple(keys(s.stock)) for s in samples}
+        assert len(others) > 1 and len(stocks) > 1 and len({s.seed for s in samples}) > 1
+
+
+def test_sample_of_a_position_with_an_empty_stock_and_a_drawn_joker():
+    state = position(["2C 3D", "4S"], stock="", joker="JK", ended_by=1, aside=[])
+    view = SPEC.view(state, 0)
+    sampled = SPEC.sample(view, random.Random(1))
+    assert sampled.stock == [] and sampled.joker == C("JK") and SPEC.view(sampled, 0) == view
 
 
 def test_view_shows_the_turns_phase_track_and_price_history():
@@ -744,7 +837,19 @@ def test_card_uses_say_what_each_hand_card_can_do_now():
     assert lay_effect(state, C("KD"), 0) == "bankrupts ♦: nobody holds any"
 
 
+def test_out_of_range_messages_start_at_zero_for_a_low_price():
+    state = position(["KD 6D", "5C"], piles={**PILES, "D": ["2D"]})
+    refused(state, "lay KD 13", "♦ stands at $2 and may move only from $0 to $5: KD ($13) is out of range")
+    refused(state, "lay 6D", "6D ($6) is out of range")
+    assert Lay(C("KD"), 0) in legal(state)
+
+
 def test_lay_range_in_words():
+    court_top = lay_range(12, C("QS"), S)
+    assert (court_top.low, court_top.high, court_top.court_values, court_top.zero) == (1, 10, (), False)
+    assert lay_range(9, C("9C"), CL).high == 10 and lay_range(7, C("7D"), D).high == 10
+    assert lay_range(2, C("2D"), D).high == 5
+    assert hash(court_top) == hash(lay_range(12, C("QS"), S))  # a value, usable as a key
     assert lay_range(2, C("2D"), D).text() == "$1–$5 or $0 (a court card: bankruptcy)"
     assert lay_range(9, C("9C"), CL).text() == "$4–$13"
     assert lay_range(9, C("9C"), CL).court_values == (11, 12, 13)
