@@ -20,12 +20,12 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from rules.core import Card, Command, Suit
+from rules.core import Card, Command
 
 from .commands import Buy, Discard, End, Lay, Sell
 from .rules import lay_range, worth
 from .state import (
-    COMPANIES, HAND_SIZE, LEVY, LIMITS, MAX_BUYS, MAX_DISCARD, MAX_LAYS, MAX_SHARES, PRICE,
+    COMPANIES, LEVY, LIMITS, MAX_BUYS, MAX_DISCARD, MAX_LAYS, MAX_SHARES, PRICE,
     SELL_SAME_TURN, TRADE, StockMarketView, is_court, shares,
 )
 

@@ -89,11 +89,14 @@ class StockMarketNotation:
                 return Lay(card, card.rank)
             return Lay(card, _price(text, args[1]))
         if verb == "discard":
-            if not args:
+            names = " ".join(args).replace(",", " ").split()
+            if not names:
                 raise NotationError(f"{text.strip()!r}: name the cards, as in '{_EXAMPLE['discard']}'.")
+            wanted = [parse_card(word) for word in names]
+            named = [card for card in wanted if card.copy]  # copies named outright are theirs
             chosen: list[Card] = []
-            for word in " ".join(args).replace(",", " ").split():
-                chosen.append(resolve(hand, parse_card(word), chosen))
+            for card in wanted:
+                chosen.append(card if card.copy else resolve(hand, card, chosen + named))
             return Discard(tuple(chosen))
         raise NotationError(f"{text.strip()!r} is not a Card Stock Market command; the commands are: {_VERBS}.")
 

@@ -43,7 +43,7 @@ from typing import Any, Mapping, Sequence
 
 from rules.core import Card, RulesError, Suit, View, build_deck
 from rules.core.jsonio import (
-    card_keys, read_bool, read_card, read_card_or_none, read_cards, read_int, read_list,
+    card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list,
     read_object, read_str, require,
 )
 from rules.core.piles import stack, top_first

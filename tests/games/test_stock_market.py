@@ -162,6 +162,7 @@ def test_a_seeds_set_up_never_changes():
     assert keys(state.hands[1]) == ["8H.1", "9D.1", "6H", "2S.1", "7D.1", "6C", "2H", "7S.1"]
     assert keys(state.stock[-3:]) == ["5D.1", "9H", "7H.1"]
     assert state.counter == 3  # set-up drew on chance 0, 1 and 2; the first new stock uses 3
+    assert [SPEC.setup(list("ABCD"), None, seed).first for seed in range(8)] == [2, 0, 0, 3, 0, 1, 2, 2]
 
 
 def test_the_deal_is_two_cards_at_a_time_from_the_first_player():
@@ -782,6 +783,8 @@ def test_sample_deals_the_unseen_cards_and_keeps_what_is_known():
         others = {tuple(keys(s.hands[2])) for s in samples}
         stocks = {tuple(keys(s.stock)) for s in samples}
         assert len(others) > 1 and len(stocks) > 1 and len({s.seed for s in samples}) > 1
+        jokers_at = {tuple(i for i, c in enumerate(s.stock) if c.is_joker) for s in samples}
+        assert len(jokers_at) > 1  # the jokers may be anywhere in the stock
 
 
 def test_sample_of_a_position_with_an_empty_stock_and_a_drawn_joker():
@@ -789,6 +792,26 @@ def test_sample_of_a_position_with_an_empty_stock_and_a_drawn_joker():
     view = SPEC.view(state, 0)
     sampled = SPEC.sample(view, random.Random(1))
     assert sampled.stock == [] and sampled.joker == C("JK") and SPEC.view(sampled, 0) == view
+
+
+def test_sample_after_a_joker_keeps_the_other_joker_in_the_stock():
+    state = SPEC.setup(["Ann", "Bob"], None, 3)
+    while not state.over:  # discard four cards a turn until a joker comes up
+        apply(state, legal(state)[-2])
+    before = SPEC.conserved(state)["cards"]
+    view = SPEC.view(state, 0)
+    assert view.jokers_in_stock == 1 and view.joker is not None
+    for k in range(3):
+        sampled = SPEC.sample(view, random.Random(k))
+        assert SPEC.conserved(sampled)["cards"] == before and SPEC.view(sampled, 0) == view
+
+
+def test_sample_of_a_hand_made_position_fills_only_the_stock_it_shows():
+    state = position(["2C 3D", "4S 5C"], stock="JK 6C 7C", aside=["JK.1"])  # the rest is nowhere
+    view = SPEC.view(state, 0)
+    sampled = SPEC.sample(view, random.Random(4))
+    assert len(sampled.stock) == 3 and sum(c.is_joker for c in sampled.stock) == 1
+    assert len(sampled.hands[1]) == 2 and SPEC.view(sampled, 0) == view
 
 
 def test_view_shows_the_turns_phase_track_and_price_history():
@@ -883,6 +906,8 @@ def test_notation_round_trips_every_legal_command():
     ("lay 9d 9", Lay(C("9D"), 9)),
     ("discard 2c,2c", Discard((C("2C"), C("2C.1")))),
     ("discard 2C.1", Discard((C("2C.1"),))),
+    ("discard 2C.1 2C", Discard((C("2C"), C("2C.1")))),
+    ("discard 7H.1 7H", Discard((C("7H"), C("7H.1")))),  # 7H.1 is not held: check refuses it
     ("sell 5C", Sell(C("5C"))),
     ("done", End()),
     ("pass", End()),
@@ -906,6 +931,7 @@ def test_parse_forgives_case_symbols_and_spacing(text, expected):
     ("lay QS 99999", "is not a price"),
     ("lay QS -1", "is not a price"),
     ("discard", "name the cards"),
+    ("discard , ,", "name the cards"),
     ("end now", "write it as 'end'"),
     ("buy 7Z", "'Z' is not a suit"),
     ("buy ²H", "is not a rank"),

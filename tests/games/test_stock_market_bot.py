@@ -8,7 +8,7 @@ import time
 
 from rules.core import parse_card
 from rules.core.simulate import play_game, simulate
-from rules.stock_market import SPEC, Buy, Discard, End, Lay, Sell
+from rules.stock_market import SPEC, Discard, End
 
 from rules.stock_market.state import ALL_CARDS
 
