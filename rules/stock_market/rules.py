@@ -433,7 +433,7 @@ class StockMarketGame:
             hands=hands, holdings=[[] for _ in range(n)], money=[START_MONEY] * n, debt=[0] * n,
             bank=CHIP_SUPPLY - START_MONEY * n, stock=stock,
             aside=[card for card in ALL_CARDS if card.is_joker],
-            current=first, first=first,
+            current=first, first=first, turn=1,
             history={suit: [(0, price_cards[suit].rank)] for suit in COMPANIES},
             turned_up=turned_up)
 

@@ -98,13 +98,13 @@ class StockMarketState:
     debt: list[int]
     bank: int
     stock: list[Card]
+    current: int
+    first: int
+    turn: int
     discard: list[Card] = field(default_factory=list)
     aside: list[Card] = field(default_factory=list)
     joker: Card | None = None
     ended_by: int | None = None
-    current: int = 0
-    first: int = 0
-    turn: int = 1
     phases: list[str] = field(default_factory=list)
     bought: list[Card] = field(default_factory=list)
     laid: list[Card] = field(default_factory=list)

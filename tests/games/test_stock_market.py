@@ -806,6 +806,13 @@ def test_sample_after_a_joker_keeps_the_other_joker_in_the_stock():
         assert SPEC.conserved(sampled)["cards"] == before and SPEC.view(sampled, 0) == view
 
 
+@pytest.mark.parametrize("drawn, left", [("JK", "JK.1"), ("JK.1", "JK")])
+def test_sample_never_deals_the_drawn_joker_again(drawn, left):
+    state = position(["2C 3D", "4S"], stock=f"6C {left} 7C", joker=drawn, ended_by=1, aside=[])
+    sampled = SPEC.sample(SPEC.view(state, 0), random.Random(0))
+    assert sampled.joker == C(drawn) and C(left) in sampled.stock and C(drawn) not in sampled.stock
+
+
 def test_sample_of_a_hand_made_position_fills_only_the_stock_it_shows():
     state = position(["2C 3D", "4S 5C"], stock="JK 6C 7C", aside=["JK.1"])  # the rest is nowhere
     view = SPEC.view(state, 0)
@@ -825,6 +832,11 @@ def test_view_shows_the_turns_phase_track_and_price_history():
     assert (company.up, company.down, company.bankrupt, company.court_on_top) == (5, 4, False, False)
     assert view.rows[0] == ("$182", "", "", "3", "", "$209")
     assert view.prices[H] == 9 and view.piles[H] == (C("6H"), C("9H"))
+    assert hash(company) == hash(SPEC.view(state, 0).company(H))  # a value, usable as a key
+    assert view.discard_top is None
+    play(state, "end")
+    play(state, "discard 4D")
+    assert SPEC.view(state, 0).discard_top == C("4D")
 
 
 def test_status_sentences_follow_the_phases():
@@ -904,6 +916,8 @@ def test_notation_round_trips_every_legal_command():
     ("lay QS", Lay(C("QS"), 12)),
     ("lay qs $0", Lay(C("QS"), 0)),
     ("lay 9d 9", Lay(C("9D"), 9)),
+    ("lay QS 012", Lay(C("QS"), 12)),
+    ("lay QS 100", Lay(C("QS"), 100)),  # read, and refused by check
     ("discard 2c,2c", Discard((C("2C"), C("2C.1")))),
     ("discard 2C.1", Discard((C("2C.1"),))),
     ("discard 2C.1 2C", Discard((C("2C"), C("2C.1")))),
@@ -929,6 +943,7 @@ def test_parse_forgives_case_symbols_and_spacing(text, expected):
     ("lay QS twelve", "'twelve' is not a price"),
     ("lay QS ¹²", "is not a price"),
     ("lay QS 99999", "is not a price"),
+    ("lay QS 1000", "is not a price"),
     ("lay QS -1", "is not a price"),
     ("discard", "name the cards"),
     ("discard , ,", "name the cards"),
@@ -950,9 +965,13 @@ def test_notation_refuses_what_is_not_a_command():
 
 
 def test_a_spectator_can_read_notation_but_holds_nothing():
-    view = SPEC.view(position(["7H", "4D"], holdings=["5C", ""]), None)
-    assert SPEC.notation.parse("buy 7H", view) == Buy(C("7H"))
-    assert SPEC.notation.parse("sell 5C", view) == Sell(C("5C"))
+    state = position(["7H", "4D"], holdings=["5C.1", ""])
+    for seat in (None, 2):  # a spectator, a seat not at the table
+        view = SPEC.view(state, seat)
+        assert SPEC.notation.parse("buy 7H", view) == Buy(C("7H"))
+        assert SPEC.notation.parse("sell 5C", view) == Sell(C("5C"))
+    assert SPEC.notation.parse("sell 5C", SPEC.view(state, 0)) == Sell(C("5C.1"))  # the copy Ann holds
+    assert SPEC.notation.parse("sell 5C", SPEC.view(state, 1)) == Sell(C("5C"))  # Bob holds none
 
 
 # -- JSON --------------------------------------------------------------------------------------------------
@@ -976,10 +995,15 @@ def test_json_defaults_for_a_hand_written_position():
     assert keys(state.aside) == ["JK", "JK.1"] and state.stock == [C("4C"), C("2C")]  # listed top first
     assert state.history[H] == [(0, 6)] and state.options == {"unlimited-bank": False, "sell-same-turn": False}
     assert state.prices == {D: 8, S: 5, H: 6, CL: 3} and state.turn == 1 and state.current == 0
+    assert state.first == 0 and state.seed == 0 and state.counter == 0 and state.rebuilds == 0
+    six = SPEC.from_json({"names": list("ABCDEF"), "piles": PILES, "hands": [[]] * 6,
+                          "money": [0] * 6, "stock": [], "bank": 0})
+    assert six.players == 6 and six.bank == 0  # a finite bank may be empty
 
 
 @pytest.mark.parametrize("change, message", [
     ({"names": ["Ann"]}, "2-6 players"),
+    ({"names": list("ABCDEFG")}, "2-6 players"),
     ({"names": ["Ann", "ann"]}, "a name of their own"),
     ({"piles": {"D": ["8D"], "S": ["5S"], "H": ["6H"]}}, "no C"),
     ({"piles": {**PILES, "X": ["2C"]}}, "'X' is not a company"),
@@ -1004,6 +1028,7 @@ def test_json_defaults_for_a_hand_written_position():
     ({"laid": ["AS"]}, "has begun that phase"),
     ({"history": {"D": []}}, "needs at least its set-up price"),
     ({"history": {"D": [[0]]}}, "[turn, price]"),
+    ({"history": {"D": [[0, 14]]}}, "a history price must be a whole number from 0 to 13"),
     ({"options": {"jokers": True}}, "unknown option"),
     ({"current": 2}, "current must be a whole number from 0 to 1"),
 ])
