@@ -133,7 +133,7 @@ def test_everything_but_the_price_cards_is_shuffled_and_dealt_eight_each(players
 def test_two_hundred_each_and_a_finite_bank(players):
     """Rule 2 and the bank ruling: $200 each; the bank holds $2,925 less the players' money."""
     state = SPEC.setup([f"P{i}" for i in range(players)], None, seed=1)
-    assert state.money == [200] * players and state.debt == [0] * players
+    assert state.money == [200] * players and state.debt == [0] * players and SPEC.turn(state) == 1
     assert state.bank == 2925 - 200 * players
     assert SPEC.conserved(state)["money"] == 2925
     assert not SPEC.view(state, 0).bank_unlimited
