@@ -30,6 +30,8 @@ class GameInfo:
 CATALOGUE: tuple[GameInfo, ...] = (
     GameInfo("portfolio", "portfolio", "Portfolio", (2, 5),
              "Build runs of cards that pay income; neutralise or take over your rivals' portfolios."),
+    GameInfo("stock-market", "stock_market", "Card Stock Market", (2, 6),
+             "Buy shares in the four suits, push their prices up or crash them, and end the richest."),
     GameInfo("property", "property", "Property", (2, 6),
              "Claim cells of an 8×8 grid with a red and a black card; rent grows with your groups."),
     GameInfo("abundance", "abundance", "Abundance", (2, 2),
