@@ -22,7 +22,6 @@ from typing import Sequence
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -51,8 +50,8 @@ def chart_prices(history: Sequence[tuple[int, int]], turn: int, width: int) -> l
     to ``turn``. While the turns fit, each gets the same number of columns (up to
     ``MAX_TURN_WIDTH``: a young game's chart is still wide enough to read); once they do not,
     the turns are shared out evenly among the columns. A column shows the price at the end of
-    its last turn, or 0 if the company went bankrupt at any moment within it (a crash is never
-    hidden by a revival)."""
+    its last turn, or 0 if the company went bankrupt within it (a crash is never hidden by a
+    revival in the same column)."""
     if not history or width <= 0:
         return []
     span = max(turn, history[-1][0]) + 1
@@ -62,12 +61,12 @@ def chart_prices(history: Sequence[tuple[int, int]], turn: int, width: int) -> l
     index, price = 0, history[0][1]
     for column in range(columns):
         last = (column + 1) * span // columns - 1
-        crashed = price == 0
+        crashed = False
         while index < len(history) and history[index][0] <= last:
             price = history[index][1]
             crashed = crashed or price == 0
             index += 1
-        out += [0 if crashed else price] * per_turn
+        out += [0 if crashed or price == 0 else price] * per_turn
     return out
 
 
@@ -318,7 +317,7 @@ def certificate_order(cards: Sequence[Card]) -> list[Card]:
 
 class Certificates(Widget):
     """One player's certificates in a line, each with its value now (``7♥ $42``). For the
-    viewer, a cursor picks one (``move`` or a click, posting ``Picked``) and certificates
+    viewer, a cursor picks one (``move`` or a click) and certificates
     bought this turn are dim (they cannot be sold this turn unless the option allows it)."""
 
     DEFAULT_CSS = """
@@ -329,18 +328,6 @@ class Certificates(Widget):
     """
 
     picked: reactive[Card | None] = reactive(None)
-
-    class Picked(Message):
-        """The cursor moved to ``card`` (None: no certificates)."""
-
-        def __init__(self, certificates: Certificates, card: Card | None) -> None:
-            super().__init__()
-            self.certificates = certificates
-            self.card = card
-
-        @property
-        def control(self) -> Certificates:
-            return self.certificates
 
     def __init__(self, four_colour: bool = False, *, id: str | None = None,
                  classes: str | None = None) -> None:
@@ -376,9 +363,8 @@ class Certificates(Widget):
         index = self.cards.index(self.picked) if self.picked in self.cards else 0
         self.picked = self.cards[max(0, min(len(self.cards) - 1, index + step))]
 
-    def watch_picked(self, card: Card | None) -> None:
+    def watch_picked(self) -> None:
         self.refresh()
-        self.post_message(self.Picked(self, card))
 
     def _item(self, card: Card) -> Text:
         view = self.view
@@ -452,7 +438,7 @@ def table_line(view: StockMarketView, four_colour: bool = False, width: int = 80
     bank = "Bank unlimited" if view.bank_unlimited else f"Bank {money(view.bank)}"
     text = Text.assemble((bank, "bold"), " · ", ("Stock ", "bold"), str(view.stock_size))
     if view.joker is not None:
-        text.append(", a joker came up", style=DANGER)
+        text.append(", joker drawn", style=DANGER)
     elif view.jokers_in_stock:
         jokers = "1 joker" if view.jokers_in_stock == 1 else f"{view.jokers_in_stock} jokers"
         text.append(f" with {jokers}!", style=DANGER)

@@ -17,6 +17,7 @@ helpers that read one (``card_uses``, ``lay_effect``, ``range_of``, ``worth``).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.text import Text
@@ -25,16 +26,27 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 
-from rules.core import Card, Command
+from rules.core import Card, Command, parse_card
 from rules.stock_market import Buy, Discard, End, Lay, Sell, StockMarketView, card_uses, lay_effect
 from rules.stock_market.state import MAX_DISCARD
 
 from ...screens.confirm import ConfirmScreen
 from ...screens.table import TableScreen
 from ...widgets import HandWidget
-from ...widgets.card import card_text, in_symbols
+from ...widgets.card import card_text
 from .notes import HandNotes, Uses, buy_note, card_line, lay_note
 from .sheet import Certificates, Holdings, Line, PriceSheet, phase_line, table_line
+
+# a card as the rules' sentences write it: its notation, always in capitals (``10D``, ``QS``,
+# ``7H.1``); ``in_symbols`` is for typed notation and would read the word "as" as a card
+_CODE = re.compile(r"(?<![\w$])(10|[2-9AJQK])([SHDC])(\.\d+)?(?!\w|\.\d)")
+
+
+def symbols_in(sentence: str) -> str:
+    """The rules' sentence with every card in symbols, without copy numbers: "You bought 2♦
+    this turn"."""
+    return _CODE.sub(lambda found: parse_card(found.group(1) + found.group(2)).symbol, sentence)
+
 
 # the chart's height by the terminal's: one line below 30 rows, two from 30, three from 50
 CHART_HEIGHTS = ((50, 3), (30, 2), (0, 1))
@@ -100,6 +112,9 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
         play.mount(HandNotes(id="hand-notes"), after="#hand")
         play.mount(Static(id="card-line"), after="#hand-notes")
         self.query_one(Footer).compact = True  # every key on two lines at 80 columns
+        # the board fits without scrolling: a click on it (a certificate) leaves the keys with
+        # the hand
+        self.query_one("#board").can_focus = False
         self.sheet.border_title = "Stock prices"
         self.holdings.border_title = "Holdings"
 
@@ -175,14 +190,14 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
             for verb, command in (("buy", Buy(card)), ("lay", Lay(card, card.rank))):
                 refused = self.refusal(command)
                 if refused:
-                    reasons.append(f"no {verb}: {in_symbols(refused)}")
+                    reasons.append(f"no {verb}: {symbols_in(refused)}")
             return Text.assemble(card_text(card, four), ": ", (" · ".join(reasons), "dim"))
         faces = Text(" ").join(card_text(card, four) for card in selected)
         refused = self.refusal(Discard(tuple(selected)))
         if refused is None:
             ending = "them" if len(selected) > 1 else "it"
             return Text.assemble(faces, ": ", ("d", "bold"), f" discards {ending} and ends your turn")
-        return Text.assemble(faces, ": ", (in_symbols(refused), "dim"))
+        return Text.assemble(faces, ": ", (symbols_in(refused), "dim"))
 
     def on_hand_widget_selection_changed(self, message: HandWidget.SelectionChanged) -> None:
         self._show_card_line()
@@ -207,18 +222,27 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
             return None
         return selected[0]
 
+    def play(self, command: Command) -> bool:
+        """Submit ``command``; a refusal is shown in the rules' words, cards in symbols (the
+        rules write them as the notation does, and the table never shows the letters)."""
+        refused = self.refusal(command)
+        if refused is not None:
+            self.notify(symbols_in(refused), severity="error", title="Not allowed", markup=False)
+            return False
+        return self.submit(command)
+
     def action_certificate(self, step: int) -> None:
         self.certificates.move(step)
 
     def action_buy(self) -> None:
         card = self._one_card("buy")
         if card is not None:
-            self.submit(Buy(card))
+            self.play(Buy(card))
 
     def action_lay(self) -> None:
         card = self._one_card("lay")
         if card is not None:
-            self.submit(Lay(card, card.rank))  # a court card: at its face value
+            self.play(Lay(card, card.rank))  # a court card: at its face value
 
     def action_sell(self) -> None:
         certificates = self.certificates
@@ -226,7 +250,7 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
         if card is None:
             self.notify("You hold no certificates to sell.", severity="warning", title="Sell")
             return
-        self.submit(Sell(card))
+        self.play(Sell(card))
 
     @work(exclusive=True, group="stock-market-crash")
     async def action_crash(self) -> None:
@@ -235,10 +259,10 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
             return
         command = Lay(card, 0)
         if self.refusal(command) is not None:
-            self.submit(command)  # no question about a crash the rules will not take: they say why
+            self.play(command)  # no question about a crash the rules will not take: they say why
             return
         if await self.app.push_screen_wait(ConfirmScreen(self.crash_question(card), default=False)):
-            self.submit(command)
+            self.play(command)
 
     def crash_question(self, card: Card) -> str:
         """What laying ``card`` as $0 does, asked before it is done."""
@@ -253,10 +277,10 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
         if not selected:
             self._ask(f"Select the cards to discard (1–{MAX_DISCARD}: space or a click), then press d.")
             return
-        self.submit(Discard(tuple(selected)))
+        self.play(Discard(tuple(selected)))
 
     def action_end_turn(self) -> None:
-        self.submit(End())
+        self.play(End())
 
 
 TABLE = StockMarketTable
