@@ -5,9 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from rules.core import Match
@@ -16,7 +17,8 @@ from ..saves import result_text
 
 
 class ResultsScreen(Screen):
-    """The results of a finished ``match``."""
+    """The results of a finished ``match``; ``details`` (a game table's ``results_details``),
+    if any, is shown under the scores and scrolls."""
 
     BINDINGS = [
         Binding("m", "menu", "Main menu"),
@@ -25,9 +27,10 @@ class ResultsScreen(Screen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, details: Widget | None = None) -> None:
         super().__init__()
         self.match = match
+        self.details = details
 
     def compose(self) -> ComposeResult:
         outcome = self.match.outcome
@@ -42,6 +45,9 @@ class ResultsScreen(Screen):
                 if outcome.summary:
                     yield Static(outcome.summary, id="results-summary", markup=False)
                 yield DataTable(cursor_type="none", zebra_stripes=True, id="results-scores")
+                if self.details is not None:
+                    with VerticalScroll(id="results-details"):
+                        yield self.details
             with Horizontal(id="results-buttons"):
                 yield Button("Main menu", variant="primary", compact=True, action="screen.menu")
                 yield Button("New game", compact=True, action="screen.new_game")
