@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from rich.console import RenderableType
+from rich.measure import measure_renderables
 from rich.padding import Padding
+from rich.segment import Segment
 from rich.text import Text
 from textual.events import Resize
+from textual.geometry import Size
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 from rules.core import Played
@@ -17,6 +22,7 @@ from .card import in_symbols
 EVENT_INDENT = "  "
 # A long game's log is rebuilt (after an undo or a hand-off) from its last entries only.
 MAX_ENTRIES = 400
+RENDER_CACHE = 4000  # lines kept rendered (for one width)
 
 
 def visible_lines(played: Played, names: Sequence[str], viewer: int | None) -> list[str]:
@@ -47,25 +53,69 @@ class GameLog(RichLog):
         super().__init__(wrap=True, min_width=10, auto_scroll=True, id=id, classes=classes)
         self.plain: list[str] = []
         self._width = 0
+        self._widest = 0
+        self._rendered: dict[tuple[str, int], list[Strip]] = {}
 
     def append(self, played: Played, names: Sequence[str], viewer: int | None) -> None:
         self._write(visible_lines(played, names, viewer))
 
     def rebuild(self, history: Iterable[Played], names: Sequence[str], viewer: int | None) -> None:
-        """Start again from ``history`` (after an undo, or when the viewer changes)."""
+        """Start again from ``history`` (after an undo, or when the viewer changes). When the
+        lines come out the same as those shown (a viewer who may read just what the last one
+        did), nothing is redrawn: writing hundreds of lines again is the slow part."""
+        lines = [line for played in list(history)[-MAX_ENTRIES:]
+                 for line in visible_lines(played, names, viewer)]
+        if lines == self.plain:
+            return
         self.clear()
         self.plain = []
-        for played in list(history)[-MAX_ENTRIES:]:
-            self.append(played, names, viewer)
+        self._write(lines)
 
     def _write(self, lines: list[str]) -> None:
-        for line in lines:
-            self.plain.append(line)
-            if line.startswith(EVENT_INDENT):
-                # Padding keeps a long sentence's wrapped lines under its first one
-                self.write(Padding(Text(line.removeprefix(EVENT_INDENT)), (0, 0, 0, len(EVENT_INDENT))))
-            else:
-                self.write(Text(line, style="bold"))
+        self.plain.extend(lines)
+        if not self._size_known:  # RichLog keeps writes until it knows its width
+            for line in lines:
+                self.write(self._renderable(line))
+            return
+        width = self.scrollable_content_region.width
+        strips = [strip for line in lines for strip in self._strips(line, width)]
+        if not strips:
+            return
+        self.lines.extend(strips)
+        self._widest = max(self._widest, *(strip.cell_length for strip in strips))
+        self.virtual_size = Size(self._widest, len(self.lines))
+        self.refresh()
+        if self.auto_scroll:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    @staticmethod
+    def _renderable(line: str) -> RenderableType:
+        if line.startswith(EVENT_INDENT):
+            # Padding keeps a long sentence's wrapped lines under its first one
+            return Padding(Text(line.removeprefix(EVENT_INDENT)), (0, 0, 0, len(EVENT_INDENT)))
+        return Text(line, style="bold")
+
+    def _strips(self, line: str, width: int) -> list[Strip]:
+        """``line`` rendered as RichLog.write renders it (shrunk to fit ``width``), from a cache:
+        a rebuild for another viewer finds most of its lines there, so it costs a list of
+        strips instead of wrapping hundreds of sentences again."""
+        key = (line, width)
+        strips = self._rendered.get(key)
+        if strips is None:
+            console = self.app.console
+            renderable = self._renderable(line)
+            measured = measure_renderables(console, console.options, [renderable]).maximum
+            render_width = max(min(measured, width), self.min_width)
+            rendered = list(Segment.split_lines(console.render(renderable, console.options.update_width(render_width))))
+            strips = Strip.from_lines(rendered) if rendered else [Strip.blank(render_width)]
+            if len(self._rendered) >= RENDER_CACHE:
+                self._rendered.clear()
+            self._rendered[key] = strips
+        return strips
+
+    def clear(self) -> GameLog:
+        self._widest = 0
+        return super().clear()
 
     def on_resize(self, event: Resize) -> None:
         # RichLog wraps at write time: a new width re-wraps what is already there

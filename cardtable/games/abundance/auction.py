@@ -20,7 +20,6 @@ from typing import Sequence
 
 from rich.style import Style
 from rich.text import Text
-from textual.widgets import Static
 
 from rules.abundance.market import sale_value
 from rules.abundance.state import AUCTION, CHOOSE, OVER, PILE_NUMBERS, SEALED_PHASE, TRADE, AbundanceView
@@ -29,6 +28,7 @@ from rules.core.offers import Deal, Side
 from rules.core.words import dollars, join_names
 
 from ...widgets.card import card_text
+from .panel import Panel
 
 CALLS_SHOWN = 4  # the latest bids shown on the block (the log has them all)
 
@@ -111,15 +111,9 @@ def trade_effect(view: AbundanceView, deal: Deal, names: Sequence[str]) -> Text:
                          Text(", ").join(Text.assemble(names[seat], " ", signed(change[seat])) for seat in (0, 1)))
 
 
-class AuctionBlock(Static, can_focus=True):
+class AuctionBlock(Panel, can_focus=True):
     """The auction block. ``show(...)`` redraws it from the viewer's view; the table's keys
     act on it (it is the widget the table focuses)."""
-
-    DEFAULT_CSS = """
-    AuctionBlock {
-        height: auto;
-    }
-    """
 
     def show(self, view: AbundanceView, names: Sequence[str], viewer: int | None, legal_kinds: set[str],
              entry: Entry | None, last: str | None, bots: Sequence[int] = (), four_colour: bool = False) -> None:
@@ -130,24 +124,25 @@ class AuctionBlock(Static, can_focus=True):
         self._bots = set(bots)
         self.four_colour = four_colour
         lines: list[Text] = []
+        title = ""
         phase = view.phase
         to_come = [str(n) for n in view.available]
         piles = f" · piles {' '.join(to_come)} to come" if to_come else " · the last pile"
         if phase == CHOOSE:
-            self.border_title = f"Rubber {view.rubber} · choosing the pile for round {view.round}"
+            title = f"Rubber {view.rubber} · choosing the pile for round {view.round}"
             lines += self._choose(view, viewer, legal_kinds)
         elif phase in (AUCTION, SEALED_PHASE) and view.card is not None:
-            self.border_title = f"Card {view.number} of 12 · pile {view.pile}{piles}"
+            title = f"Card {view.number} of 12 · pile {view.pile}{piles}"
             lines += self._auction(view, viewer, legal_kinds, entry)
         elif phase == TRADE:
             done = 12 - view.pile_left
-            self.border_title = f"Trading after card {done} of 12{piles}"
+            title = f"Trading after card {done} of 12{piles}"
             lines += self._trade(view, viewer, legal_kinds, last)
         elif phase == OVER:
-            self.border_title = "The match is over"
+            title = "The match is over"
             lines.append(Text(view.status))
             lines.append(Text("s: every round's sale · the results are on the next screen", style="dim"))
-        self.update(Text("\n").join(lines))
+        self.show_text(Text("\n").join(lines), title)
 
     # -- the pieces ------------------------------------------------------------------------
     def _who(self, seat: int, viewer: int | None) -> str:

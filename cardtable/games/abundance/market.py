@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.table import Table
 from rich.text import Text
 from textual.events import Resize
-from textual.widgets import Static
 
 from rules.abundance.market import CORNER_TIMES
 from rules.abundance.state import AbundanceView
@@ -23,6 +21,7 @@ from rules.core import SUITS
 from rules.core.words import dollars
 
 from ...widgets.card import suit_colour
+from .panel import Panel, columns
 
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 WIDE = 60  # from this width the tally spells its rows out
@@ -39,47 +38,34 @@ def short_name(name: str, width: int = 6) -> str:
 
 
 def market_table(view: AbundanceView, names: Sequence[str], four_colour: bool = False,
-                 wide: bool = False) -> Table:
-    """A small table, one column per suit in the tally's order ♠ ♥ ♦ ♣: how many have come up,
-    what it pays now with its place in the order of rarity, and who holds a corner in it."""
-    table = Table(box=None, pad_edge=False, padding=(0, 2 if wide else 1), show_edge=False,
-                  header_style="bold")
-    table.add_column("", no_wrap=True, style="dim")
+                 wide: bool = False) -> Text:
+    """One column per suit in the tally's order ♠ ♥ ♦ ♣: how many have come up, what it pays
+    now with its place in the order of rarity, and who holds a corner in it."""
     up = view.card.suit if view.card is not None else None
+    header = [Text("")]
     for suit in SUITS:
-        style = f"bold {suit_colour(suit, four_colour)}".strip()
-        header = Text(f"{suit.symbol}A", style=style)  # the ace that keeps the suit's tally
+        cell = Text(f"{suit.symbol}A", style=f"bold {suit_colour(suit, four_colour)}".strip())  # the ace
         if suit is up:
-            header.stylize("underline")
-        table.add_column(header, justify="right", no_wrap=True)
-    table.add_row("up so far" if wide else "up", *(str(view.counts[suit.order]) for suit in SUITS))
+            cell.stylize("underline")
+        header.append(cell)
+    counts = [Text("up so far" if wide else "up", style="dim"),
+              *(Text(str(view.counts[suit.order])) for suit in SUITS)]
     places = {suit: place for place, suit in enumerate(view.rarity)}
-    pays = []
+    pays = [Text("pays now" if wide else "pays", style="dim")]
     for suit in SUITS:
-        place = places[suit]
-        amount = view.pays[suit.order]
-        text = Text(dollars(amount) if amount else "$0", style="bold" if amount else "dim")
-        text.append(f" {ORDINALS[place]}", style="dim" if place < 3 else "dim italic")
-        pays.append(text)
-    table.add_row("pays now" if wide else "pays", *pays)
-    holders = []
+        place, amount = places[suit], view.pays[suit.order]
+        pays.append(Text.assemble((dollars(amount), "bold" if amount else "dim"),
+                                  (f" {ORDINALS[place]}", "dim" if place < 3 else "dim italic")))
+    corners = [Text(f"corner ×{CORNER_TIMES}" if wide else "corner", style="dim")]
     for suit in SUITS:
         seats = [seat for seat, suits in enumerate(view.corners) if suit in suits]
-        text = Text("/".join(short_name(names[seat], 12 if wide else 6) for seat in seats) or "·",
-                    style="bold" if seats else "dim")
-        holders.append(text)
-    table.add_row(f"corner ×{CORNER_TIMES}" if wide else "corner", *holders)
-    return table
+        corners.append(Text("/".join(short_name(names[seat], 12 if wide else 6) for seat in seats) or "·",
+                            style="bold" if seats else "dim"))
+    return columns([header, counts, pays, corners], gap=3 if wide else 2)
 
 
-class MarketTally(Static):
+class MarketTally(Panel):
     """Shows the market of the latest view: ``show(view, names)``."""
-
-    DEFAULT_CSS = """
-    MarketTally {
-        height: auto;
-    }
-    """
 
     _shown: tuple[AbundanceView, tuple[str, ...], bool] | None = None
     _wide = False
@@ -87,8 +73,7 @@ class MarketTally(Static):
     def show(self, view: AbundanceView, names: Sequence[str], four_colour: bool = False) -> None:
         self._shown = (view, tuple(names), four_colour)
         self._wide = self.size.width >= WIDE
-        self.border_title = market_title(view)
-        self.update(market_table(view, names, four_colour, wide=self._wide))
+        self.show_text(market_table(view, names, four_colour, wide=self._wide), market_title(view))
 
     def on_resize(self, event: Resize) -> None:
         if self._shown is not None and (event.size.width >= WIDE) != self._wide:

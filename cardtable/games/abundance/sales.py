@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,56 +24,47 @@ from rules.core.words import dollars
 
 from ...widgets.card import suit_colour
 from .market import short_name
+from .panel import Panel, columns
 
 
 def sales_table(view: AbundanceView, names: Sequence[str], rubber: int | None = None,
-                four_colour: bool = False, name_width: int = 8) -> Table:
+                four_colour: bool = False, name_width: int = 8) -> Text:
     """One row per sale (of ``rubber`` only, or of the whole match so far), each rubber closed
     by the money its players finished with, and the match total once both are over."""
-    table = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
-    table.add_column("Sale", no_wrap=True)
-    for suit in SUITS:
-        table.add_column(Text(suit.symbol, style=f"bold {suit_colour(suit, four_colour)}".strip()),
-                         justify="right", no_wrap=True)
-    for name in names:
-        table.add_column(short_name(name, name_width), justify="right", no_wrap=True)
+    rows = [[Text("Sale", style="bold"),
+             *(Text(suit.symbol, style=f"bold {suit_colour(suit, four_colour)}".strip()) for suit in SUITS),
+             *(Text(short_name(name, name_width), style="bold") for name in names)]]
+    blank = [Text("")] * len(SUITS)
     rubbers = [rubber] if rubber is not None else sorted({sale.rubber for sale in view.sales} | {view.rubber})
     for number in rubbers:
         for sale in (s for s in view.sales if s.rubber == number):
-            table.add_row(f"R{number} round {sale.round}",
-                          *(Text(dollars(pay), style="" if pay else "dim") for pay in sale.pays),
-                          *(Text(dollars(amount), style="bold" if amount else "dim") for amount in sale.amounts))
+            rows.append([Text(f"R{number} round {sale.round}"),
+                         *(Text(dollars(pay), style="" if pay else "dim") for pay in sale.pays),
+                         *(Text(dollars(amount), style="bold" if amount else "dim") for amount in sale.amounts)])
         if number <= len(view.rubbers):
-            money = view.rubbers[number - 1]
-            table.add_row(Text(f"Rubber {number} ends", style="bold"), "", "", "", "",
-                          *(Text(dollars(m), style="bold underline") for m in money))
+            rows.append([Text(f"Rubber {number} ends", style="bold"), *blank,
+                         *(Text(dollars(m), style="bold underline") for m in view.rubbers[number - 1])])
     if rubber is None and len(view.rubbers) > 1:
         totals = [sum(money[seat] for money in view.rubbers) for seat in range(len(names))]
-        table.add_row(Text("Match total", style="bold"), "", "", "", "",
-                      *(Text(dollars(t), style="bold reverse") for t in totals))
-    return table
+        rows.append([Text("Match total", style="bold"), *blank,
+                     *(Text(dollars(t), style="bold reverse") for t in totals)])
+    return columns(rows, gap=2)
 
 
 def sales_renderable(view: AbundanceView, names: Sequence[str], rubber: int | None = None,
-                     four_colour: bool = False, name_width: int = 8) -> Table | Text:
+                     four_colour: bool = False, name_width: int = 8) -> Text:
     if not view.sales and not view.rubbers:
         return Text("No sale yet: the market buys every trinket after the twelfth auction of "
                     "each round.", style="dim")
     return sales_table(view, names, rubber, four_colour, name_width)
 
 
-class SalesSheet(Static):
+class SalesSheet(Panel):
     """The sales so far: ``show(view, names)``."""
 
-    DEFAULT_CSS = """
-    SalesSheet {
-        height: auto;
-    }
-    """
-
     def show(self, view: AbundanceView, names: Sequence[str], four_colour: bool = False) -> None:
-        self.border_title = "Sales · what each suit paid, what each player fetched"
-        self.update(sales_renderable(view, names, None, four_colour, 12))
+        self.show_text(sales_renderable(view, names, None, four_colour, 12),
+                       "Sales · what each suit paid, what each player fetched")
 
 
 class SalesScreen(ModalScreen[None]):

@@ -134,7 +134,7 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
             if view.phase != OVER:  # the results show the last rubber with the match
                 self._rubber_due = self._rubbers_seen
         if self._rubber_due is not None:
-            self.call_after_refresh(self._show_rubber)
+            self._show_rubber()  # at once: a key pressed next goes to it, not to the table
 
     def _show_block(self) -> None:
         view = self.abundance_view

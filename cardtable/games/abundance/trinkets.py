@@ -12,7 +12,6 @@ from typing import Sequence
 
 from rich.style import Style
 from rich.text import Text
-from textual.widgets import Static
 
 from rules.abundance.market import is_corner, sale_by_suit, suit_counts
 from rules.abundance.state import AbundanceView
@@ -20,6 +19,7 @@ from rules.core import SUITS, sort_cards
 from rules.core.words import dollars
 
 from ...widgets.card import card_text
+from .panel import Panel
 
 
 def trinkets_line(view: AbundanceView, seat: int, names: Sequence[str], viewer: int | None,
@@ -53,18 +53,12 @@ def trinkets_line(view: AbundanceView, seat: int, names: Sequence[str], viewer: 
     return line
 
 
-class TrinketsPanel(Static):
+class TrinketsPanel(Panel):
     """Both players' trinkets: ``show(view, names, viewer, clickable)``."""
-
-    DEFAULT_CSS = """
-    TrinketsPanel {
-        height: auto;
-    }
-    """
 
     def show(self, view: AbundanceView, names: Sequence[str], viewer: int | None, clickable: bool,
              four_colour: bool = False) -> None:
-        self.border_title = "Trinkets · their sale if the round ended now"
         width = max(len(name) + (6 if seat == viewer else 0) for seat, name in enumerate(names))
-        self.update(Text("\n").join(
-            trinkets_line(view, seat, names, viewer, clickable, four_colour, width) for seat in (0, 1)))
+        self.show_text(Text("\n").join(
+            trinkets_line(view, seat, names, viewer, clickable, four_colour, width) for seat in (0, 1)),
+            "Trinkets · their sale if the round ended now")
