@@ -129,7 +129,8 @@ class AuctionBlock(Panel, can_focus=True):
         to_come = [str(n) for n in view.available]
         piles = f" · piles {' '.join(to_come)} to come" if to_come else " · the last pile"
         if phase == CHOOSE:
-            title = f"Rubber {view.rubber} · choosing the pile for round {view.round}"
+            kind = {"open": "open auctions", "sealed": "sealed bids", "one bid": "one bid each"}.get(view.kind, view.kind)
+            title = f"Rubber {view.rubber} · round {view.round}: {kind}"
             lines += self._choose(view, viewer, legal_kinds)
         elif phase in (AUCTION, SEALED_PHASE) and view.card is not None:
             title = f"Card {view.number} of 12 · pile {view.pile}{piles}"
@@ -157,9 +158,8 @@ class AuctionBlock(Panel, can_focus=True):
 
     def _choose(self, view: AbundanceView, viewer: int | None, legal: set[str]) -> list[Text]:
         chooser = view.chooser if view.chooser is not None else min(view.awaiting, default=0)
-        kind = {"open": "open auctions", "sealed": "sealed bids", "one bid": "one bid each"}.get(view.kind, view.kind)
         line = Text.assemble(("▶ ", "bold"), (self._who(chooser, viewer), "bold"),
-                             f" chooses the pile for round {view.round} ({kind}).")
+                             f" chooses the pile for round {view.round}.")
         piles = Text("Piles: ")
         for number in PILE_NUMBERS:
             if number in view.chosen:
@@ -167,10 +167,9 @@ class AuctionBlock(Panel, can_focus=True):
             else:
                 piles.append_text(button(str(number), f"choose_pile({number})", "choose" in legal))
             piles.append("  ")
-        piles.append("· 12 cards each", style="dim")
-        lines = [line, piles]
+        lines = [line, piles.rstrip() or piles]
         if "choose" in legal:
-            lines.append(Text("Press 1–4 or click a pile: its cards are auctioned one by one.", style="dim"))
+            lines.append(Text("Press 1–4 or click a pile; its 12 cards are auctioned one by one.", style="dim"))
         else:
             lines.append(self._waiting(view, viewer))
         return lines
