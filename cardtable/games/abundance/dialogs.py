@@ -53,7 +53,7 @@ class OfferDialog(ModalScreen["Offer | None"]):
         & #offer-sides { height: auto; }
         & .offer--side { width: 1fr; height: auto; border-top: solid $primary-muted; border-title-align: left; }
         & #offer-give { margin-right: 1; }
-        & SelectionList { height: auto; max-height: 6; }
+        & SelectionList { height: auto; max-height: 8; }
         & .offer--row { height: 1; }
         & .offer--row Label { width: auto; }
         & .offer--row Input { width: 1fr; }
@@ -115,7 +115,7 @@ class OfferDialog(ModalScreen["Offer | None"]):
             return Label(empty, classes="dialog--note", id=id)
         pays = self.view.pays
         options = [Selection(Text.assemble(card_text(card, self.four_colour),
-                                           (f"  {card.suit.symbol} pays {dollars(pays[card.suit.order])} now", "dim")),
+                                           (f"  pays {dollars(pays[card.suit.order])} now", "dim")),
                              card.key, card == self.chosen)
                    for card in cards]
         return TickList(*options, id=id, compact=True)
