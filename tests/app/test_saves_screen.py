@@ -227,6 +227,7 @@ async def test_a_file_where_the_data_folder_should_be_lets_the_game_be_played_un
     store = SaveStore(blocker)
     app = make_app(store)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()  # the menu reads the saves just after its first paint
         assert f"Cannot read the saves in {store.folder}: {blocker} is a file, not a folder." in toasts(app)
         await pilot.press("n")
         setup = app.screen
