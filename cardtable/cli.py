@@ -344,8 +344,9 @@ def print_stats(record: Any, name: str | None, other: str | None, game: str | No
         return 0
     stats = [s for s in record.players(name) if game is None or s.game == game]
     if not stats:
-        where = f" of {rules.INFO[game].title}" if game else ""
-        return fail(f"no finished game{where} of {name!r} is in the record", 1)
+        if game is not None:
+            return fail(f"{name!r} has no finished game of {rules.INFO[game].title} in the record", 1)
+        return fail(f"no finished game of {name!r} is in the record", 1)
     if other is None:
         print(format_player_stats(stats, game))
         opponents = record.opponents(name, game)
