@@ -358,16 +358,19 @@ class Record:
                 sum(getattr(h, field) for h in result) for field in ("games", "first_ahead", "second_ahead", "tied"))))
         return result
 
-    def opponents(self, name: str) -> list[HeadToHead]:
-        """``name`` against everyone they have sat with, all games together; most games first."""
+    def opponents(self, name: str, game: str | None = None) -> list[HeadToHead]:
+        """``name`` against everyone they have sat with, at ``game`` or at all games together;
+        most games first."""
+        only, parameters = ("AND a.game_id IN (SELECT id FROM games WHERE game = ?)", (_key(name), game)) \
+            if game is not None else ("", (_key(name),))
         rows = self._rows(
             "SELECT b.player, COUNT(*), SUM(a.rank < b.rank), SUM(a.rank > b.rank), SUM(a.rank = b.rank) "
             "FROM seats a JOIN seats b ON b.game_id = a.game_id AND b.seat != a.seat "
-            "WHERE a.player = ? GROUP BY b.player ORDER BY COUNT(*) DESC, b.player", (_key(name),))
+            f"WHERE a.player = ? {only} GROUP BY b.player ORDER BY COUNT(*) DESC, b.player", parameters)
         if not rows:
             return []
         names = self._latest_names([_key(name), *(row[0] for row in rows)])
-        return [HeadToHead(names[_key(name)], names[other], None, n, ahead, behind, tied)
+        return [HeadToHead(names[_key(name)], names[other], game, n, ahead, behind, tied)
                 for other, n, ahead, behind, tied in rows]
 
     def _latest_names(self, players: Sequence[str]) -> dict[str, str]:

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, DataTable, Header, Static, TabbedContent, TabPane
+from textual.widgets import Button, DataTable, Header, Static, Tab, Tabs
 
 from rules.core import Match
 from rules.core.replay import Replay
@@ -60,32 +60,38 @@ class ResultsScreen(ReadOnlyTable):
         else:
             yield Static(Content.from_markup("[b]Game over — $result.[/b]", result=result_text(outcome, names)),
                          id="results-winners")
-        with TabbedContent(id="results-tabs"):
-            with TabPane("Results", id="results-pane"):
-                if outcome is not None and outcome.summary:
-                    yield Static(outcome.summary, id="results-summary", markup=False)
-                with Horizontal(id="results-body"):
-                    with Vertical(id="results-sheet"):
-                        if outcome is not None:
-                            yield DataTable(cursor_type="none", zebra_stripes=True, id="results-scores")
-                        with Horizontal(id="results-buttons"):
-                            yield Button("Main menu", variant="primary", compact=True, action="screen.menu")
-                            yield Button("Replay", compact=True, action="screen.replay")
-                            yield Button("New game", compact=True, action="screen.new_game")
-                            yield Button("Quit", compact=True, action="screen.quit")
-                    series = self.replay.scores()
-                    chart = ScoreChart(series, names, id="results-chart")
-                    chart.border_title = f"{series.label or 'Score'} over the game"
-                    yield chart
-            with TabPane("Final table", id="final-pane"):
-                yield from self.compose_table()
+        # two tabs; their panes are plain containers shown one at a time (so the table's widgets
+        # are there as soon as the screen is mounted, as on any table)
+        yield Tabs(Tab("Results", id="results-tab"), Tab("Final table", id="final-tab"), id="results-tabs")
+        with Vertical(id="results-pane"):
+            if outcome is not None and outcome.summary:
+                yield Static(outcome.summary, id="results-summary", markup=False)
+            with Horizontal(id="results-body"):
+                with Vertical(id="results-sheet"):
+                    if outcome is not None:
+                        yield DataTable(cursor_type="none", zebra_stripes=True, id="results-scores")
+                    with Horizontal(id="results-buttons"):
+                        yield Button("Main menu", variant="primary", compact=True, action="screen.menu")
+                        yield Button("Replay", compact=True, action="screen.replay")
+                        yield Button("New game", compact=True, action="screen.new_game")
+                        yield Button("Quit", compact=True, action="screen.quit")
+                series = self.replay.scores()
+                chart = ScoreChart(series, names, id="results-chart")
+                chart.border_title = f"{series.label or 'Score'} over the game"
+                yield chart
+        # the final table: the table's own parts, straight on the screen as on any table
+        yield from self.compose_table()
         yield TableFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.replay.spec.title} · results"
-        self.game_log.border_title = "Log (public)"
+        # the score sheet sits three containers deep: fill it once they are all mounted
+        self.call_after_refresh(self._fill_sheet)
+
+    def _fill_sheet(self) -> None:
         outcome = self.outcome
         if outcome is None:
+            self.show_table(False)
             return
         # a score sheet: one column per player, best first; one row per line of the breakdown
         seats = sorted(range(len(self.replay.seats)), key=lambda seat: (outcome.ranks[seat], seat))
@@ -102,7 +108,7 @@ class ResultsScreen(ReadOnlyTable):
         scores = [outcome.scores[seat] for seat in seats]
         if not any([part.get(label) for part in parts] == scores for label in labels):
             table.add_row("Score", *map(str, scores))  # unless a breakdown line already says it
-        self.query_one(Button).focus()
+        self.show_table(False)
 
     def refresh_table(self) -> None:
         super().refresh_table()
@@ -114,20 +120,29 @@ class ResultsScreen(ReadOnlyTable):
     def public_hand_note(self) -> str:
         return "The public view: every hand is hidden (r replays the game as any player saw it)."
 
-    def _showing_table(self) -> bool:
-        return self.query_one("#results-tabs", TabbedContent).active == "final-pane"
+    @property
+    def showing_table(self) -> bool:
+        """Whether the final table is shown (else the score sheet and the chart)."""
+        return not self.query_one("#results-pane").display
 
-    # -- keys --------------------------------------------------------------------------------
-    def action_switch(self) -> None:
-        tabs = self.query_one("#results-tabs", TabbedContent)
-        tabs.active = "results-pane" if self._showing_table() else "final-pane"
-
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        # the focus goes with the tab (a focused widget in a hidden tab would bring it back)
-        if self._showing_table():
-            self.game_log.focus()
+    def show_table(self, table: bool) -> None:
+        for part in self.query("#status, #main"):
+            part.display = table
+        self.query_one("#results-pane").display = not table
+        self.query_one("#results-tabs", Tabs).active = "final-tab" if table else "results-tab"
+        if table:
+            self.game_log.focus()  # ↑ ↓ scroll the log
         else:
             self.query_one("#results-buttons Button").focus()
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        table = event.tab is not None and event.tab.id == "final-tab"
+        if table != self.showing_table:
+            self.show_table(table)
+
+    def action_switch(self) -> None:
+        self.show_table(not self.showing_table)
 
     def action_menu(self) -> None:
         self.app.show_menu()

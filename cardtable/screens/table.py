@@ -303,7 +303,9 @@ class TableScreen(Screen[None]):
         self._results_shown = True
         from .results import results_screen
 
-        self.app.push_screen(results_screen(self.match, self.settings))
+        screen = results_screen(self.match, self.settings)
+        # pushed once this change has been drawn, not from inside the bus's callback
+        self.call_after_refresh(self.app.push_screen, screen)
 
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import TabbedContent
 
 import rules
 from cardtable.app import CardtableApp
@@ -168,11 +167,11 @@ async def test_the_results_chart_the_game_show_the_final_table_and_open_its_repl
             assert f"{name} {match.outcome.scores[seat]:,}" in text
         # the final table, as the public saw it
         await pilot.press("t")
-        assert screen.query_one(TabbedContent).active == "final-pane"
+        assert screen.showing_table and screen.query_one("#results-tabs").active == "final-tab"
         assert screen.viewer is None and screen.view == match.view(None)
         assert "The final table, as everyone saw it" in screen_text(app)
         await pilot.press("t")
-        assert screen.query_one(TabbedContent).active == "results-pane"
+        assert not screen.showing_table and screen.query_one("#results-chart").display
         # the replay, from the deal; back to the results where they were
         await pilot.press("r")
         replay = app.screen
