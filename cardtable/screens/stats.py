@@ -22,6 +22,10 @@ PLAYER_COLUMNS = ("Player", "Games", "Wins", "Win rate", "Best", "Streak", "Long
 OPPONENT_COLUMNS = ("Against", "Games", "Ahead", "Behind", "Tied")
 
 
+def _right(value: object) -> Text:
+    return Text(str(value), justify="right")
+
+
 def game_title(game: str | None) -> str:
     if game is None:
         return "All games"
@@ -65,8 +69,14 @@ class StatsScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "Stats"
-        self.query_one("#stats-players", DataTable).add_columns(*PLAYER_COLUMNS)
-        self.query_one("#stats-opponents", DataTable).add_columns(*OPPONENT_COLUMNS)
+        players = self.query_one("#stats-players", DataTable)
+        players.add_column(PLAYER_COLUMNS[0])
+        for label in PLAYER_COLUMNS[1:]:
+            players.add_column(_right(label))
+        opponents = self.query_one("#stats-opponents", DataTable)
+        opponents.add_column(OPPONENT_COLUMNS[0])
+        for label in OPPONENT_COLUMNS[1:]:
+            opponents.add_column(_right(label))
 
     def on_screen_resume(self) -> None:
         self.reload()
@@ -93,9 +103,8 @@ class StatsScreen(Screen):
         self.shown = [s for s in self.stats if s.game == self.game]
         table.clear()
         for s in self.shown:
-            table.add_row(Text(s.label), str(s.games), str(s.wins), f"{s.win_rate:.0%}",
-                          "–" if s.best is None else str(s.best), str(s.streak), str(s.longest),
-                          key=f"{s.name.casefold()}|{s.bot or ''}")
+            numbers = (s.games, s.wins, f"{s.win_rate:.0%}", "–" if s.best is None else s.best, s.streak, s.longest)
+            table.add_row(Text(s.label), *(_right(n) for n in numbers), key=f"{s.name.casefold()}|{s.bot or ''}")
         table.border_title = f"Players · {game_title(self.game)}"
         games = f"{self.total} finished game{'s' * (self.total != 1)}"
         self.query_one("#stats-title", Static).update(
@@ -145,7 +154,7 @@ class StatsScreen(Screen):
             line.update(str(error))
             return
         for h in against:
-            opponents.add_row(Text(h.second), str(h.games), str(h.first_ahead), str(h.second_ahead), str(h.tied))
+            opponents.add_row(Text(h.second), *(_right(n) for n in (h.games, h.first_ahead, h.second_ahead, h.tied)))
         opponents.border_title = f"{s.name} head to head"
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
