@@ -88,3 +88,17 @@ def load_match(data: Mapping[str, Any]) -> Any:
     if not isinstance(game, str) or game_key(game) not in INFO:
         raise SaveFormatError(f"a game this version does not have ({game!r})")
     return Match.from_json(data, find_game(game))
+
+
+def load_replay(data: Mapping[str, Any]) -> Any:
+    """A saved game's JSON as a Replay (``rules.core.replay``): its positions move by move, up
+    to the first move that no longer replays (``stopped`` says which). Raises SaveFormatError,
+    in words, for anything that is not a save of a game this version has."""
+    from .core.match import _format_version
+    from .core.replay import Replay
+
+    _format_version(data)
+    game = data.get("game")
+    if not isinstance(game, str) or game_key(game) not in INFO:
+        raise SaveFormatError(f"a game this version does not have ({game!r})")
+    return Replay.from_json(data, find_game(game))
