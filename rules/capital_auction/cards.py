@@ -234,6 +234,8 @@ def _int(table: Mapping[str, Any], key: str, what: str, low: int | None = None, 
 
 def _text(table: Mapping[str, Any], key: str, what: str, default: str | None = None) -> str:
     value = table.get(key, default)
+    if value == default == "":
+        return ""  # optional text left out
     if not isinstance(value, str) or not value.strip():
         raise RulesError(f"the card set: {what} needs a text {key!r}")
     return value
