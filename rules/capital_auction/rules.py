@@ -265,7 +265,7 @@ def _resolve_auction(state: CapitalAuctionState) -> list[Event]:
             events += _bonus(state, winner, slot.card)
     if _full(state):
         return events + _finish(state)
-    if state.auction == 2 and len(state.table) > 2:
+    if state.auction == 2:
         down = [i for i, slot in enumerate(state.table[2]) if not slot.up]
         if len(down) > 1:
             state.phase = FLIP
@@ -763,8 +763,6 @@ class CapitalAuctionGame:
     def _cards(state: CapitalAuctionState, seat: int, values: Sequence[int], doing: str,
                extra: Sequence[Capital] = ()) -> list[Capital]:
         pool = list(state.capital[seat]) + list(extra)
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise IllegalCommand("Capital cards are named by their values, e.g. 5 3 1.")
         cards = _pick(pool, values)
         if cards is None:
             want = Counter(values)
@@ -909,7 +907,7 @@ class CapitalAuctionGame:
     # -- what a seat sees ----------------------------------------------------------------------
     def view(self, state: CapitalAuctionState, seat: int | None) -> CapitalAuctionView:
         n = state.players
-        own = seat is not None and 0 <= seat < n
+        own = seat is not None
 
         def info(slot: Slot, name: str) -> SlotInfo:
             visible = slot.up or (own and seat in slot.seen)

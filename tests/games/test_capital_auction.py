@@ -1135,3 +1135,221 @@ def test_only_the_awaited_seat_may_act():
     refused(state, Pass(), "It is not Cleo's move", seat=CLEO)
     refused(state, Pass(), "a spectator cannot", seat=None)
     assert SPEC.legal(state, BOB) == []
+
+
+# -- details the rules above rely on --------------------------------------------------------------
+
+def test_an_auction_opened_by_the_game_has_final_passes_and_a_fresh_table():
+    state = tool_turn(seat=CLEO, winner=BOB)
+    for _ in range(3):
+        play(state, "pass")
+    view = SPEC.view(state, ANN)
+    assert state.bidding.final_pass and view.tool_order == () and view.tool_turn == 0
+    assert view.bid_order == (BOB, CLEO, ANN) and view.high == 0 and view.spoken == 0
+    play(state, "pass")  # Bob is out
+    play(state, "bid 1")  # Cleo
+    play(state, "bid 5")  # Ann
+    assert to_move(state) == CLEO and SPEC.view(state, ANN).bid_position == 1
+
+
+def test_winning_an_auction_starts_the_tool_phase_on_the_winners_left():
+    names = ["Ann", "Bob", "Cleo", "Dan"]
+    state = position(names=names, capital=[["1"], ["2"], ["3"], ["4"]], starter=BOB)
+    play(state, "pass")
+    play(state, "bid 3")
+    play(state, "pass")
+    play(state, "pass")
+    assert state.phase == "tool" and state.winner == CLEO and state.tool_order == [3, ANN, BOB, CLEO]
+    assert state.tool_turn == 0 and to_move(state) == 3
+    view = SPEC.view(state, ANN)
+    assert view.high == 0 and view.leader is None and view.bid_order == () and view.bid_position == 0
+    assert view.spoken == 0 and view.winner == CLEO
+
+
+def test_an_auction_without_cards_is_skipped():
+    """A card set smaller than the project's may leave an auction without cards."""
+    state = tool_turn(seat=CLEO, winner=BOB, table=[[], [], [{"card": "brewery", "up": True}]])
+    for _ in range(3):
+        play(state, "pass")
+    assert state.auction == 3 and state.starter == CLEO and to_move(state) == CLEO
+
+
+def test_turns_count_bids_passes_and_tool_turns_not_answers():
+    state = position()
+    assert SPEC.turn(state) == 0
+    play(state, "bid 1")
+    play(state, "pass")
+    assert SPEC.turn(state) == 2
+    tools = tools_for(ann=["bailout"], bob=["connection"])
+    play(tools, "tool bailout")
+    play(tools, "decline")
+    play(tools, "decline")
+    play(tools, "pass")
+    assert SPEC.turn(tools) == 2
+
+
+def test_the_reshuffle_and_the_random_take_use_up_chance_draws():
+    state = tools_for(ann=["bailout"], capital_deck=[], capital_discard=["1.9", "2.9", "3.9", "4.9"], counter=4)
+    apply(state, Play("bailout"))
+    everyone_declines(state)
+    assert state.counter == 5
+    table = [[{"card": "failing-bank", "up": True}], [], []]
+    bank = position(table=table, capital=[["1"], ["4", "2"], ["6"]], counter=2)
+    for text in ("bid 1", "pass", "pass"):
+        play(bank, text)
+    assert bank.counter == 4  # one random take from each of two opponents
+
+
+def test_failing_bank_takes_clockwise_from_the_takers_left():
+    names = ["Ann", "Bob", "Cleo", "Dan"]
+    table = [[{"card": "failing-bank", "up": True}], [], []]
+    state = position(names=names, table=table, capital=[["1"], ["4"], ["2"], ["3"]], starter=CLEO)
+    for text in ("bid 2", "pass", "pass", "pass"):
+        events = play(state, text)
+    stole = next(e for e in events if isinstance(e, Stole))
+    assert [v for v, _ in stole.taken] == [3, ANN, BOB]
+
+
+def test_bailout_and_venture_fund_draw_from_a_discard_pile_when_the_deck_is_empty():
+    state = tools_for(ann=["bailout", "venture"], capital_deck=[], capital_discard=["1.9"], tool_deck=[],
+                      tool_discard=["audit.3"])
+    assert Play("bailout") in legal(state) and Play("venture", pay=(1,)) in legal(state)
+    apply(state, Play("venture", pay=(1,)))
+    events = everyone_declines(state)
+    drew = next(e for e in events if isinstance(e, Drew))
+    assert drew.capital == () and [t.key for t in drew.tools] == ["audit.3"]
+    assert len(state.capital[ANN]) == 4  # Venture Fund draws Tools only
+
+
+def test_a_reaction_costs_one_card_even_the_last():
+    state = tools_for(ann=["audit"], cleo=["connection"], capital=[["1", "2"], ["4"], ["6"]])
+    apply(state, Play("audit", "Bob", 1, pay=(1,)))
+    apply(state, Decline())
+    assert legal(state) == [React((6,)), Decline()]
+    apply(state, React((6,)))
+    assert state.capital[CLEO] == []
+
+
+def test_a_connection_nobody_can_answer_settles_at_once_under_ask_only_holders():
+    state = tools_for(ann=["audit"], bob=["connection"], options={"ask-only-holders": True})
+    apply(state, Play("audit", "Bob", 1, pay=(1,)))
+    events = apply(state, React((1,)))
+    assert isinstance(events[-1], Cancelled) and state.phase == "tool" and to_move(state) == BOB
+
+
+def test_ask_only_holders_is_off_by_default():
+    option = next(o for o in SPEC.options if o.key == "ask-only-holders")
+    assert option.default is False
+    assert not SPEC.setup(NAMES, None, 1).ask_only_holders
+    assert set(SPEC.bots) == {"bot", "greedy"} and SPEC.best_bot == "bot"
+
+
+def test_a_tool_costing_all_the_cards_held_may_be_played():
+    state = tools_for(ann=["takeover"], capital=[["6", "5", "4", "3"], ["4.1"], ["6.1"]])
+    assert Play("takeover", "Bob", 1, pay=(6, 5, 4, 3)) in legal(state)
+    refused(state, Play("takeover", "Bob", 1, pay=(6, 5, 4)), "costs exactly 4 Capital cards \\(any values\\), not 3")
+
+
+def test_the_legal_list_names_every_target_of_each_tool():
+    state = tools_for(ann=["write-off", "takeover", "merger", "tax", "venture"],
+                      capital=[["1", "2", "3", "4", "5"], ["4.1"], []], portfolios=[ANNS, BOBS, []])
+    plays = [c for c in legal(state) if isinstance(c, Play)]
+    assert plays == [
+        Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)), Play("takeover", "Bob", 2, pay=(4, 3, 2, 1)),
+        Play("merger", "Bob", 1, own=1, pay=(2, 1)), Play("merger", "Bob", 2, own=1, pay=(2, 1)),
+        Play("merger", "Cleo", 0, own=1, pay=(2, 1)),
+        Play("merger", "Bob", 1, own=2, pay=(2, 1)), Play("merger", "Bob", 2, own=2, pay=(2, 1)),
+        Play("merger", "Cleo", 0, own=2, pay=(2, 1)),
+        Play("write-off", own=1, pay=(2, 1)), Play("write-off", own=2, pay=(2, 1)),
+        Play("tax", "Bob", pay=(1,)), Play("tax", "Cleo", pay=(1,)),
+        Play("venture", pay=(1,))]
+    assert check(state, plays[0]) is None
+
+
+@pytest.mark.parametrize("command, message", [
+    (Play("insider", "Bob", 2, own=1), "Insider Information does not take a card of yours"),
+    (Play("insider", card=2, lot="3a"), "looks at one card"),
+    (Play("merger", "Bob", 1, own=1, lot="3a", pay=(2, 1)), "Merger does not take a lot"),
+    (Play("tax", "Bob", 1, pay=(1,)), "Tax Inspection does not take a card of theirs"),
+    (Play("offering", "Bob", lot="3a"), "Public Offering does not take a player"),
+    (Play("insider", lot="1a"), r"There is no card '1a' on the table \(the cards there: 2a, 2b, 3a and 3b\)"),
+    (Play("audit", "Bob", True, pay=(1,)), "not a well-formed command: its card is True"),
+    (Play(["audit"]), "not a well-formed command: its tool is"),
+    (Bid(("5",)), "not a well-formed command: its values is"),
+    ("tool audit Bob 1", "is not a Capital Auction command"),
+])
+def test_malformed_and_misdirected_plays_are_refused(command, message):
+    state = tools_for(ann=["insider", "merger", "tax", "offering", "audit"])
+    with pytest.raises(IllegalCommand, match=message):
+        SPEC.check(state, ANN, command)
+    refused(state, command, message)
+
+
+def test_the_message_names_the_value_that_is_short():
+    state = position(capital=[["5", "3", "1"], ["4", "2"], ["6", "1.1"]])
+    refused(state, Bid((5, 5, 3)), "You have only 1 Capital card of 5 to bid")
+
+
+def test_flip_names_a_card_that_is_there():
+    state = position(auction=2, phase="flip", winner=ANN, table=[[], [], [{"card": "railway-bonds", "up": False}]])
+    refused(state, Flip("3b"), "Only a card of auction 3")
+    refused(state, Flip(""), "Only a card of auction 3")
+
+
+def test_a_face_up_or_known_card_taken_reveals_nothing():
+    state = tools_for(ann=["takeover"])
+    apply(state, Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)))
+    moved = next(e for e in everyone_declines(state) if isinstance(e, Moved))
+    assert moved.up and not moved.news and not moved.reveals
+    known = tools_for(ann=["takeover"], portfolios=[ANNS, [{"card": "start-up.1", "up": False, "seen": [0]}], CLEOS])
+    apply(known, Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)))
+    moved = next(e for e in everyone_declines(known) if isinstance(e, Moved))
+    assert not moved.up and not moved.news  # Ann had looked at it
+
+
+def test_espionage_on_a_hand_emptied_meanwhile_finds_nothing():
+    state = tools_for(ann=["espionage"], bob=["connection"], cleo=["connection.1"],
+                      capital=[["1", "2"], ["4.1"], ["6", "1.2"]])
+    apply(state, Play("espionage", "Bob", pay=(1,)))
+    apply(state, React((4,)))  # Bob pays his last card to cancel it
+    apply(state, React((1,)))  # Cleo cancels Bob's Connection
+    apply(state, Decline())  # Ann
+    events = apply(state, Decline())  # Bob
+    assert Spied(ANN, BOB, ()) in events and state.phase == "tool" and to_move(state) == BOB
+
+
+def test_tax_on_a_short_hand_discards_it_face_up():
+    state = tools_for(ann=["tax"])
+    apply(state, Play("tax", "Cleo", pay=(1,)))
+    everyone_declines(state)
+    assert values(state.capital_discard) == [6, 1, 1]
+
+
+def test_a_clear_win_is_told_plainly():
+    state = position(phase="over", portfolios=[BOBS, [{"card": "brewery"}], []], table=[[], [], []])
+    assert SPEC.outcome(state).summary == "Ann wins with 5."
+
+
+def test_cards_in_a_view_are_named_as_the_command_line_names_them():
+    view = SPEC.view(tools_for(), ANN)
+    assert [info.name for info in view.portfolios[BOB]] == ["1", "2"]
+    assert [[info.name for info in lot] for lot in view.table] == [[], ["2a", "2b"], ["3a", "3b"]]
+    assert view.rows[BOB][0] == "2 (1 down)"
+    down = tools_for(portfolios=[[{"card": "gold-mine", "up": False}, {"card": "brewery", "up": False},
+                                  {"card": "steel-works"}], BOBS, CLEOS])
+    assert SPEC.view(down, BOB).rows[ANN][:2] == ("3 (2 down)", "6")
+
+
+def test_samples_deal_the_unseen_cards_afresh():
+    state = SPEC.setup(NAMES, None, 4)
+    view = SPEC.view(state, ANN)
+    samples = [SPEC.sample(view, random.Random(i)) for i in range(4)]
+    assert len({tuple(c.key for c in s.capital[BOB]) for s in samples}) > 1
+    assert len({tuple(t.key for t in s.tools[BOB]) for s in samples}) > 1
+    assert len({s.table[0][1].card for s in samples}) > 1
+    assert all(s.bidding == state.bidding for s in samples)
+    assert SPEC.sample(view, random.Random(0)).counter == 0
+
+
+def test_setup_starts_the_chance_counter_at_zero():
+    assert SPEC.setup(NAMES, None, 3).counter == 0
