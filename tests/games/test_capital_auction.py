@@ -1353,3 +1353,9 @@ def test_samples_deal_the_unseen_cards_afresh():
 
 def test_setup_starts_the_chance_counter_at_zero():
     assert SPEC.setup(NAMES, None, 3).counter == 0
+
+
+def test_cards_to_draw_count_both_the_deck_and_its_discard_pile():
+    state = tools_for(ann=["bailout", "venture"], capital_deck=["1.9"], capital_discard=["2.9"],
+                      tool_deck=["audit.3"], tool_discard=["tax.2"])
+    assert Play("bailout") in legal(state) and Play("venture", pay=(1,)) in legal(state)
