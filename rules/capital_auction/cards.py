@@ -14,7 +14,7 @@ for the rules; the notation names Capital by value and Tools by key.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 from typing import Any, Iterable, Mapping
@@ -115,9 +115,9 @@ class Bonus:
     """What a face-up Investment gives: Capital and Tool cards drawn, and Capital cards taken
     at random from each opponent."""
 
-    capital: int = 0
-    tools: int = 0
-    steal: int = 0
+    capital: int
+    tools: int
+    steal: int
 
     def __bool__(self) -> bool:
         return bool(self.capital or self.tools or self.steal)
@@ -140,7 +140,7 @@ class InvestmentKind:
     name: str
     value: int
     count: int
-    bonus: Bonus = field(default_factory=Bonus)
+    bonus: Bonus
 
 
 @dataclass(frozen=True)
@@ -150,8 +150,8 @@ class ToolKind:
     effect: str
     cost: int
     count: int
-    amount: int = 0
-    text: str = ""
+    amount: int
+    text: str
 
 
 @dataclass(frozen=True)

@@ -124,6 +124,7 @@ class CapitalAuctionState:
     capital: list[list[Capital]]
     tools: list[list[Tool]]
     portfolios: list[list[Slot]]
+    starter: int
     table: list[list[Slot]] = field(default_factory=lambda: [[], [], []])
     removed: list[Slot] = field(default_factory=list)
     capital_deck: list[Capital] = field(default_factory=list)
@@ -134,7 +135,6 @@ class CapitalAuctionState:
     round: int = 1
     auction: int = 1
     phase: str = BID
-    starter: int = 0
     bids: list[list[Capital]] = field(default_factory=list)
     bidding: OpenAuction | None = None
     winner: int | None = None
@@ -149,33 +149,31 @@ class CapitalAuctionState:
 
     @property
     def ask_only_holders(self) -> bool:
-        return bool(self.options.get(ASK_ONLY_HOLDERS, False))
+        return bool(self.options.get(ASK_ONLY_HOLDERS))
 
     @property
     def current(self) -> int | None:
-        """The one seat whose input the game awaits (this game never awaits two at once)."""
+        """The one seat whose input the game awaits (this game never awaits two at once); None
+        once it is over."""
         phase = self.phase
         if phase == BID:
-            return self.bidding.to_speak if self.bidding is not None else None
+            return self.bidding.to_speak
         if phase == FLIP:
             return self.winner
         if phase == TOOL:
-            return self.tool_order[self.tool_turn] if self.tool_turn < len(self.tool_order) else None
-        pending = self.pending
-        if pending is None:
-            return None
+            return self.tool_order[self.tool_turn]
         if phase == REACT:
-            return pending.asking[0] if pending.asking else None
+            return self.pending.asking[0]
         if phase in (PICK, VENTURE):
-            return pending.seat
+            return self.pending.seat
         if phase == TAX:
-            return pending.victim
+            return self.pending.victim
         return None
 
     @property
     def awaiting(self) -> frozenset[int]:
         seat = self.current
-        return frozenset() if seat is None or self.phase == OVER else frozenset((seat,))
+        return frozenset() if seat is None else frozenset((seat,))
 
 
 # -- what a seat sees ----------------------------------------------------------------------------
@@ -195,7 +193,7 @@ class SlotInfo:
         return None if self.card is None else self.card.value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CapitalAuctionView(View):
     """What one seat sees. Private zones: ``capital`` (its Capital cards, highest first),
     ``tools`` (its Tool cards) and, while it picks with Industrial Espionage, ``spied`` (the hand
@@ -211,32 +209,32 @@ class CapitalAuctionView(View):
       Tool phase; ``pending``: a Tool being answered with Connections or resolved.
     - ``current``: the seat awaited (None when the game is over)."""
 
-    options: Mapping[str, Any] = field(default_factory=dict)
-    round: int = 1
-    auction: int = 1
-    phase: str = BID
-    starter: int = 0
-    current: int | None = None
-    portfolios: tuple[tuple[SlotInfo, ...], ...] = ()
-    table: tuple[tuple[SlotInfo, ...], ...] = ()
-    removed: tuple[SlotInfo, ...] = ()
-    bids: tuple[tuple[Capital, ...], ...] = ()
-    high: int = 0
-    leader: int | None = None
-    out: tuple[int, ...] = ()
-    bid_order: tuple[int, ...] = ()
-    bid_position: int = 0
-    spoken: int = 0
-    winner: int | None = None
-    tool_order: tuple[int, ...] = ()
-    tool_turn: int = 0
-    pending: Pending | None = None
-    capital_deck: int = 0
-    capital_discard: tuple[Capital, ...] = ()
-    tool_deck: int = 0
-    tool_discard: tuple[Tool, ...] = ()
-    investment_deck: int = 0
-    turns: int = 0
+    options: Mapping[str, Any]
+    round: int
+    auction: int
+    phase: str
+    starter: int
+    current: int | None
+    portfolios: tuple[tuple[SlotInfo, ...], ...]
+    table: tuple[tuple[SlotInfo, ...], ...]
+    removed: tuple[SlotInfo, ...]
+    bids: tuple[tuple[Capital, ...], ...]
+    high: int
+    leader: int | None
+    out: tuple[int, ...]
+    bid_order: tuple[int, ...]
+    bid_position: int
+    spoken: int
+    winner: int | None
+    tool_order: tuple[int, ...]
+    tool_turn: int
+    pending: Pending | None
+    capital_deck: int
+    capital_discard: tuple[Capital, ...]
+    tool_deck: int
+    tool_discard: tuple[Tool, ...]
+    investment_deck: int
+    turns: int
 
     @property
     def capital(self) -> tuple[Capital, ...]:
@@ -248,15 +246,15 @@ class CapitalAuctionView(View):
 
     @property
     def capital_sizes(self) -> tuple[int, ...]:
-        return tuple(sizes.get("capital", 0) for sizes in self.zone_sizes)
+        return tuple(sizes["capital"] for sizes in self.zone_sizes)
 
     @property
     def tool_sizes(self) -> tuple[int, ...]:
-        return tuple(sizes.get("tools", 0) for sizes in self.zone_sizes)
+        return tuple(sizes["tools"] for sizes in self.zone_sizes)
 
     @property
     def ask_only_holders(self) -> bool:
-        return bool(self.options.get(ASK_ONLY_HOLDERS, False))
+        return bool(self.options.get(ASK_ONLY_HOLDERS))
 
     def lots(self) -> list[SlotInfo]:
         """Every card still on the table, auction by auction."""
@@ -267,11 +265,11 @@ def status_sentence(state: CapitalAuctionState) -> str:
     names = state.names
     seat = state.current
     where = f"Round {state.round}, auction {state.auction}"
-    if state.phase == OVER or seat is None:
+    if seat is None:
         return "The game is over."
     who = names[seat]
     if state.phase == BID:
-        high = state.bidding.high if state.bidding else 0
+        high = state.bidding.high
         if high:
             return f"{where}: {who} to bid more than {high} or pass."
         return f"{where}: {who} to open the bidding or pass."
@@ -457,6 +455,8 @@ def _check_shape(state: CapitalAuctionState) -> None:
         raise RulesError("a position in the bidding needs its 'bidding' (the auction)")
     if phase == BID and any(s >= state.players for s in state.bidding.order):
         raise RulesError("the auction names a seat that is not at the table")
+    if phase == BID and state.bidding.done:
+        raise RulesError("a position in the bidding needs someone still to bid")
     if phase == FLIP and state.winner is None:
         raise RulesError("a position awaiting the flip after auction 2 needs its winner")
     if phase == TOOL and not state.tool_turn < len(state.tool_order):

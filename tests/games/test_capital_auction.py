@@ -1359,3 +1359,184 @@ def test_cards_to_draw_count_both_the_deck_and_its_discard_pile():
     state = tools_for(ann=["bailout", "venture"], capital_deck=["1.9"], capital_discard=["2.9"],
                       tool_deck=["audit.3"], tool_discard=["tax.2"])
     assert Play("bailout") in legal(state) and Play("venture", pay=(1,)) in legal(state)
+
+
+# -- the position's JSON and the notation, in detail -------------------------------------------------
+
+def test_a_minimal_position_takes_its_defaults():
+    state = SPEC.from_json({"names": ["Ann", "Bob"], "capital": [["5"], []],
+                            "bidding": {"order": [0, 1], "final_pass": True}})
+    assert (state.seed, state.counter, state.starter, state.round, state.auction) == (0, 1, 0, 1, 1)
+    assert state.portfolios == [[], []] and state.tools == [[], []] and not state.ask_only_holders
+    assert state.turns == 0 and state.tool_turn == 0 and to_move(state) == ANN
+    five = SPEC.from_json({"names": list("ABCDE"), "capital": [[], [], [], [], []],
+                           "bidding": {"order": [0, 1, 2, 3, 4], "final_pass": True}})
+    assert five.players == 5
+
+
+def test_a_fresh_game_has_counted_nothing_yet():
+    state = SPEC.setup(NAMES, None, 9)
+    assert state.turns == 0 and state.tool_turn == 0 and state.tool_order == [] and state.winner is None
+
+
+def test_a_pending_tool_reads_back_from_its_json():
+    state = SPEC.from_json({
+        "names": NAMES, "capital": [[], [], []], "phase": "react", "portfolios": [ANNS, BOBS, CLEOS],
+        "pending": {"seat": 0, "play": {"tool": "bailout"}, "tool": "bailout", "asking": [1, 2]}})
+    assert state.pending.play == Play("bailout") and to_move(state) == BOB
+    assert "Ann played Bailout: Bob may react" in SPEC.view(state, None).status
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"names": list("ABCDEF"), "capital": [[]] * 6}, "2-5 players"),
+    ({"starter": 3}, "starter must be a whole number from 0 to 2"),
+    ({"portfolios": [[{"card": "brewery", "up": False, "seen": [3]}], [], []]}, "seen must be a whole number from 0 to 2"),
+    ({"table": [[{"card": "brewery"}, {"card": "brewery.1"}, {"card": "print-shop"}], [], []]}, "three lots"),
+    ({"bidding": {"order": [0, 1, 3], "final_pass": True}}, "names a seat that is not at the table"),
+    ({"bidding": {"order": [0, 1, 2], "final_pass": True, "out": [1, 2], "leader": 0, "high": 3}},
+     "someone still to bid"),
+    ({"phase": "react", "tools": [["bailout"], [], []],
+      "pending": {"seat": 0, "play": {"tool": "bailout"}, "tool": "bailout", "asking": [1]}},
+     "a Tool card is in the position twice"),
+    ({"phase": "react", "pending": {"seat": 0, "play": {"tool": "jetpack"}, "tool": "bailout", "asking": [1]}},
+     "'jetpack' is not a Tool card"),
+    ({"phase": "react", "tool_deck": [],
+      "pending": {"seat": 0, "play": {"tool": "bailout"}, "tool": "bailout", "asking": []}}, "someone to ask"),
+    ({"phase": "tax", "tool_deck": [], "pending": {"seat": 0, "play": {"tool": "tax"}, "tool": "tax"}}, "victim"),
+])
+def test_a_bad_position_is_refused_in_words_too(change, message):
+    data = SPEC.to_json(position())
+    data.update(change)
+    with pytest.raises(RulesError, match=message):
+        SPEC.from_json(data)
+
+
+def test_a_pending_tool_is_frozen_and_a_slot_knows_its_value():
+    state = tools_for(ann=["bailout"], bob=["connection"])
+    apply(state, Play("bailout"))
+    view = SPEC.view(state, BOB)
+    with pytest.raises(AttributeError):
+        view.pending.seat = 2
+    info = view.portfolios[ANN][0]
+    with pytest.raises(AttributeError):
+        info.up = True
+    assert info.value is None and view.portfolios[ANN][1].value == 6
+
+
+def test_the_status_says_who_must_choose_what():
+    state = tools_for(ann=["espionage", "tax", "venture"])
+    apply(state, Play("espionage", "Bob", pay=(1,)))
+    everyone_declines(state)
+    assert SPEC.view(state, None).status == "Ann looks at Bob's Capital cards and takes one."
+    taxed = tools_for(ann=["tax"])
+    apply(taxed, Play("tax", "Bob", pay=(1,)))
+    everyone_declines(taxed)
+    assert SPEC.view(taxed, None).status == "Bob must discard Capital cards for Ann's Tax Inspection."
+    venture = tools_for(ann=["venture"])
+    apply(venture, Play("venture", pay=(1,)))
+    everyone_declines(venture)
+    assert SPEC.view(venture, None).status == "Ann discards one Tool card for Venture Fund."
+    flip = position(auction=2, phase="flip", winner=ANN)
+    assert "Ann won and turns one of auction 3's face-down cards face up" in SPEC.view(flip, None).status
+    assert SPEC.view(tools_for(), None).status == "Round 1, auction 1, Tool phase: Ann to play a Tool card or pass."
+    answered = tools_for(ann=["audit"], bob=["connection"])
+    apply(answered, Play("audit", "Bob", 1, pay=(1,)))
+    apply(answered, React((1,)))
+    assert SPEC.view(answered, None).status.startswith("Bob's Connection answers Ann's Audit: Cleo may react")
+
+
+def test_the_longest_matching_name_is_read_and_long_numbers_are_refused():
+    state = tools_for(names=["Ann", "Ann Lee", "Cleo"], portfolios=[ANNS, BOBS, CLEOS])
+    view = SPEC.view(state, ANN)
+    assert SPEC.notation.parse("tool audit ann lee 2", view) == Play("audit", "Ann Lee", 2, pay=(1,))
+    with pytest.raises(NotationError, match="'1000' is not a Capital value"):
+        SPEC.notation.parse("bid 1000", view)
+    with pytest.raises(NotationError, match=r"name the Tool to play \(insider, press"):
+        SPEC.notation.parse("tool", view)
+    from rules.capital_auction.notation import tool_key
+    assert tool_key("writeoff") is None and tool_key("WRITE-OFF") == "write-off"
+
+
+# -- the card set's file, in detail ------------------------------------------------------------------
+
+CARD_SET = """
+[[capital]]
+value = 1
+count = 2
+[[investment]]
+key = "mine"
+name = "Mine"
+value = 4
+count = 1
+{bonus}
+[[tool]]
+key = "{tool_key}"
+name = "Veto"
+effect = "connection"
+cost = 1
+count = 1
+{tool_extra}
+"""
+
+
+def card_set(bonus="", tool_key="veto", tool_extra=""):
+    return load_card_set(CARD_SET.format(bonus=bonus, tool_key=tool_key, tool_extra=tool_extra))
+
+
+def test_the_card_set_reads_amounts_texts_and_bonuses():
+    cards = card_set(bonus="bonus = { capital = 2, steal = 1 }", tool_extra='amount = 3\ntext = "No."')
+    assert cards.tool("veto").amount == 3 and cards.tool("veto").text == "No."
+    assert card_set().tool("veto").amount == 0 and card_set().tool("veto").text == ""
+    bonus = cards.investment("mine").bonus
+    assert (bonus.capital, bonus.tools, bonus.steal) == (2, 0, 1) and bonus
+    assert bonus.describe() == "draw 2 Capital cards and take 1 random Capital card from each opponent"
+    assert not card_set().investment("mine").bonus and card_set().investment("mine").bonus.describe() == "no bonus"
+    assert CARDS.investment("gold-mine").bonus.describe() == "draw 4 Capital cards and draw 1 Tool card"
+    assert CARDS.investment("patent-dispute").bonus.describe() == "draw 2 Tool cards"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"bonus": "bonus = { gold = 1 }"}, "bonus may only name capital, tools and steal"),
+    ({"bonus": "bonus = 3"}, "bonus may only name"),
+    ({"bonus": "bonus = { capital = -1 }"}, "whole number 'capital' of at least 0"),
+    ({"tool_key": "Veto"}, "must be lower-case letters"),
+    ({"tool_key": "ve to"}, "must be lower-case letters"),
+    ({"tool_key": "12"}, "must be lower-case letters"),
+    ({"tool_extra": "text = 5"}, "needs a text 'text'"),
+    ({"tool_extra": "amount = true"}, "needs a whole number 'amount' of at least 0, not True"),
+])
+def test_a_card_set_with_a_bad_card_is_refused(kwargs, message):
+    with pytest.raises(RulesError, match=message):
+        card_set(**kwargs)
+
+
+def test_a_card_set_with_a_bad_value_says_so():
+    with pytest.raises(RulesError, match="needs a whole number 'value', not 'x'"):
+        load_card_set(CARD_SET.format(bonus="", tool_key="veto", tool_extra="").replace("value = 4", "value = 'x'"))
+
+
+def test_cards_are_read_back_from_their_keys():
+    assert CARDS.read_capital("5.7") == Capital(5, 7) and Capital(5).key == "5" and Capital(5, 2).key == "5.2"
+    assert CARDS.read_tool("audit.3") == Tool("audit", 3) and Tool("audit").key == "audit"
+    assert CARDS.read_investment("brewery.1") == Investment("brewery", 1) and Investment("brewery").key == "brewery"
+    for text, message in [("5.8", "only 8 Capital cards of 5"), ("7", "not a Capital card"), ("x", "not a Capital card"),
+                          ("5.x", "copy number"), ("5.1234", "copy number"), ("", "must be written as text"),
+                          (5, "must be written as text"), ("  ", "must be written as text")]:
+        with pytest.raises(RulesError, match=message):
+            CARDS.read_capital(text)
+    with pytest.raises(RulesError, match="only 4 Audit cards"):
+        CARDS.read_tool("audit.4")
+    with pytest.raises(RulesError, match="only 2 Brewery cards"):
+        CARDS.read_investment("brewery.2")
+    assert CARDS.read_capital(" 3.1 ") == Capital(3, 1)
+
+
+def test_cards_are_values_that_cannot_change():
+    for card in (Capital(5), Tool("audit"), Investment("brewery"), CARDS.investment("brewery"),
+                 CARDS.tool("audit"), CARDS.investment("brewery").bonus, CARDS):
+        with pytest.raises(AttributeError):
+            card.key = "x"
+    assert sorted([Capital(5), Capital(2, 1), Capital(2)]) == [Capital(2), Capital(2, 1), Capital(5)]
+    assert sorted([Tool("tax"), Tool("audit")]) == [Tool("audit"), Tool("tax")]
+    assert repr(Capital(5, 1)) == "Capital('5.1')" and Tool("audit").name == "Audit"
+    assert Investment("brewery").label == "Brewery (3)" and Investment("brewery").name == "Brewery"
