@@ -26,16 +26,17 @@ from .state import AUCTIONS, BID, FLIP, FULL_PORTFOLIO, REACT, ROUNDS, TOOL, Cap
 
 CAPITAL_MEAN = sum(v * c for v, c in CARDS.capital.items()) / sum(CARDS.capital.values())
 TOOL_WORTH = 0.8  # points a Tool card in hand is worth
+TOOL_HAND = 3  # a new round fills a hand of Tools up to this
 BID_RATE = 2.6  # Capital value paid per point of a lot, while the game's end is far
 FIRST_AUCTION = 0.6  # a round's first auction, when every rival is rich, is paid less
 BONUS_WEIGHT = 0.75  # how much of the Capital a face-up card will draw counts in its worth
-SURE = 0.5  # the chance of finishing ahead that makes a decisive lot worth everything
+SURE = 0.4  # the chance of finishing ahead that makes a decisive lot worth everything
 REACT_MARGIN = 1.5  # a Connection answers a swing of at least this many points
 LAST_CONNECTION = 3.5  # … and the last one is kept for a swing this big
-PLAY_MARGIN = 0.2  # a Tool is played when it gains at least this much
+PLAY_MARGIN = 0.0  # a Tool is played when it gains more than this
 ENDING = 30.0  # what ending the game is worth: winning it, or losing it
 RIVAL, OTHER = 1.0, 0.5  # how much a rival's gain counts against the bot: the leader, the others
-INFORMATION = 0.25  # what looking at a face-down card (or showing one) is worth
+INFORMATION = 1.5  # what looking at a face-down card (or showing one) is worth: better bids later
 # which Tools the bot parts with first (Venture Fund's discard): the last of this order first
 KEEP_ORDER = ("connection", "takeover", "merger", "write-off", "espionage", "press", "tax",
               "draw-capital", "venture", "audit", "insider", "offering", "cover-up")
@@ -181,8 +182,10 @@ class CapitalAuctionBot:
 
     @staticmethod
     def cost(r: _Reading, play: Play) -> float:
-        """The Capital paid, and a little for the Tool card itself."""
-        return sum(play.pay) * r.rate + TOOL_WORTH * 0.3
+        """The Capital paid, less what playing a card is worth in itself: a hand of fewer than
+        three Tools is filled up again at the next round."""
+        refill = TOOL_WORTH if r.rounds_left and len(r.view.tools) <= TOOL_HAND else 0.0
+        return sum(play.pay) * r.rate - refill
 
     def effect(self, r: _Reading, seat: int, play: Play) -> dict[int, float]:
         """The change of value, per seat, that ``seat`` playing ``play`` would make (an estimate)."""

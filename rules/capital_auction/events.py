@@ -56,9 +56,9 @@ class Drew(Event):
 
     reveals: ClassVar[bool] = True
     seat: int
-    capital: tuple[Capital, ...] = ()
-    tools: tuple[Tool, ...] = ()
-    why: str = ""
+    capital: tuple[Capital, ...]
+    tools: tuple[Tool, ...]
+    why: str
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         if seat == self.seat:
@@ -108,7 +108,7 @@ class Passed(Event):
     """A pass: out of the auction for good, or no Tool this Tool phase."""
 
     seat: int
-    tool_phase: bool = False
+    tool_phase: bool
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         if self.tool_phase:
@@ -197,7 +197,7 @@ class Reacted(Event):
     seat: int
     against: int
     pay: tuple[int, ...]
-    against_connection: bool = False
+    against_connection: bool
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         what = "Connection" if self.against_connection else "Tool"
@@ -274,7 +274,7 @@ class Moved(Event):
     card: Investment
     up: bool
     knowers: frozenset[int]
-    news: bool = False
+    news: bool
 
     @property
     def reveals(self) -> bool:  # type: ignore[override]

@@ -841,7 +841,7 @@ class CapitalAuctionGame:
             auction = state.bidding
             if isinstance(command, Pass):
                 auction.pass_(seat)
-                events: list[Event] = [Passed(seat)]
+                events: list[Event] = [Passed(seat, False)]
             else:
                 pool = state.capital[seat] + state.bids[seat]
                 state.capital[seat] = [c for c in pool if c not in checked]
@@ -857,7 +857,7 @@ class CapitalAuctionGame:
         if phase == TOOL:
             state.turns += 1
             if checked is None:
-                return [Passed(seat, tool_phase=True), *_next_tool_turn(state)]
+                return [Passed(seat, True), *_next_tool_turn(state)]
             tool, pay, _targets_now = checked
             state.tools[seat].remove(tool)
             for card in pay:

@@ -293,7 +293,7 @@ def test_the_winner_discards_the_bid_and_takes_both_cards_as_they_lie():
     play(state, "bid 6")
     play(state, "pass")  # Ann: out, her 3 goes back at the end
     events = play(state, "pass")  # Bob: Cleo wins
-    assert events[0] == Passed(BOB)
+    assert events[0] == Passed(BOB, False)
     won = events[1]
     assert isinstance(won, AuctionWon) and won.seat == CLEO and won.paid == (6,)
     assert kinds(state.portfolios[CLEO]) == [("steel-works", True), ("brewery", False)]
@@ -326,7 +326,7 @@ def test_the_next_auction_starts_with_the_winner():
     play(state, "pass")
     play(state, "pass")
     events = play(state, "pass")
-    assert events[0] == Passed(BOB, tool_phase=True)
+    assert events[0] == Passed(BOB, True)
     assert state.auction == 2 and state.starter == BOB and to_move(state) == BOB
     assert state.bidding.order == (BOB, CLEO, ANN)
 
@@ -1395,7 +1395,7 @@ def test_a_pending_tool_reads_back_from_its_json():
     ({"bidding": {"order": [0, 1, 3], "final_pass": True}}, "names a seat that is not at the table"),
     ({"bidding": {"order": [0, 1, 2], "final_pass": True, "out": [1, 2], "leader": 0, "high": 3}},
      "someone still to bid"),
-    ({"phase": "react", "tools": [["bailout"], [], []],
+    ({"phase": "react", "tools": [["bailout"], [], []], "tool_deck": [],
       "pending": {"seat": 0, "play": {"tool": "bailout"}, "tool": "bailout", "asking": [1]}},
      "a Tool card is in the position twice"),
     ({"phase": "react", "pending": {"seat": 0, "play": {"tool": "jetpack"}, "tool": "bailout", "asking": [1]}},
@@ -1449,6 +1449,7 @@ def test_the_longest_matching_name_is_read_and_long_numbers_are_refused():
     state = tools_for(names=["Ann", "Ann Lee", "Cleo"], portfolios=[ANNS, BOBS, CLEOS])
     view = SPEC.view(state, ANN)
     assert SPEC.notation.parse("tool audit ann lee 2", view) == Play("audit", "Ann Lee", 2, pay=(1,))
+    assert SPEC.notation.parse("take 100", view) == Take(100)
     with pytest.raises(NotationError, match="'1000' is not a Capital value"):
         SPEC.notation.parse("bid 1000", view)
     with pytest.raises(NotationError, match=r"name the Tool to play \(insider, press"):
@@ -1540,3 +1541,34 @@ def test_cards_are_values_that_cannot_change():
     assert sorted([Tool("tax"), Tool("audit")]) == [Tool("audit"), Tool("tax")]
     assert repr(Capital(5, 1)) == "Capital('5.1')" and Tool("audit").name == "Audit"
     assert Investment("brewery").label == "Brewery (3)" and Investment("brewery").name == "Brewery"
+
+
+# -- the log -------------------------------------------------------------------------------------
+
+def test_events_that_show_hidden_cards_or_chance_are_marked_as_revealing():
+    brewery, bonds = Investment("brewery"), Investment("railway-bonds")
+    revealing = [LaidOut(1, ()), Drew(ANN, (), (), ""), Reshuffled("Tool", 3), LotFlipped(ANN, "3a", brewery),
+                 Stole(ANN, ()), Looked(ANN, "3a", brewery), Spied(ANN, BOB, ()), GameOver("", "", ()),
+                 AuctionWon(ANN, 1, (3,), ((brewery, True), (bonds, False)), (frozenset(), frozenset())),
+                 Flipped(ANN, BOB, 1, brewery, True, frozenset()),
+                 Moved(ANN, BOB, ANN, brewery, False, frozenset(), True)]
+    quiet = [AuctionOpened(1, 1, ANN), BidMade(ANN, (3,)), Passed(ANN, False), NobodyBid(1),
+             AuctionWon(ANN, 1, (3,), ((brewery, True),), (frozenset(),)),
+             Flipped(ANN, BOB, 1, brewery, False, frozenset()), Moved(ANN, BOB, ANN, brewery, True, frozenset(), False),
+             ToolPlayed(ANN, Tool("audit"), "", ()), Reacted(BOB, ANN, (1,), False), Declined(BOB),
+             Cancelled(ANN, Tool("audit"), 1), WrittenOff(ANN, brewery, False, frozenset()),
+             CapitalTaken(ANN, BOB, Capital(3)), CapitalDiscarded(BOB, (3,)), ToolDiscarded(ANN, Tool("tax"))]
+    assert all(event.reveals for event in revealing)
+    assert not any(event.reveals for event in quiet)
+
+
+def test_the_log_tells_each_player_what_they_may_know():
+    laid = LaidOut(2, (((Investment("brewery"), True), (Investment("steel-works"), False)), (), ()))
+    assert laid.describe(NAMES) == "Round 2 begins. On the table: auction 1: Brewery (3) and a face-down card."
+    drew = Drew(ANN, (Capital(3), Capital(5)), (Tool("audit"),), "round 2")
+    assert drew.describe(NAMES, ANN) == "Ann draws 5, 3 and Audit (round 2)."
+    assert drew.describe(NAMES, BOB) == "Ann draws 2 Capital cards and 1 Tool card (round 2)."
+    assert Drew(ANN, (), (), "").describe(NAMES, ANN) == "Ann draws nothing (the deck is empty)."
+    assert Passed(ANN, True).describe(NAMES) == "Ann plays no Tool." and Passed(ANN, False).describe(NAMES) == "Ann passes."
+    assert Reacted(CLEO, BOB, (1,), True).describe(NAMES) == (
+        "Cleo answers Bob's Connection with a Connection in the Government (paying 1).")
