@@ -1539,6 +1539,7 @@ def test_cards_are_values_that_cannot_change():
             card.key = "x"
     assert sorted([Capital(5), Capital(2, 1), Capital(2)]) == [Capital(2), Capital(2, 1), Capital(5)]
     assert sorted([Tool("tax"), Tool("audit")]) == [Tool("audit"), Tool("tax")]
+    assert sorted([Investment("brewery", 1), Investment("brewery")]) == [Investment("brewery"), Investment("brewery", 1)]
     assert repr(Capital(5, 1)) == "Capital('5.1')" and Tool("audit").name == "Audit"
     assert Investment("brewery").label == "Brewery (3)" and Investment("brewery").name == "Brewery"
 
@@ -1572,3 +1573,22 @@ def test_the_log_tells_each_player_what_they_may_know():
     assert Passed(ANN, True).describe(NAMES) == "Ann plays no Tool." and Passed(ANN, False).describe(NAMES) == "Ann passes."
     assert Reacted(CLEO, BOB, (1,), True).describe(NAMES) == (
         "Cleo answers Bob's Connection with a Connection in the Government (paying 1).")
+
+
+TARGETS = {"insider": {"lot": "3a"}, "press": {"own": 1}, "audit": {"player": "Bob", "card": 1},
+           "cover-up": {"own": 2}, "takeover": {"player": "Bob", "card": 1},
+           "merger": {"own": 1, "player": "Bob", "card": 1}, "write-off": {"own": 1}, "draw-capital": {},
+           "tax": {"player": "Bob"}, "espionage": {"player": "Bob"}, "offering": {"lot": "3a"}, "venture": {}}
+
+
+@pytest.mark.parametrize("kind", [kind for kind in CARDS.tools if kind.effect != "connection"], ids=lambda k: k.key)
+def test_every_tool_costs_exactly_its_price(kind):
+    fields = TARGETS[kind.effect]
+    state = tools_for(ann=[kind.key])
+    cheapest = tuple(range(kind.cost, 0, -1))  # Ann holds 1 2 3 4 5
+    assert Play(kind.key, pay=cheapest, **fields) in legal(state)
+    if kind.cost:
+        refused(state, Play(kind.key, pay=cheapest[1:], **fields), f"costs exactly {kind.cost} Capital card")
+    refused(state, Play(kind.key, pay=cheapest + (5,), **fields), "costs")
+    apply(state, Play(kind.key, pay=cheapest, **fields))
+    assert values(state.capital_discard) == sorted(cheapest, reverse=True)
