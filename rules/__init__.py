@@ -28,6 +28,8 @@ class GameInfo:
 
 
 CATALOGUE: tuple[GameInfo, ...] = (
+    GameInfo("capital-auction", "capital_auction", "Capital Auction", (2, 5),
+             "Bid Capital cards for face-up and face-down Investments; play Tools, cancel them with Connections."),
     GameInfo("portfolio", "portfolio", "Portfolio", (2, 5),
              "Build runs of cards that pay income; neutralise or take over your rivals' portfolios."),
     GameInfo("stock-market", "stock_market", "Card Stock Market", (2, 6),
