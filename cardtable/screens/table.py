@@ -109,6 +109,13 @@ class TableScreen(Screen[None]):
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
+        yield from self.compose_table()
+        yield TableFooter()
+
+    def compose_table(self) -> ComposeResult:
+        """The table between the title bar and the footer: the status line, the scoreboard,
+        board and hand beside the log, and the command bar (the results screen shows it in a
+        tab of its own)."""
         yield Static(id="status")
         with Horizontal(id="main"):
             # the scoreboard sits with the board, not in the side column: at 80 columns a side
@@ -121,7 +128,6 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield GameLog(id="log")
         yield CommandBar(id="command-bar")
-        yield TableFooter()
 
     @property
     def hand(self) -> HandWidget:
@@ -224,6 +230,8 @@ class TableScreen(Screen[None]):
     # -- the bus -------------------------------------------------------------------------------
     def _on_match_update(self, match: Match, update: Update) -> None:
         self._autosave()
+        if update.kind == "command" and match.over:
+            self._record()
         viewer = self.viewer
         seat = update.played.seat
         if update.kind == "undo":
@@ -266,6 +274,13 @@ class TableScreen(Screen[None]):
                 self.save_error = None
                 self.notify("The game is saved again.", title="Saved", timeout=5)
 
+    def _record(self) -> None:
+        """Add the game that just ended to the record of finished games (the app says in words
+        if it cannot)."""
+        record_game = getattr(self.app, "record_game", None)
+        if callable(record_game):
+            record_game(self.match, self.game_id)
+
     def _not_saved(self, error: Exception) -> None:
         """Warn at once (and again only when the reason changes) that moves are not saved."""
         if str(error) != self.save_error:
@@ -290,9 +305,11 @@ class TableScreen(Screen[None]):
         if self._results_shown:
             return
         self._results_shown = True
-        from .results import ResultsScreen
+        from .results import results_screen
 
-        self.app.push_screen(ResultsScreen(self.match, self.results_details()))
+        screen = results_screen(self.match, self.settings)
+        # pushed once this change has been drawn, not from inside the bus's callback
+        self.call_after_refresh(self.app.push_screen, screen)
 
     def results_details(self) -> Widget | None:
         """What the results screen shows under the scores (a game's own record of the match,

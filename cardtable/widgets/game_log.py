@@ -55,23 +55,55 @@ class GameLog(RichLog):
         self._width = 0
         self._widest = 0
         self._rendered: dict[tuple[str, int], list[Strip]] = {}
+        # where each entry shown ends: (in plain, in the rendered lines; -1 while not rendered)
+        self._ends: list[tuple[int, int]] = []
+
+    @property
+    def entries(self) -> int:
+        """How many history entries the log shows."""
+        return len(self._ends)
 
     def append(self, played: Played, names: Sequence[str], viewer: int | None) -> None:
         self._write(visible_lines(played, names, viewer))
+        self._end_entry()
+
+    def _end_entry(self) -> None:
+        self._ends.append((len(self.plain), len(self.lines) if self._size_known else -1))
 
     def rebuild(self, history: Iterable[Played], names: Sequence[str], viewer: int | None) -> None:
         """Start again from ``history`` (after an undo, or when the viewer changes). When the
         lines come out the same as those shown (a viewer who may read just what the last one
         did), nothing is redrawn: writing hundreds of lines again is the slow part."""
-        lines = [line for played in list(history)[-MAX_ENTRIES:]
-                 for line in visible_lines(played, names, viewer)]
-        if lines == self.plain:
+        entries = [visible_lines(played, names, viewer) for played in list(history)[-MAX_ENTRIES:]]
+        lines = [line for entry in entries for line in entry]
+        if lines == self.plain and len(entries) == len(self._ends):
             return
         self.clear()
         self.plain = []
-        self._write(lines)
+        self._ends = []
+        for entry in entries:
+            self._write(entry, show=False)
+            self._end_entry()
+        self._show()
 
-    def _write(self, lines: list[str]) -> None:
+    def drop(self, count: int) -> bool:
+        """Take the latest ``count`` entries off the end (a replay stepping back) without
+        writing the others again; False when that cannot be done here (rebuild instead)."""
+        if not 0 <= count <= len(self._ends) or self._deferred_renders or self.max_lines is not None:
+            return False
+        keep = len(self._ends) - count
+        plain_end, line_end = self._ends[keep - 1] if keep else (0, 0)
+        if any(lines < 0 for _plain, lines in self._ends):
+            return False
+        del self._ends[keep:]
+        del self.plain[plain_end:]
+        del self.lines[line_end:]
+        self._line_cache.clear()
+        self._widest = max((line.cell_length for line in self.lines), default=0)
+        self._show()
+        return True
+
+    def _write(self, lines: list[str], show: bool = True) -> None:
         self.plain.extend(lines)
         if not self._size_known:  # RichLog keeps writes until it knows its width
             for line in lines:
@@ -83,6 +115,13 @@ class GameLog(RichLog):
             return
         self.lines.extend(strips)
         self._widest = max(self._widest, *(strip.cell_length for strip in strips))
+        if show:
+            self._show()
+
+    def _show(self) -> None:
+        """Size the log to its lines and keep it at its end."""
+        if not self._size_known:  # RichLog sizes itself once the kept writes are rendered
+            return
         self.virtual_size = Size(self._widest, len(self.lines))
         self.refresh()
         if self.auto_scroll:
@@ -122,6 +161,13 @@ class GameLog(RichLog):
         if self._size_known and event.size.width != self._width and self.plain:
             self._width = event.size.width
             lines, self.plain = self.plain, []
+            ends, self._ends = self._ends, []
             self.clear()
-            self._write(lines)
+            start = 0
+            for plain_end, _lines in ends:
+                self._write(lines[start:plain_end], show=False)
+                self._end_entry()
+                start = plain_end
+            self._write(lines[start:], show=False)
+            self._show()
         self._width = event.size.width
