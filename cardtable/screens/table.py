@@ -106,6 +106,11 @@ class TableScreen(Screen[None]):
     def refresh_board(self, view: View) -> None:
         """Show ``view`` (the viewer's current view) on the board; called after every change."""
 
+    def compose_hand(self) -> ComposeResult:
+        """What sits under the board: the hand. Override to put more there (Abundance's
+        auction block), keeping the HandWidget with id ``hand``."""
+        yield HandWidget(self.settings.four_colour, id="hand")
+
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
@@ -124,7 +129,7 @@ class TableScreen(Screen[None]):
                 yield Scoreboard(id="scoreboard")
                 with VerticalScroll(id="board"):
                     yield from self.compose_board()
-                yield HandWidget(self.settings.four_colour, id="hand")
+                yield from self.compose_hand()
             with Vertical(id="side"):
                 yield GameLog(id="log")
         yield CommandBar(id="command-bar")

@@ -192,7 +192,8 @@ async def test_a_whole_match_of_two_humans_through_the_keys(tmp_path):
             assert (match.history[before].seat, match.history[before].command) == (seat, expected)
             played.add(type(expected))
 
-        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen) and app.screen.query("#abundance-sales"))
+        await pilot.pause()
         details = str(app.screen.query_one("#abundance-sales").render())
         assert "Match total" in details and "R2 round 4" in details  # every sale beside the result
     assert match.over and len(match.history) > 300

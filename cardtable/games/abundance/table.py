@@ -101,12 +101,16 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
         yield TrinketsPanel(id="trinkets")
         yield SalesSheet(id="sales")
 
+    def compose_hand(self) -> ComposeResult:
+        # There is no hand of cards: the auction block takes the hand's place under the board,
+        # and the keys. It sits outside the board's scrolling container, whose arrow and page
+        # keys would otherwise come first.
+        yield AuctionBlock(id="auction")
+        yield from super().compose_hand()
+
     def on_mount(self) -> None:
-        # (TableScreen's own on_mount runs too, after this one.) There is no hand of cards: the
-        # auction block takes the hand's place under the board, and the keys. It sits outside the
-        # board's scrolling container, whose arrow and page keys would otherwise come first.
+        # (TableScreen's own on_mount runs too, after this one)
         self.hand.can_focus = False
-        self.query_one("#play").mount(AuctionBlock(id="auction"), before="#hand")
 
     @property
     def abundance_view(self) -> AbundanceView:
