@@ -25,7 +25,8 @@ from .settings import BOT_SPEEDS, FOUR_COLOUR_HELP, Settings, read_settings
 from .settings import save_settings as write_settings
 
 if TYPE_CHECKING:
-    from rules.core import Match
+    from rules.core import Match, Replay
+    from .record import Record
     from .saves import SaveStore
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -45,7 +46,7 @@ class SizeGuard(Widget):
 
 class CardtableApp(App[None]):
     """The terminal card table. With ``match`` (and its save ``game_id``) the game's table opens
-    at once, over the main menu."""
+    at once, over the main menu; with ``replay``, the replay of a game."""
 
     TITLE = "cardtable"
     CSS_PATH = "app.tcss"
@@ -58,6 +59,7 @@ class CardtableApp(App[None]):
         match: Match | None = None,
         game_id: str | None = None,
         notice: str | None = None,
+        replay: Replay | None = None,
     ) -> None:
         super().__init__()
         if store is None:
@@ -70,6 +72,8 @@ class CardtableApp(App[None]):
             settings, self._problems = read_settings()
         self.settings = settings
         self._start = (match, game_id, notice)
+        self._replay = replay
+        self._record: Record | None = None
         self._focus_before_small: Widget | None = None
         self.reported_saves: set[tuple[str, str]] = set()
         """Damaged saves already reported this session (id, reason): said once, not on every
@@ -109,6 +113,8 @@ class CardtableApp(App[None]):
             if notice:
                 self.notify(notice, title="Resumed before a move that no longer replays",
                             severity="warning", timeout=20, markup=False)
+        if self._replay is not None:
+            self.open_replay(self._replay, notice)
 
     def notify_not_saved(self, error: Exception) -> None:
         """Say at once that the game on the table is not being saved, and why."""
@@ -131,12 +137,58 @@ class CardtableApp(App[None]):
     def open_game(self, match: Match, game_id: str | None, not_saved: Exception | None = None) -> None:
         """The table of a game in play; the results of a finished one."""
         if match.over:
-            from .screens.results import ResultsScreen
+            from .screens.results import results_screen
 
             self.show_menu()
-            self.push_screen(ResultsScreen(match))
+            self.push_screen(results_screen(match, self.settings))
         else:
             self.open_table(match, game_id, not_saved)
+
+    def open_replay(self, replay: Replay, notice: str | None = None) -> None:
+        """The replay of a game, above the screens already open."""
+        from .screens.replay import replay_screen
+
+        self.push_screen(replay_screen(replay, self.settings))
+        if notice:
+            self.notify(notice, title="The replay ends early", severity="warning", timeout=20, markup=False)
+
+    def action_stats(self) -> None:
+        from .screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen())
+
+    # -- the record of finished games ----------------------------------------------------------
+    @property
+    def record(self) -> Record:
+        """The record of finished games, beside the saves (opened on first use)."""
+        if self._record is None:
+            from .record import Record
+
+            self._record = Record(self.store.root)
+        return self._record
+
+    def record_game(self, match: Match, game_id: str | None) -> None:
+        """Add a game that has just ended to the record; say in words if it cannot be."""
+        from .record import GameRecord, RecordError
+
+        try:
+            self.record.add(GameRecord.of(match, game_id))
+        except (RecordError, ValueError) as error:
+            self.notify(f"{error} The game is saved all the same.", title="Not added to the record",
+                        severity="warning", timeout=15, markup=False)
+        self.report_record()
+
+    def report_record(self) -> None:
+        """Say what the record had to do (a damaged file set aside), once."""
+        if self._record is None:
+            return
+        for notice in self._record.notices:
+            self.notify(notice, title="The record of finished games", severity="warning", timeout=20, markup=False)
+        self._record.notices.clear()
+
+    def on_unmount(self) -> None:
+        if self._record is not None:
+            self._record.close()
 
     def show_menu(self) -> None:
         """Back to the main menu, closing every screen above it."""

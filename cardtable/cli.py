@@ -1,4 +1,5 @@
-"""The `cardtable` command: play (the menu, a new game, a resumed game), list saves, simulate.
+"""The `cardtable` command: play (the menu, a new game, a resumed game), list saves, simulate,
+replay a game, the stats of the record of finished games, and serve the app to a browser.
 
 Only the commands that open the table import the Textual app, so `cardtable saves` and
 `cardtable simulate` run without a terminal UI. A mistake on the command line is reported as
@@ -20,7 +21,9 @@ from rules.core.errors import RulesError, SaveFormatError
 from . import __version__
 
 if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for the menu
-    from rules.core import Match, Seat
+    from rules.core import Match, Replay, Seat
+
+    from .record import HeadToHead, PlayerStats
 from .saves import GameInUse, SaveInfo, SaveStore, finish_writes_before_dying, is_valid_id
 
 PROG = "cardtable"
@@ -57,13 +60,13 @@ class _Parser(argparse.ArgumentParser):
 
 # -- the app -------------------------------------------------------------------------------
 def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None,
-               notice: str | None = None) -> int:
-    """Run the Textual app (the menu, or the table of ``match``) until the player quits;
-    ``notice`` is shown on the table as it opens. Every game lock is given back at the end."""
+               notice: str | None = None, replay: Replay | None = None) -> int:
+    """Run the Textual app (the menu, the table of ``match``, or the replay of a game) until the
+    player quits; ``notice`` is shown as it opens. Every game lock is given back at the end."""
     from .app import CardtableApp  # here, so the other commands never import Textual
 
     finish_writes_before_dying()
-    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice)
+    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice, replay=replay)
     try:
         app.run()
     finally:
@@ -194,6 +197,22 @@ def build_parser() -> argparse.ArgumentParser:
                                "(default: the best bot at the fewest seats)")
     simulate.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     simulate.add_argument("--option", action="append", metavar="KEY=VALUE", help="a setup option; may be repeated")
+
+    replay = command("replay", "Step through a saved or finished game move by move (it is only read, never changed).")
+    replay.add_argument("id", nargs="?", metavar="ID",
+                        help="the save's id, or the start of it (default: the most recently played game)")
+
+    stats = command("stats", "Games, wins, win rate, best score and winning streaks from the record of finished games.")
+    stats.add_argument("name", nargs="?", metavar="NAME", help="one player: their games and their opponents")
+    stats.add_argument("other", nargs="?", metavar="OTHER", help="a second player: NAME and OTHER head to head")
+    stats.add_argument("--game", metavar="GAME", help="only this game")
+
+    serve = command("serve", "Serve cardtable to web browsers (textual-serve): the same app, pass-and-play on a tablet.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument("--public-url", metavar="URL",
+                       help="the address browsers use to reach it, when not http://HOST:PORT (behind a proxy)")
     return parser
 
 
@@ -277,8 +296,136 @@ def simulation_progress(title: str, games: int) -> Iterator[Callable[[int], None
         yield lambda done: progress.update(task, completed=done)
 
 
+def cmd_replay(args: argparse.Namespace, store: SaveStore) -> int:
+    if args.id is None:
+        info = store.latest(unfinished=False)
+        report_problems(store)
+        if info is None:
+            return fail(f"there is no saved game to replay; play one with '{PROG} new GAME'", 1)
+        game_id = info.id
+    else:
+        game_id = resolve_id(store, args.id)
+    try:
+        replayed = store.replay(game_id)
+    except LookupError as error:
+        return fail(error.args[0], 1)
+    except SaveFormatError as error:
+        return fail(str(error), 1)
+    return launch_app(store, notice=replayed.notice, replay=replayed.replay)
+
+
+def cmd_stats(args: argparse.Namespace, store: SaveStore) -> int:
+    from .record import Record, RecordError
+
+    record = Record(store.root)
+    game = rules.game_key(args.game) if args.game else None
+    if game is not None and game not in rules.INFO:
+        raise UsageError(f"unknown game {args.game!r}; the games are: {', '.join(rules.INFO)}")
+    try:
+        status = print_stats(record, args.name, args.other, game)
+    except RecordError as error:
+        return fail(str(error), 1)
+    finally:
+        for notice in record.notices:
+            print(f"{PROG}: {notice}", file=sys.stderr)
+        record.close()
+    return 1 if record.notices else status
+
+
+def print_stats(record: Any, name: str | None, other: str | None, game: str | None) -> int:
+    """Print the stats asked for; the exit status (1 when the player or the pair is not found)."""
+    if name is None:
+        stats = [s for s in record.players() if game is None or s.game == game]
+        if not stats:
+            where = f" of {rules.INFO[game].title}" if game else ""
+            print(f"No finished games{where} in the record yet ({record.path}): it fills as games end.")
+            return 0
+        print(format_player_stats(stats, game))
+        return 0
+    stats = [s for s in record.players(name) if game is None or s.game == game]
+    if not stats:
+        if game is not None:
+            return fail(f"{name!r} has no finished game of {rules.INFO[game].title} in the record", 1)
+        return fail(f"no finished game of {name!r} is in the record", 1)
+    if other is None:
+        print(format_player_stats(stats, game))
+        opponents = record.opponents(name, game)
+        if opponents:
+            print()
+            print(format_opponents(opponents))
+        return 0
+    meetings = [h for h in record.head_to_head(name, other) if game is None or h.game == game]
+    if not meetings:
+        return fail(f"{name} and {other} have not finished a game together"
+                    + (f" of {rules.INFO[game].title}" if game else ""), 1)
+    print(format_head_to_head(meetings))
+    return 0
+
+
+def game_title(name: str | None) -> str:
+    if name is None:
+        return "all games"
+    info = rules.INFO.get(name)
+    return info.title if info else name
+
+
+def columns(rows: Sequence[Sequence[str]], right: Sequence[bool]) -> str:
+    """Rows as aligned columns (the first row the header); ``right`` aligns numbers."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.rjust(w) if r else cell.ljust(w) for cell, w, r in zip(row, widths, right)).rstrip()
+                     for row in rows)
+
+
+def format_player_stats(stats: Sequence[PlayerStats], game: str | None = None) -> str:
+    """One line per player and game, each player's games together first ("all games", only
+    for a player of several games), players with the most games first."""
+    kinds: dict[tuple[str, str | None], list[PlayerStats]] = {}
+    for s in stats:
+        kinds.setdefault((s.name.casefold(), s.bot), []).append(s)
+    rows = [("PLAYER", "GAME", "GAMES", "WINS", "WIN RATE", "BEST", "STREAK", "LONGEST", "LAST PLAYED")]
+    order = sorted(kinds.values(), key=lambda group: -max(s.games for s in group))
+    for group in order:
+        per_game = [s for s in group if s.game is not None]
+        shown = sorted(per_game, key=lambda s: (-s.games, s.game or ""))
+        if game is None and len(per_game) > 1:
+            shown = [s for s in group if s.game is None] + shown
+        for s in shown:
+            rows.append((s.label, game_title(s.game), str(s.games), str(s.wins), f"{s.win_rate:.0%}",
+                         "-" if s.best is None else str(s.best), str(s.streak), str(s.longest),
+                         s.last.astimezone().strftime("%Y-%m-%d")))
+    return columns(rows, [False, False, True, True, True, True, True, True, False])
+
+
+def format_opponents(opponents: Sequence[HeadToHead]) -> str:
+    name = opponents[0].first
+    rows = [("HEAD TO HEAD", "GAMES", f"{name.upper()} AHEAD", "THEY WERE AHEAD", "TIED")]
+    for h in opponents:
+        rows.append((h.second, str(h.games), str(h.first_ahead), str(h.second_ahead), str(h.tied)))
+    return columns(rows, [False, True, True, True, True])
+
+
+def format_head_to_head(meetings: Sequence[HeadToHead]) -> str:
+    first, second = meetings[0].first, meetings[0].second
+    total = meetings[-1]
+    lines = [f"{first} against {second}: {total.games} game{'s' * (total.games != 1)} together; "
+             f"{first} finished ahead {total.first_ahead}, {second} {total.second_ahead}, tied {total.tied}."]
+    rows = [("GAME", "GAMES", f"{first.upper()} AHEAD", f"{second.upper()} AHEAD", "TIED")]
+    for h in meetings:
+        rows.append((game_title(h.game), str(h.games), str(h.first_ahead), str(h.second_ahead), str(h.tied)))
+    return "\n".join([*lines, "", columns(rows, [False, True, True, True, True])])
+
+
+def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
+    from .serve import ServeError, serve
+
+    try:
+        return serve(store.root, args.host, args.port, args.public_url)
+    except ServeError as error:
+        return fail(str(error), 1)
+
+
 COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_saves,
-            "simulate": cmd_simulate}
+            "simulate": cmd_simulate, "replay": cmd_replay, "stats": cmd_stats, "serve": cmd_serve}
 
 
 # -- output ----------------------------------------------------------------------------------

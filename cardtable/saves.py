@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import platformdirs
 
 if TYPE_CHECKING:  # the match machinery loads when a save is first read, not at start-up
-    from rules.core import Match, Outcome, Seat
+    from rules.core import Match, Outcome, Replay, Seat
 
 import rules
 from rules.core.errors import ReplayError, RulesError, SaveFormatError
@@ -154,6 +154,15 @@ class Opened:
     resumed exactly where it was left (its later moves no longer replay)."""
 
     match: Match
+    notice: str | None = None
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A saved game read back for a replay, and a notice in words when its later moves no
+    longer replay (the replay ends before the first of them)."""
+
+    replay: Replay
     notice: str | None = None
 
 
@@ -324,6 +333,37 @@ class SaveStore:
     def load(self, game_id: str) -> Match:
         """``open(game_id, lock=False).match``: the game replayed, without taking its lock."""
         return self.open(game_id, lock=False).match
+
+    def replay(self, game_id: str) -> Replayed:
+        """The saved game as a Replay (``rules.core.replay``), for stepping through it. Reads
+        only: nothing is locked, moved or written, and a game open in another cardtable can be
+        replayed all the same. A move that no longer replays ends the replay before it, and
+        ``Replayed.notice`` says so.
+
+        Raises LookupError for an unknown id and SaveFormatError, in words, for a file that is
+        not a readable save (it is left where it is: opening it to play sets it aside)."""
+        path = self._path(game_id)
+        if not path.is_file():
+            raise LookupError(f"no saved game {_quoted(game_id)}")
+        try:
+            data = _read(path)
+            _inspect(path, data)
+        except _Unreadable as problem:
+            raise SaveFormatError(f"{path.name} cannot be replayed: {problem.reason}") from None
+        try:
+            replay = rules.load_replay(data)
+        except RecursionError:
+            raise SaveFormatError(f"{path.name} cannot be replayed: it is nested too deeply") from None
+        except SaveFormatError as error:
+            raise SaveFormatError(f"{path.name} cannot be replayed: {_shorten(error, 300)}") from None
+        except Exception as error:  # the border: a game may fail deep inside on odd input
+            raise SaveFormatError(f"{path.name} cannot be replayed ({type(error).__name__}: "
+                                  f"{_shorten(error, 200)})") from None
+        notice = None
+        if replay.stopped is not None:
+            notice = (f"Move {replay.stopped.move} of this game ({_shorten(replay.stopped.text, 40)!r}) no "
+                      f"longer replays: the replay ends after move {replay.moves}.")
+        return Replayed(replay, notice)
 
     def list(self) -> list[SaveInfo]:
         """Every save, most recently played first, damaged ones included (``damaged``, with the

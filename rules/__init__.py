@@ -27,13 +27,15 @@ class GameInfo:
     blurb: str
 
 
-CATALOGUE: tuple[GameInfo, ...] = (
+CATALOGUE: tuple[GameInfo, ...] = (  # in the order the menus list them
     GameInfo("portfolio", "portfolio", "Portfolio", (2, 5),
              "Build runs of cards that pay income; neutralise or take over your rivals' portfolios."),
     GameInfo("stock-market", "stock_market", "Card Stock Market", (2, 6),
              "Buy shares in the four suits, push their prices up or crash them, and end the richest."),
     GameInfo("property", "property", "Property", (2, 6),
              "Claim cells of an 8×8 grid with a red and a black card; rent grows with your groups."),
+    GameInfo("capital-auction", "capital_auction", "Capital Auction", (2, 5),
+             "Bid Capital cards for face-up and face-down Investments; play Tools, cancel them with Connections."),
     GameInfo("abundance", "abundance", "Abundance", (2, 2),
              "Bid for trinkets at open, sealed and one-bid auctions; sell the rarest suits dear."),
 )
@@ -88,3 +90,17 @@ def load_match(data: Mapping[str, Any]) -> Any:
     if not isinstance(game, str) or game_key(game) not in INFO:
         raise SaveFormatError(f"a game this version does not have ({game!r})")
     return Match.from_json(data, find_game(game))
+
+
+def load_replay(data: Mapping[str, Any]) -> Any:
+    """A saved game's JSON as a Replay (``rules.core.replay``): its positions move by move, up
+    to the first move that no longer replays (``stopped`` says which). Raises SaveFormatError,
+    in words, for anything that is not a save of a game this version has."""
+    from .core.match import _format_version
+    from .core.replay import Replay
+
+    _format_version(data)
+    game = data.get("game")
+    if not isinstance(game, str) or game_key(game) not in INFO:
+        raise SaveFormatError(f"a game this version does not have ({game!r})")
+    return Replay.from_json(data, find_game(game))

@@ -1,7 +1,7 @@
 """cardtable's speed figures, measured side by side in one run (a script, not a test).
 
-    python tests/benchmark.py [--runs 7] [--games 200] [--presses 60]
-        [--parts startup,keys,simulation] [--reference DIR]
+    python tests/benchmark.py [--runs 7] [--games 200] [--presses 60] [--records 5000]
+        [--parts startup,keys,record,simulation] [--reference DIR]
 
 Reports, with the goal of each:
 - start-up to the first screen written to a terminal: the installed `cardtable` command (what
@@ -11,6 +11,9 @@ Reports, with the goal of each:
 - the median time from a key press to the table repainted, on the Property and Portfolio
   tables (a hand-cursor key, and a card selection that re-highlights the board), measured from
   the key reaching the app to the next frame rendered for the terminal: goal <= 50 ms;
+- the record of finished games: 5,000 games inserted, then the stats queries timed (every
+  player per game, one player, head-to-head, opponents; and opening the file, which checks it):
+  goal < 100 ms for the Stats screen's queries together;
 - commands/s and games/s of headless bot games of every registered game; with ``--reference``
   (another checkout of cardtable, e.g. the last release) the same games are played by that
   checkout's code too, interleaved with this one's in fresh processes, and the ratios printed.
@@ -31,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-GOALS = {"startup": 1.25, "memory": 1.3, "key_ms": 50.0}
+GOALS = {"startup": 1.25, "memory": 1.3, "key_ms": 50.0, "stats_ms": 100.0}
 
 
 # -- start-up: the installed `cardtable` command and a bare Textual app, each in a terminal --------
@@ -179,6 +182,66 @@ async def key_latency(game: str, players: list[str], presses: int) -> dict[str, 
     return {"cursor_ms": statistics.median(cursor_ms), "select_ms": statistics.median(select_ms)}
 
 
+# -- the record of finished games --------------------------------------------------------------
+def record_figures(count: int, runs: int) -> dict[str, float]:
+    """Fill a record with ``count`` games of 2–6 players from a dozen names (humans and bots,
+    two games), then time what the Stats screen and `cardtable stats` ask of it, each the
+    median of ``runs`` fresh opens of the file."""
+    import random
+    from datetime import datetime, timedelta, timezone
+
+    from cardtable.record import GameRecord, PlayerResult, Record
+
+    rng = random.Random(5)
+    names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]
+    start = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    games = []
+    for n in range(count):
+        seated = rng.sample(names, rng.randint(2, 6))
+        scores = [rng.randrange(400) for _ in seated]
+        ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        players = tuple(PlayerResult(name, "bot" if name in ("Cleo", "Hal") else None, rank, score)
+                        for name, rank, score in zip(seated, ranks, scores))
+        games.append(GameRecord(rng.choice(["property", "portfolio"]), start + timedelta(hours=n),
+                                players, save_id=f"game-{n}", seed=n, moves=100, turns=40))
+    times: dict[str, list[float]] = {"insert": [], "open": [], "everyone": [], "one player": [],
+                                     "head-to-head": [], "opponents": [], "one more game": []}
+    with tempfile.TemporaryDirectory() as folder:
+        record = Record(Path(folder))
+        began = time.perf_counter()
+        record.add_many(games)
+        times["insert"].append(time.perf_counter() - began)
+        record.close()
+        for _ in range(runs):
+            record = Record(Path(folder))
+            for label, ask in (("open", record.count), ("everyone", record.players),
+                               ("one player", lambda: record.players("Ann")),
+                               ("head-to-head", lambda: record.head_to_head("Ann", "Bob")),
+                               ("opponents", lambda: record.opponents("Ann"))):
+                began = time.perf_counter()
+                ask()
+                times[label].append(time.perf_counter() - began)
+            # a game's end at the table: its players' standings are worked out again
+            last = games[-1]
+            began = time.perf_counter()
+            record.add(GameRecord(last.game, last.finished + timedelta(hours=1), last.players,
+                                  save_id=f"extra-{len(times['one more game'])}"))
+            times["one more game"].append(time.perf_counter() - began)
+            record.close()
+    return {label: statistics.median(values) * 1000 for label, values in times.items()}
+
+
+def print_record(count: int, runs: int) -> None:
+    f = record_figures(count, runs)
+    screen = f["open"] + f["everyone"] + f["opponents"]
+    print(f"record of {count:,} games: inserted in {f['insert']:.0f} ms (one transaction); open and check "
+          f"{f['open']:.1f} ms, every player {f['everyone']:.1f} ms, one player {f['one player']:.1f} ms, "
+          f"head-to-head {f['head-to-head']:.1f} ms, opponents {f['opponents']:.1f} ms; one more game "
+          f"recorded {f['one more game']:.1f} ms (medians of {runs})")
+    print(f"stats screen (open, every player, opponents): {screen:.1f} ms "
+          f"(goal < {GOALS['stats_ms']:.0f} ms: {'ok' if screen < GOALS['stats_ms'] else 'OVER GOAL'})")
+
+
 # -- simulation -------------------------------------------------------------------------------
 def simulation(games: int) -> dict[str, dict[str, float]]:
     import rules
@@ -235,8 +298,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--presses", type=int, default=60)
-    parser.add_argument("--parts", default="startup,keys,simulation",
-                        help="which figures: startup, keys, simulation (comma-separated)")
+    parser.add_argument("--records", type=int, default=5000, help="games in the record benchmark")
+    parser.add_argument("--parts", default="startup,keys,record,simulation",
+                        help="which figures: startup, keys, record, simulation (comma-separated)")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="another cardtable checkout to compare simulation speed against")
     parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
@@ -250,6 +314,8 @@ def main() -> None:
         print_startup(args.runs)
     if "keys" in parts:
         print_keys(args.presses)
+    if "record" in parts:
+        print_record(args.records, args.runs)
     if "simulation" in parts:
         if args.reference:
             compare_simulations(args.reference, args.games)

@@ -62,6 +62,10 @@ async def main() -> None:
                     ("space", "right", "space"))
         match = game_in_progress("portfolio", ["Ann", "Bob", "Cleo"], seed=5, commands=60)
         await shoot("portfolio", CardtableApp(store=store, settings=settings, match=match))
+        # round 2 of the first rubber: sealed bids tied, the card goes to an open auction; Ann
+        # raises her bid by 5
+        match = game_in_progress("abundance", ["Ann", "Cleo"], seed=1, commands=300)
+        await shoot("abundance", CardtableApp(store=store, settings=settings, match=match), ("right",))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ def test_rules_import_no_ui_or_storage():
     code = (
         "import json, sys, rules\n"
         "from rules.core.simulate import simulate\n"
+        "from rules.core.replay import Replay\n"
         "for spec in rules.GAMES.values(): spec.setup(['A', 'B', 'C'][:spec.players[0]], None, 1)\n"
         "print(json.dumps(sorted(sys.modules)))"
     )

@@ -1,4 +1,4 @@
-"""The main menu: new game, resume, rules, settings, quit — by arrow keys, letter keys or mouse."""
+"""The main menu: new game, resume, stats, rules, settings, quit — by arrow keys, letter keys or mouse."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 ENTRIES = {
     "new_game": ("n", "New game"),
     "resume": ("r", "Resume"),
+    "stats": ("t", "Stats"),
     "rules": ("u", "Rules"),
     "settings": ("s", "Settings"),
     "quit": ("q", "Quit"),
@@ -79,6 +80,9 @@ class MenuScreen(Screen):
         from .resume import ResumeScreen
 
         self.app.push_screen(ResumeScreen())
+
+    def action_stats(self) -> None:
+        self.app.action_stats()
 
     def action_rules(self) -> None:
         self.app.action_rules()

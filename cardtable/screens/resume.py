@@ -1,5 +1,5 @@
-"""The saved games: resume one, delete one to the trash (after a question whose default is No),
-or show the trash and restore a game from it.
+"""The saved games: resume one, replay one (r), delete one to the trash (after a question whose
+default is No), or show the trash and restore a game from it.
 
 The list shows every save, damaged ones too, with the reason in words; opening a damaged one is
 what sets it aside (to ``saves/damaged/``), listing never moves anything. A game open in another
@@ -57,6 +57,7 @@ class ResumeScreen(Screen):
     """The saves list, or (``t``) the trash. Entering the screen re-reads the saves folder."""
 
     BINDINGS = [
+        Binding("r", "replay", "Replay"),
         Binding("d,delete", "delete", "Delete"),
         Binding("u", "restore", "Restore"),
         Binding("t", "trash", "Trash"),
@@ -116,6 +117,9 @@ class ResumeScreen(Screen):
             return not self.showing_trash
         if action == "restore":
             return self.showing_trash
+        if action == "replay":
+            info = self.selected() if self.is_mounted else None
+            return False if self.showing_trash else (True if info is not None and not info.damaged else None)
         return True
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -145,14 +149,31 @@ class ResumeScreen(Screen):
         match = opened.match
         if match.over:
             store.release(info.id)  # nothing will be written: nobody need be kept out
-            from .results import ResultsScreen
+            from .results import results_screen
 
-            self.app.push_screen(ResultsScreen(match))
+            self.app.push_screen(results_screen(match, self.app.settings))
         else:
             self.app.open_table(match, info.id)
         if opened.notice:
             self.notify(opened.notice, title="Resumed before a move that no longer replays",
                         severity="warning", timeout=20, markup=False)
+
+    def action_replay(self) -> None:
+        """Step through the game under the cursor (read only: it stays as it is)."""
+        info = self.selected()
+        if info is None or self.showing_trash:
+            return
+        try:
+            replayed = self.app.store.replay(info.id)
+        except (SaveFormatError, LookupError, OSError) as error:
+            self.notify(str(error) if not isinstance(error, LookupError) else error.args[0],
+                        title=f"Cannot replay this {info.title} game", severity="error", timeout=15, markup=False)
+            self.reload()
+            return
+        self.app.open_replay(replayed.replay, replayed.notice)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.refresh_bindings()  # Replay is greyed on a damaged save
 
     def action_delete(self) -> None:
         from .confirm import ConfirmScreen

@@ -18,6 +18,7 @@ _FROM = {
                "chance", "check_awaited", "check_setup", "resolve_options"),
     "errors": ("IllegalCommand", "NotationError", "ReplayError", "RulesError", "SaveFormatError"),
     "match": ("FORMAT_VERSION", "Match", "Played", "Seat", "Update"),
+    "replay": ("Replay", "ScoreSeries"),
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names}
 

@@ -236,6 +236,10 @@ class GameSpec(Protocol):
     def turn(self, state: Any) -> int:
         """A number that grows by one each turn; the saves list shows it."""
 
+    # Optional: ``scores(state) -> tuple[int, ...]``, each seat's PUBLIC standing (money, points)
+    # at any moment, and ``score_label`` ("Money"): the results chart draws it after every move.
+    # Without it the chart uses the first scoreboard column of the public view holding numbers.
+
 
 def check_setup(spec: Any, names: Sequence[str], options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The shared argument checks of ``setup``: the player count and names, then the options."""

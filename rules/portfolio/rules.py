@@ -519,6 +519,13 @@ class PortfolioGame:
     def turn(self, state: PortfolioState) -> int:
         return state.turns
 
+    score_label = "Money"
+
+    def scores(self, state: PortfolioState) -> tuple[int, ...]:
+        """Each seat's money, public at every moment (the final score): what the results
+        chart draws."""
+        return tuple(state.money)
+
     def conserved(self, state: PortfolioState) -> dict[str, Any]:
         cards = [*state.stock, *state.discard, *(c for hand in state.hands for c in hand),
                  *(c for p in state.portfolios for c in p.all_cards())]

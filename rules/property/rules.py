@@ -237,6 +237,12 @@ class PropertySpec:
     def turn(self, state: PropertyState) -> int:
         return state.turn
 
+    score_label = "Money"
+
+    def scores(self, state: PropertyState) -> tuple[int, ...]:
+        """Each seat's money, public at every moment: what the results chart draws."""
+        return tuple(state.money)
+
     def legal(self, state: PropertyState, seat: int) -> list[Command]:
         if seat not in self.awaiting(state):
             return []

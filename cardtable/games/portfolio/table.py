@@ -67,6 +67,9 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         *TableScreen.BINDINGS,
     ]
 
+    # keys that only change what is shown: a replay of the game keeps them
+    VIEW_ACTIONS = frozenset({"sheet", "portfolio"})
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._uses: dict[str, list[str]] = {}

@@ -1,0 +1,228 @@
+"""Replays: a finished or saved game stepped through move by move.
+
+A ``Replay`` is a Match rebuilt from a game's seed and commands — the rules replay exactly from
+those — that keeps the position after every move, so it can be moved to any of them at once
+(``goto``). It is a Match to read (views per seat, history, turn, outcome, awaiting), never to
+play: ``legal`` is empty and ``submit``, ``check`` and ``undo`` refuse. A table shows it as it
+shows a game in play, through ``view(seat)`` and the history's events as that seat may read them.
+
+``scores()`` charts the game: each seat's public standing (money, points) after every move,
+from the game's optional ``scores(state)`` function, else from the first scoreboard column of
+the public view that holds whole numbers.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from .engine import Command
+from .errors import IllegalCommand, ReplayError, RulesError, SaveFormatError
+from .jsonio import read_int, read_list
+from .match import Match, Played, Seat, _format_version
+
+READ_ONLY = "This is a replay: nothing can be played here."
+
+
+@dataclass(frozen=True)
+class ScoreSeries:
+    """What a results chart draws: ``values[k][seat]`` after ``k`` moves (k = 0 is the deal),
+    ``turns[k]`` the turn at that position, ``label`` what the numbers are ("Money")."""
+
+    label: str
+    values: tuple[tuple[int, ...], ...]
+    turns: tuple[int, ...]
+
+
+class Replay(Match):
+    """The positions of a game after each of its moves; ``position`` is the one shown.
+
+    ``stopped`` is the move that did not replay (a save edited by hand, or from rules that have
+    changed since), as a ReplayError: the replay holds the moves before it."""
+
+    def __init__(self, spec: Any, seats: Sequence[Seat], options: Mapping[str, Any] | None,
+                 seed: int, moves: Sequence[tuple[int, str]] = (), *, strict: bool = True) -> None:
+        super().__init__(spec, seats, options, seed)
+        self.stopped: ReplayError | None = None
+        self._states: list[Any] = [copy.deepcopy(self.state)]
+        for number, (seat, text) in enumerate(moves, 1):
+            try:
+                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+                    raise RulesError(f"there is no seat {seat!r}")
+                self._play(seat, self.parse(seat, text))
+            except Exception as error:  # odd text may fail deep inside a game: still this move's fault
+                words = str(error) if isinstance(error, RulesError) else f"{type(error).__name__}: {error}"
+                self.stopped = ReplayError(f"move {number} ({text!r}) does not replay: {words}", number, text)
+                if strict:
+                    raise self.stopped from None
+                break
+            self._undo.clear()
+            self._states.append(copy.deepcopy(self.state))
+        self._played: tuple[Played, ...] = tuple(self.history)
+        self._turns = tuple(spec.turn(state) for state in self._states)
+        self.position = len(self._played)
+        self._series: ScoreSeries | None = None
+
+    # -- making one ------------------------------------------------------------------------------
+    @classmethod
+    def of(cls, match: Match) -> Replay:
+        """The replay of ``match``'s history (a game in play or finished), at its last move."""
+        moves = [(played.seat, played.text) for played in match.history]
+        return cls(match.spec, match.seats, match.options, match.seed, moves)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], spec: Any) -> Replay:  # type: ignore[override]
+        """The replay of a saved game of ``spec``, at its last move. A move that no longer
+        replays ends the replay there (``stopped`` says which and why); a save that is not a
+        game at all raises SaveFormatError in words."""
+        version = _format_version(data)
+        missing = [key for key in ("seats", "seed", "commands") if key not in data]
+        if missing:
+            raise SaveFormatError(f"the save is incomplete: it has no {', '.join(map(repr, missing))}")
+        try:
+            seats = [Seat.from_json(s) for s in read_list(data["seats"], "the seats")]
+            seed = read_int(data["seed"], "the seed")
+            commands = read_list(data["commands"], "the commands")
+            options = data.get("options") or {}
+            if version == 1:  # notation only: the seat is whoever the game awaited then
+                replay = cls(spec, seats, options, seed)
+                moves = replay._format1_moves(commands)
+            else:
+                moves = [_move(number, entry, len(seats)) for number, entry in enumerate(commands, 1)]
+            return cls(spec, seats, options, seed, moves, strict=False)
+        except SaveFormatError:
+            raise
+        except RulesError as error:
+            raise SaveFormatError(f"the save is damaged: {error}") from None
+
+    def _format1_moves(self, commands: Sequence[Any]) -> list[tuple[int, str]]:
+        """Seats for a format-1 save's commands, found by replaying them (up to the first that
+        does not replay: the replay proper says why)."""
+        moves = []
+        for number, entry in enumerate(commands, 1):
+            if not isinstance(entry, str):
+                raise SaveFormatError(f"move {number} is not a command in notation: {entry!r}")
+            awaiting = sorted(self.awaiting)
+            seat = awaiting[0] if len(awaiting) == 1 else -1
+            moves.append((seat, entry))
+            try:
+                self._play(seat, self.parse(seat, entry))
+            except Exception:
+                break
+        return moves
+
+    # -- moving between positions ----------------------------------------------------------------
+    @property
+    def moves(self) -> int:
+        """How many moves the replay holds (its last position)."""
+        return len(self._played)
+
+    def goto(self, position: int) -> int:
+        """Show the position after ``position`` moves (clamped to 0 … ``moves``); return it."""
+        position = max(0, min(self.moves, int(position)))
+        self.position = position
+        self.state = self._states[position]
+        self.history = list(self._played[:position])
+        self._cache.clear()
+        return position
+
+    def turn_at(self, position: int) -> int:
+        return self._turns[max(0, min(self.moves, position))]
+
+    @property
+    def turns(self) -> tuple[int, int]:
+        """The first and last turn of the game."""
+        return self._turns[0], self._turns[-1]
+
+    def start_of_turn(self, turn: int) -> int:
+        """The first position of ``turn`` (the nearest turn there is, for one out of range)."""
+        first, last = self.turns
+        turn = max(first, min(last, turn))
+        return next(k for k, t in enumerate(self._turns) if t >= turn)
+
+    def next_turn(self, position: int, step: int) -> int:
+        """The start of the turn after (``step`` 1) or before (-1) the one at ``position``; the
+        start of the turn at ``position`` itself when stepping back from inside it."""
+        turn = self.turn_at(position)
+        if step > 0:
+            later = [k for k in range(position + 1, self.moves + 1) if self._turns[k] > turn]
+            return later[0] if later else self.moves
+        start = self.start_of_turn(turn)
+        if start < position:
+            return start
+        return self.start_of_turn(turn - 1) if start > 0 else 0
+
+    # -- the chart -------------------------------------------------------------------------------
+    def scores(self) -> ScoreSeries:
+        """Each seat's score or money after every move (computed once)."""
+        if self._series is None:
+            self._series = self._score_series()
+        return self._series
+
+    def _score_series(self) -> ScoreSeries:
+        spec = self.spec
+        if callable(getattr(spec, "scores", None)):
+            values = tuple(tuple(int(v) for v in spec.scores(state)) for state in self._states)
+            return ScoreSeries(getattr(spec, "score_label", "Score"), values, self._turns)
+        views = [spec.view(state, None) for state in self._states]
+        column = _numeric_column(views[-1], len(self.seats))
+        if column is None:
+            return ScoreSeries("", (), self._turns)
+        values = []
+        for view in views:
+            row = tuple(_number(cells[column]) if column < len(cells) else None for cells in view.rows)
+            values.append(tuple(v if v is not None else 0 for v in row))
+        return ScoreSeries(views[-1].columns[column], tuple(values), self._turns)
+
+    # -- never played ----------------------------------------------------------------------------
+    def legal(self, seat: int | None) -> list[Command]:
+        return []
+
+    def check(self, seat: int | None, command: Command | str) -> Command:
+        raise IllegalCommand(READ_ONLY)
+
+    def submit(self, seat: int | None, command: Command | str) -> list:
+        raise IllegalCommand(READ_ONLY)
+
+    def can_undo(self, seat: int | None) -> bool:
+        return False
+
+    def undo(self, seat: int | None) -> Played:
+        raise IllegalCommand(READ_ONLY)
+
+    def bot_move(self, seat: int) -> Command:
+        raise RulesError(READ_ONLY)
+
+
+def _move(number: int, entry: Any, seats: int) -> tuple[int, str]:
+    if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or not isinstance(entry[1], str)
+            or isinstance(entry[0], bool) or not isinstance(entry[0], int) or not 0 <= entry[0] < seats):
+        raise SaveFormatError(f"move {number} is not [seat, \"command\"]: {entry!r}")
+    return entry[0], entry[1]
+
+
+_NUMBER = re.compile(r"^\s*([-−]?)\s*\$?\s*([-−]?)([\d,]+)\s*$")
+
+
+def _number(text: Any) -> int | None:
+    """A scoreboard cell as a whole number: "$12" → 12, "−3" → -3; None for anything else."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    found = _NUMBER.match(str(text))
+    if found is None:
+        return None
+    value = int(found.group(3).replace(",", ""))
+    return -value if (found.group(1) or found.group(2)) else value
+
+
+def _numeric_column(view: Any, seats: int) -> int | None:
+    """The first scoreboard column in which every seat's cell is a whole number."""
+    rows = view.rows
+    if len(rows) < seats:
+        return None
+    for column in range(len(view.columns)):
+        if all(column < len(row) and _number(row[column]) is not None for row in rows[:seats]):
+            return column
+    return None

@@ -1,0 +1,154 @@
+"""Replays (rules/core/replay.py): every registered game's positions rebuilt from seed and
+commands, each seat's view and log at any move, read-only, a move that no longer replays, and
+the chart's series; plus the fallback chart from the public scoreboard, on Pile."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rules
+from rules.core import IllegalCommand, Match, Replay, ReplayError, RulesError, SaveFormatError, Seat
+
+from game_helpers import play_bot
+from tiny_game import Pile, pile  # noqa: F401  (pile is a fixture)
+
+GAMES = sorted(rules.GAMES)
+
+
+def finished(game: str, players: int | None = None, seed: int = 4) -> Match:
+    spec = rules.find_game(game)
+    count = players or spec.players[0]
+    match = Match(spec, [Seat(f"P{i}", spec.best_bot) for i in range(count)], seed=seed)
+    while not match.over:
+        play_bot(match)
+    return match
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_position_is_the_games_own_for_every_seat(game):
+    match = finished(game, rules.find_game(game).players[1])
+    replay = Replay.of(match)
+    assert replay.moves == len(match.history) and replay.position == replay.moves
+    assert replay.over and replay.outcome == match.outcome
+    seats = [None, *range(len(match.seats))]
+    # the same game played again move by move: every position the replay shows is that game's
+    again = Match(match.spec, match.seats, match.options, match.seed)
+    checked = sorted({0, 1, 2, replay.moves // 3, replay.moves // 2, replay.moves - 1, replay.moves})
+    for step, played in enumerate([None, *match.history]):
+        if played is not None:
+            again.submit(played.seat, played.text)
+        if step not in checked:
+            continue
+        assert replay.goto(step) == step
+        assert replay.turn == again.turn == replay.turn_at(step)
+        assert replay.awaiting == again.awaiting
+        assert [p.text for p in replay.history] == [p.text for p in again.history]
+        for seat in seats:  # a seat's secrets only in that seat's view
+            assert replay.view(seat) == again.view(seat)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_replay_is_never_played(game):
+    replay = Replay.of(finished(game))
+    replay.goto(0)
+    seat = min(replay.awaiting)
+    assert replay.legal(seat) == [] and not replay.can_undo(seat)
+    for attempt in (lambda: replay.submit(seat, "anything"), lambda: replay.undo(seat),
+                    lambda: replay.check(seat, "anything")):
+        with pytest.raises(IllegalCommand, match="replay"):
+            attempt()
+    with pytest.raises(RulesError):
+        replay.bot_move(seat)
+    assert replay.position == 0 and replay.history == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_save_replays_and_a_move_that_no_longer_does_ends_the_replay_there(game):
+    match = finished(game)
+    data = json.loads(json.dumps(match.to_json()))
+    replay = rules.load_replay(data)
+    assert replay.stopped is None and replay.moves == len(match.history)
+    assert replay.view(None) == match.view(None)
+    data["commands"][5][1] = "not a move at all"
+    cut = rules.load_replay(data)
+    assert cut.moves == 5 and isinstance(cut.stopped, ReplayError) and cut.stopped.move == 6
+    assert "move 6 ('not a move at all') does not replay" in str(cut.stopped)
+    assert cut.view(0) == _after(match, 5).view(0)
+
+
+def _after(match: Match, moves: int) -> Match:
+    again = Match(match.spec, match.seats, match.options, match.seed)
+    for played in match.history[:moves]:
+        again.submit(played.seat, played.text)
+    return again
+
+
+@pytest.mark.parametrize("damage, words", [
+    ({"seats": "Ann"}, "the save is damaged"),
+    ({"commands": [["Ann", "take 1"]]}, "move 1 is not [seat"),
+    ({"seed": None}, "the save is damaged"),
+    ({"format": 99}, "newer cardtable"),
+    ({"game": "chess"}, "a game this version does not have"),
+])
+def test_a_damaged_save_is_refused_in_words(damage, words):
+    data = json.loads(json.dumps(finished(GAMES[0]).to_json()))
+    data.update(damage)
+    with pytest.raises(SaveFormatError, match=words.replace("[", r"\[")):
+        rules.load_replay(data)
+
+
+def test_format_1_saves_replay_too(pile):
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    for text in ("take 1", "take 1"):
+        match.submit(min(match.awaiting), text)
+    data = match.to_json()
+    data["format"] = 1
+    data["commands"] = [text for _seat, text in data["commands"]]
+    replay = rules.load_replay(data)
+    assert replay.moves == 2 and [p.seat for p in replay.history] == [0, 1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_turns_are_found_forward_and_back(game):
+    replay = Replay.of(finished(game))
+    first, last = replay.turns
+    assert replay.start_of_turn(first) == 0
+    assert replay.start_of_turn(last + 10) == replay.start_of_turn(last)
+    position, seen = 0, [replay.turn_at(0)]
+    while position < replay.moves:
+        position = replay.next_turn(position, 1)
+        seen.append(replay.turn_at(position))
+    # each step a later turn; the last step, from the last turn's start, goes to the game's end
+    assert position == replay.moves and seen[-1] == last
+    assert seen[:-1] == sorted(set(seen[:-1]))
+    # back from the middle of a turn goes to its start; from its start, to the turn before
+    middle = replay.start_of_turn(first + 1) + 1
+    if replay.turn_at(middle) == first + 1:
+        assert replay.next_turn(middle, -1) == replay.start_of_turn(first + 1)
+    assert replay.next_turn(replay.start_of_turn(first + 1), -1) == 0
+    assert replay.next_turn(0, -1) == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_chart_follows_each_seats_public_score_to_the_result(game):
+    players = min(3, rules.find_game(game).players[1])
+    match = finished(game, players)
+    series = Replay.of(match).scores()
+    assert series.label
+    assert len(series.values) == len(match.history) + 1 == len(series.turns)
+    assert all(len(values) == players for values in series.values)
+    if match.spec.name in ("property", "portfolio"):  # both score by money alone
+        assert series.values[-1] == match.outcome.scores
+    assert len(set(series.values)) > 1  # the money moved during the game
+
+
+def test_a_game_without_scores_is_charted_from_its_public_scoreboard(pile):
+    assert not hasattr(pile, "scores")
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    for text in ("take 1", "take 1", "guess 1", "guess 2", "take 2", "take 1"):
+        match.submit(min(match.awaiting), text)
+    series = Replay.of(match).scores()
+    assert series.label == "Pile"
+    assert [values[0] for values in series.values] == [5, 4, 3, 3, 3, 1, 0]
