@@ -66,6 +66,10 @@ async def main() -> None:
         # raises her bid by 5
         match = game_in_progress("abundance", ["Ann", "Cleo"], seed=1, commands=300)
         await shoot("abundance", CardtableApp(store=store, settings=settings, match=match), ("right",))
+        # four players in the middle of the game; Ann has selected a card: the line under the hand
+        # says what it buys and where laying it would take the price
+        match = game_in_progress("stock-market", ["Ann", "Cleo", "Dan", "Eve"], seed=7, commands=40)
+        await shoot("stock-market", CardtableApp(store=store, settings=settings, match=match), ("space",))
 
 
 if __name__ == "__main__":
