@@ -41,30 +41,32 @@ def _split(text: Any, what: str) -> tuple[str, int]:
 
 
 @dataclass(frozen=True, order=True)
-class Capital:
-    """One Capital card: its value (1–6 in the project's set) and its copy number."""
+class _Copy:
+    """One physical card: its kind and its copy number (copies are alike to the rules)."""
 
-    value: int
-    copy: int = 0
-
-    @property
-    def key(self) -> str:
-        return _key(self.value, self.copy)
-
-    def __repr__(self) -> str:
-        return f"Capital({self.key!r})"
-
-
-@dataclass(frozen=True, order=True)
-class Tool:
-    """One Tool card: its kind (the card set's key, e.g. ``audit``) and its copy number."""
-
-    kind: str
+    kind: Any
     copy: int = 0
 
     @property
     def key(self) -> str:
         return _key(self.kind, self.copy)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key!r})"
+
+
+@dataclass(frozen=True, order=True, repr=False)
+class Capital(_Copy):
+    """One Capital card: its value (1–6 in the project's set) and its copy number."""
+
+    @property
+    def value(self) -> int:
+        return self.kind
+
+
+@dataclass(frozen=True, order=True, repr=False)
+class Tool(_Copy):
+    """One Tool card: its kind (the card set's key, e.g. ``audit``) and its copy number."""
 
     @property
     def info(self) -> ToolKind:
@@ -74,20 +76,10 @@ class Tool:
     def name(self) -> str:
         return self.info.name
 
-    def __repr__(self) -> str:
-        return f"Tool({self.key!r})"
 
-
-@dataclass(frozen=True, order=True)
-class Investment:
+@dataclass(frozen=True, order=True, repr=False)
+class Investment(_Copy):
     """One Investment card: its kind (e.g. ``steel-works``) and its copy number."""
-
-    kind: str
-    copy: int = 0
-
-    @property
-    def key(self) -> str:
-        return _key(self.kind, self.copy)
 
     @property
     def info(self) -> InvestmentKind:
@@ -105,9 +97,6 @@ class Investment:
     def label(self) -> str:
         """How a sentence names it: ``Steel Works (6)``."""
         return f"{self.info.name} ({self.info.value})"
-
-    def __repr__(self) -> str:
-        return f"Investment({self.key!r})"
 
 
 @dataclass(frozen=True)
