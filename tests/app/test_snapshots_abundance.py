@@ -9,42 +9,25 @@ from __future__ import annotations
 
 import pytest
 
-import rules
-from rules.core import Match, Seat, chance, get_bot
+from rules.core import Match, Seat
 
-from cardtable.app import CardtableApp
 from cardtable.games.abundance.table import AbundanceTable
-from cardtable.saves import SaveStore
-from cardtable.settings import Settings
-from game_helpers import bot_choice
+from pilot_helpers import board_fits, bot_played, snapshot_app as app_for, table_of
 
-SPEC = rules.find_game("abundance")
-BOT = get_bot(SPEC, "bot")
 SIZES = [(80, 24), (120, 40)]
 SEED = 1
 
 
 def played_until(seats, done) -> Match:
-    """A match of ``seats`` whose every move (the humans' too) is the bot's, up to ``done``."""
-    match = Match(SPEC, seats, seed=SEED)
-    while not done(match):
-        match.submit(*bot_choice(match, BOT, chance(SEED, len(match.history))))
-    return match
-
-
-def app_for(tmp_path, match: Match) -> CardtableApp:
-    store = SaveStore(tmp_path / "data")
-    return CardtableApp(store=store, settings=Settings(theme="textual-dark", bot_delay=0), match=match,
-                        game_id=store.create(match))
+    return bot_played("abundance", seats, SEED, done)
 
 
 def table(pilot) -> AbundanceTable:
-    return next(s for s in pilot.app.screen_stack if isinstance(s, AbundanceTable))
+    return table_of(pilot.app, AbundanceTable)
 
 
 def fits(pilot) -> None:
-    """The board shows whole, without a scrollbar."""
-    assert table(pilot).query_one("#board").max_scroll_y == 0
+    board_fits(pilot.app, AbundanceTable)
 
 
 ANN_AND_BOT = [Seat("Ann"), Seat("Cleo", "bot")]
