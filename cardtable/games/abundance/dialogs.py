@@ -15,7 +15,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
@@ -26,6 +25,7 @@ from rules.core.offers import Deal
 from rules.core.words import dollars
 
 from ...widgets.card import card_text
+from ...widgets.dialog import Dialog
 from ...widgets.toggles import TickList
 from .auction import side_text, trade_effect
 
@@ -33,23 +33,13 @@ Check = Callable[[Command], "str | None"]
 """Asks the rules about a command: None if it may be played, else the reason."""
 
 
-class OfferDialog(ModalScreen["Offer | None"]):
+class OfferDialog(Dialog):
     """``seat``'s offer to the other player. ``chosen``: a trinket to start with ticked (the one
     the player clicked on the table)."""
 
     DEFAULT_CSS = """
     OfferDialog {
-        align: center middle;
-        & > Vertical {
-            width: 78;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            padding: 0 1;
-            border: thick $accent;
-            border-title-style: bold;
-            background: $surface;
-        }
+        & > Vertical { width: 78; }
         & #offer-sides { height: auto; }
         & .offer--side { width: 1fr; height: auto; border-top: solid $primary-muted; border-title-align: left; }
         & #offer-give { margin-right: 1; }
@@ -57,19 +47,13 @@ class OfferDialog(ModalScreen["Offer | None"]):
         & .offer--row { height: 1; }
         & .offer--row Label { width: auto; }
         & .offer--row Input { width: 1fr; }
-        & .dialog--note { color: $text-muted; }
         & #offer-preview { margin-top: 1; text-style: bold; }
         & #offer-effect { height: auto; }
-        & .dialog--error { color: $error; text-style: bold; height: auto; display: none; }
-        & .dialog--error.-shown { display: block; }
-        & .dialog--buttons { height: auto; margin-top: 1; align-horizontal: right; }
-        & .dialog--buttons Button { margin-left: 2; }
     }
     """
 
     BINDINGS = [
         Binding("ctrl+o", "offer", "Offer", priority=True),
-        Binding("escape", "cancel", "Cancel"),
     ]
 
     def __init__(self, view: AbundanceView, names: Sequence[str], seat: int, check: Check,
@@ -121,8 +105,7 @@ class OfferDialog(ModalScreen["Offer | None"]):
         return TickList(*options, id=id, compact=True)
 
     def on_mount(self) -> None:
-        for button in self.query(Button):
-            button.can_focus = False  # the keys named on them do the same
+        # (Dialog's on_mount runs too: the buttons take no focus)
         lists = list(self.query(TickList))
         if self.chosen is not None and self.chosen in self.view.trinkets[self.other] and len(lists) > 1:
             lists[-1].focus()
@@ -165,11 +148,6 @@ class OfferDialog(ModalScreen["Offer | None"]):
             effect.update(trade_effect(self.view, deal, self.names))
         self._error(None)
 
-    def _error(self, message: str | None) -> None:
-        error = self.query_one(".dialog--error", Static)
-        error.update(Text(message or ""))
-        error.set_class(bool(message), "-shown")
-
     @on(SelectionList.SelectedChanged)
     @on(Input.Changed)
     def _changed(self, event) -> None:
@@ -183,18 +161,7 @@ class OfferDialog(ModalScreen["Offer | None"]):
 
     def action_offer(self) -> None:
         command = self.command
-        problem = self.check(command)
-        if problem:
-            self._error(problem)
-        else:
-            self.dismiss(command)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+        self._submit(command, self.check(command))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "offer-ok":
-            self.action_offer()
-        else:
-            self.action_cancel()
+        self._ok_or_cancel(event, "offer-ok", self.action_offer)
