@@ -31,7 +31,7 @@ def visible_lines(played: Played, names: Sequence[str], viewer: int | None) -> l
     one indented sentence per event the viewer may see, worded for the viewer."""
     own = viewer == played.seat
     hidden = played.command.secret and not own
-    header = names[played.seat] if hidden else f"{names[played.seat]}: {in_symbols(played.text)}"
+    header = f"{names[played.seat]}: (in secret)" if hidden else f"{names[played.seat]}: {in_symbols(played.text)}"
     lines = [header]
     for event in played.events:
         if event.visible_to(viewer):

@@ -118,7 +118,7 @@ async def check_bob_cannot_learn_anns_bid(pilot, table: AbundanceTable, match: M
     """Bob, behind whom Ann has sealed her bid: the screen (table, log, lit and greyed keys) is
     the same whatever Ann bid, and the log says only that she has bid."""
     assert table.viewer == 1 and sealed_bid_now(match, 0) is not None
-    assert table.game_log.plain[-2:] == ["Ann", "  Ann has bid."]
+    assert table.game_log.plain[-2:] == ["Ann: (in secret)", "  Ann has bid."]
     shown = screen_text(pilot.app)
     real = match.state.sealed.bids[0]
     for other in (real + 7, 0):

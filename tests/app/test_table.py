@@ -410,7 +410,7 @@ async def test_humans_awaited_at_once_are_called_one_by_one_and_keep_their_secre
         await pilot.pause()
         assert table.viewer == 1
         log = table.query_one(GameLog).plain
-        assert "Ann" in log and "  Ann has guessed" in log  # that she did, not what
+        assert "Ann: (in secret)" in log and "  Ann has guessed" in log  # that she did, not what
         assert not [line for line in log if "guess 2" in line or "guessed 2" in line]
         shot = screenshot(app)
         assert "8♠" in shot and "7♠" not in shot and "guess 2" not in shot
