@@ -70,6 +70,9 @@ async def main() -> None:
         # says what it buys and where laying it would take the price
         match = game_in_progress("stock-market", ["Ann", "Cleo", "Dan", "Eve"], seed=7, commands=40)
         await shoot("stock-market", CardtableApp(store=store, settings=settings, match=match), ("space",))
+        # four players in the first round's bidding; Ann has ticked a Capital card
+        match = game_in_progress("capital-auction", ["Ann", "Bob", "Cleo", "Dan"], seed=3, commands=30)
+        await shoot("capital-auction", CardtableApp(store=store, settings=settings, match=match), ("space",))
 
 
 if __name__ == "__main__":

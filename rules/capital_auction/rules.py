@@ -925,7 +925,7 @@ class CapitalAuctionGame:
         rows = []
         for s in range(n):
             down = sum(1 for slot in state.portfolios[s] if not slot.up)
-            cards = f"{len(state.portfolios[s])}" + (f" ({down} down)" if down else "")
+            cards = f"{len(state.portfolios[s])}" + (f" ({down}▒)" if down else "")  # ▒: face down, as on the table
             bid = str(total(state.bids[s])) if state.bids[s] else ""
             if s in out:
                 bid = f"{bid} out".strip()
@@ -935,7 +935,7 @@ class CapitalAuctionGame:
             seat=seat, names=tuple(state.names), awaiting=state.awaiting, status=status_sentence(state),
             zones=zones,
             zone_sizes=tuple({"capital": len(state.capital[s]), "tools": len(state.tools[s])} for s in range(n)),
-            columns=("Investments", "Face-up value", "Capital", "Tools", "Bid"), rows=tuple(rows),
+            columns=("Cards", "Value", "Cap.", "Tools", "Bid"), rows=tuple(rows),
             options=dict(state.options), round=state.round, auction=state.auction, phase=state.phase,
             starter=state.starter, current=state.current, portfolios=portfolios, table=table,
             removed=tuple(info(s, "") for s in state.removed),

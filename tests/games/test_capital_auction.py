@@ -951,8 +951,8 @@ def test_a_view_shows_the_seats_own_hands_and_only_the_sizes_of_others():
     assert [c.value for c in view.capital] == [4, 2, 1] and [t.kind for t in view.tools] == ["tax"]
     assert view.capital_sizes == (5, 3, 2) and view.tool_sizes == (2, 1, 0)
     assert SPEC.view(state, None).zones == {}
-    assert view.columns == ("Investments", "Face-up value", "Capital", "Tools", "Bid")
-    assert view.rows[ANN] == ("2 (1 down)", "6", "5", "2", "")
+    assert view.columns == ("Cards", "Value", "Cap.", "Tools", "Bid")
+    assert view.rows[ANN] == ("2 (1▒)", "6", "5", "2", "")
     # face-down cards: the owner sees them, the others do not
     assert SPEC.view(state, ANN).portfolios[ANN][0].card == Investment("gold-mine")
     assert view.portfolios[ANN][0].card is None and view.portfolios[ANN][1].card == Investment("steel-works")
@@ -1334,10 +1334,10 @@ def test_cards_in_a_view_are_named_as_the_command_line_names_them():
     view = SPEC.view(tools_for(), ANN)
     assert [info.name for info in view.portfolios[BOB]] == ["1", "2"]
     assert [[info.name for info in lot] for lot in view.table] == [[], ["2a", "2b"], ["3a", "3b"]]
-    assert view.rows[BOB][0] == "2 (1 down)"
+    assert view.rows[BOB][0] == "2 (1▒)"
     down = tools_for(portfolios=[[{"card": "gold-mine", "up": False}, {"card": "brewery", "up": False},
                                   {"card": "steel-works"}], BOBS, CLEOS])
-    assert SPEC.view(down, BOB).rows[ANN][:2] == ("3 (2 down)", "6")
+    assert SPEC.view(down, BOB).rows[ANN][:2] == ("3 (2▒)", "6")
 
 
 def test_samples_deal_the_unseen_cards_afresh():

@@ -28,7 +28,7 @@ from rules.core.offers import Deal, Side
 from rules.core.words import dollars, join_names
 
 from ...widgets.card import card_text
-from .panel import Panel
+from ...widgets.panel import Panel
 
 CALLS_SHOWN = 4  # the latest bids shown on the block (the log has them all)
 

@@ -21,7 +21,7 @@ from rules.core import SUITS
 from rules.core.words import dollars
 
 from ...widgets.card import suit_colour
-from .panel import Panel, columns
+from ...widgets.panel import Panel, columns
 
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 WIDE = 60  # from this width the tally spells its rows out

@@ -24,7 +24,7 @@ from rules.core.words import dollars
 
 from ...widgets.card import suit_colour
 from .market import short_name
-from .panel import Panel, columns
+from ...widgets.panel import Panel, columns
 
 
 def sales_table(view: AbundanceView, names: Sequence[str], rubber: int | None = None,

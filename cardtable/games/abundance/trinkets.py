@@ -19,7 +19,7 @@ from rules.core import SUITS, sort_cards
 from rules.core.words import dollars
 
 from ...widgets.card import card_text
-from .panel import Panel
+from ...widgets.panel import Panel
 
 
 def trinkets_line(view: AbundanceView, seat: int, names: Sequence[str], viewer: int | None,

@@ -1,4 +1,4 @@
-"""What Abundance's board widgets share: a Static that redraws only when what it shows has
+"""What board widgets share: a Static that redraws only when what it shows has
 changed (the table redraws the whole board after every move, and most of it stays as it was),
 and plain columns of Text (cheaper to lay out than a Rich table, and comparable)."""
 
