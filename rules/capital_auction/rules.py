@@ -1005,6 +1005,13 @@ class CapitalAuctionGame:
     def outcome(self, state: CapitalAuctionState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
 
+    score_label = "Face-up value"
+
+    def scores(self, state: CapitalAuctionState) -> tuple[int, ...]:
+        """Each portfolio's face-up value (the public part of the final score): what the results
+        chart draws."""
+        return tuple(face_up_value(portfolio) for portfolio in state.portfolios)
+
     # -- JSON ----------------------------------------------------------------------------------
     def to_json(self, state: CapitalAuctionState) -> dict[str, Any]:
         return state_to_json(state)

@@ -1592,3 +1592,15 @@ def test_every_tool_costs_exactly_its_price(kind):
     refused(state, Play(kind.key, pay=cheapest + (5,), **fields), "costs")
     apply(state, Play(kind.key, pay=cheapest, **fields))
     assert values(state.capital_discard) == sorted(cheapest, reverse=True)
+
+
+def test_the_results_chart_follows_each_portfolios_face_up_value():
+    from rules.core import Match, Seat
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cleo")], seed=3)
+    while not any(slot.up for p in match.state.portfolios for slot in p) or not any(
+            not slot.up for p in match.state.portfolios for slot in p):
+        seat = min(match.awaiting)
+        match.submit(seat, match.legal(seat)[0])
+    state = match.state
+    expected = tuple(sum(slot.card.value for slot in p if slot.up) for p in state.portfolios)
+    assert SPEC.score_label == "Face-up value" and SPEC.scores(state) == expected

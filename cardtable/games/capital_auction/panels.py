@@ -115,7 +115,7 @@ class PortfoliosPanel(Panel):
 class ToolsPanel(Panel):
     def show(self, view: CapitalAuctionView, viewer: int | None, short: bool = False) -> None:
         if viewer is None:
-            self.show_text(Text("Hidden until the next player is ready.", style="dim"), "Tools")
+            self.show_text(Text("Each player's Tool cards are theirs alone to see.", style="dim"), "Tools")
         else:
             self.show_text(tools_text(view, short), f"Your Tools · {len(view.tools)} · cost in ()")
 

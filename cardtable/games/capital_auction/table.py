@@ -115,7 +115,7 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
         view = self.ca_view
         if self.viewer is None:
             chips.border_title = "Capital"
-            chips.show((), "Hidden until the next player is ready.")
+            chips.show((), "Each player's Capital cards are theirs alone to see.")
             return
         cards, laid = view.capital, ()
         title = f"Your Capital · {sum(c.value for c in cards)} in hand"
