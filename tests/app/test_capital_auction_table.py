@@ -14,6 +14,7 @@ import rules
 from rules.capital_auction.commands import (
     Bid, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take,
 )
+from rules.capital_auction.cards import Capital
 from rules.core import Match, Seat, chance, get_bot
 
 from cardtable.games.capital_auction.dialogs import ChoiceDialog
@@ -234,3 +235,23 @@ async def test_the_board_fits(tmp_path, size):
         await pilot.pause()
         await pilot.pause()
         board_fits(app, CapitalAuctionTable)
+
+
+
+async def test_a_big_hand_of_capital_wraps_and_a_click_ticks_the_card_under_it():
+    from textual.app import App
+
+    class Chips(App):
+        def compose(self):
+            yield CapitalChips(id="capital")
+
+    many = tuple(Capital(6 - n // 3, n) for n in range(18))  # 18 cards: more than a line holds
+    app = Chips()
+    async with app.run_test(size=(40, 10)) as pilot:
+        chips = app.query_one(CapitalChips)
+        chips.show(many)
+        await pilot.pause()
+        assert chips.per_line == 8 and chips.size.height == 3
+        await pilot.click(chips, offset=(CapitalChips.CHIP + 1, 1))  # the second chip of the second line
+        await pilot.pause()
+        assert chips.ticked == {many[9]} and chips.cursor == 9 and chips.chosen == (many[9].value,)

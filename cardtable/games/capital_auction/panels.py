@@ -126,7 +126,7 @@ class CapitalChips(Widget, can_focus=True):
 
     DEFAULT_CSS = """
     CapitalChips {
-        height: 1;
+        height: auto;
     }
     """
 
@@ -159,7 +159,7 @@ class CapitalChips(Widget, can_focus=True):
             self.ticked = set(laid) & set(cards)
             self.cursor = min(self.cursor, max(len(cards) - 1, 0))
         self.note = note
-        self.refresh()
+        self.refresh(layout=True)
 
     @property
     def chosen(self) -> tuple[int, ...]:
@@ -172,21 +172,32 @@ class CapitalChips(Widget, can_focus=True):
             self.refresh()
             self.post_message(self.Changed())
 
+    @property
+    def per_line(self) -> int:
+        """How many chips one line holds (a big hand takes more lines)."""
+        return max(1, (self.size.width + 2) // self.CHIP)
+
     def render(self) -> Text:
         if not self.cards:
             return Text(self.note or "no Capital cards", style="dim italic")
-        line = Text()
+        text = Text()
         for index, card in enumerate(self.cards):
+            if index and index % self.per_line == 0:
+                text.append("\n")
             style = "reverse bold" if card in self.ticked else "bold"
             if card in self.laid:
                 style += " italic"
             if index == self.cursor and self.has_focus:
                 style += " underline"
-            line.append(f"[{card.value}]", style=style)
-            line.append("  ")
+            text.append(f"[{card.value}]", style=style)
+            text.append("  ")
         if self.note:
-            line.append(self.note, style="dim")
-        return line
+            text.append(self.note, style="dim")
+        return text
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        lines = -(-len(self.cards) // max(1, (width + 2) // self.CHIP)) if self.cards else 1
+        return max(1, lines)
 
     def action_move(self, step: int) -> None:
         if self.cards:
@@ -202,8 +213,11 @@ class CapitalChips(Widget, can_focus=True):
         self.post_message(self.Changed())
 
     def on_click(self, event: events.Click) -> None:
-        index = event.x // self.CHIP
-        if 0 <= index < len(self.cards) and event.x % self.CHIP < 3:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = offset.y * self.per_line + offset.x // self.CHIP
+        if 0 <= index < len(self.cards) and offset.x % self.CHIP < 3:
             self.cursor = index
             self.action_tick()
 
