@@ -365,3 +365,12 @@ async def test_a_tiny_terminal_says_so_and_the_game_goes_on(store):
         await pilot.pause()
         assert app.screen is table and not guard.display
         assert table.query_one("#hand").display
+
+
+def test_every_game_has_its_rules_page_and_card_stock_market_is_named_for_the_game():
+    from cardtable.rulesdoc import page_name
+    import rules
+    for name in rules.GAMES:
+        assert "missing" not in rules_page(name).split("\n", 3)[2], name
+    assert page_name("stock-market") == "card-stock-market"
+    assert rules_page("stock-market").startswith("# Card Stock Market")
