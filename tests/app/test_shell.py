@@ -77,9 +77,9 @@ async def test_new_game_by_keys_and_clicks_starts_a_saved_table(store):
         await pilot.pause()
         rows = list(setup.query(SeatRow))
         assert [row.seat for row in rows] == [Seat("Ann"), Seat("Bob", "bot"), Seat("Cleo", "bot")]
-        # the third seat becomes a random bot
+        # the third seat becomes a random bot (past the greedy one)
         await pilot.click(rows[2].query_one(Select))
-        await pilot.press("down", "enter")
+        await pilot.press("down", "down", "enter")
         await pilot.pause()
         await pilot.click("#setup-start")
         await pilot.pause()
