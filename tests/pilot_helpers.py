@@ -70,3 +70,20 @@ def table_of(app: App, kind: type) -> Screen:
 def board_fits(app: App, kind: type) -> None:
     """The board of the table shows whole, without a scrollbar."""
     assert table_of(app, kind).query_one("#board").max_scroll_y == 0
+
+
+async def keys(pilot, *names: str) -> None:
+    """Press keys the way a player's keystrokes arrive (``App.simulate_key``), without Pilot's
+    idle waits after each one: a whole game is hundreds of keys."""
+    for name in names:
+        pilot.app.simulate_key(name)
+    await pilot.pause(0)
+
+
+async def until(pilot, done, limit: int = 3000) -> None:
+    """Let the app run until ``done()``, in short steps; fail after ``limit`` of them."""
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause(0)
+    pytest.fail("the table did not get there")

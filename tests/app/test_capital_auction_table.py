@@ -22,7 +22,7 @@ from cardtable.games.capital_auction.panels import CapitalChips
 from cardtable.games.capital_auction.table import CapitalAuctionTable
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
-from pilot_helpers import board_fits, screen_text, snapshot_app, table_of
+from pilot_helpers import board_fits, keys, screen_text, snapshot_app, table_of, until
 
 SPEC = rules.find_game("capital-auction")
 BOT = get_bot(SPEC, "bot")
@@ -36,18 +36,8 @@ def human_choice(match: Match, seat: int):
     return BOT.choose(match.view(seat), match.legal(seat), chance(match.seed, f"human/{len(match.history)}/{seat}"))
 
 
-async def keys(pilot, *names: str) -> None:
-    for name in names:
-        pilot.app.simulate_key(name)
-    await pilot.pause(0)
 
 
-async def until(pilot, done, limit: int = 3000) -> None:
-    for _ in range(limit):
-        if done():
-            return
-        await pilot.pause(0)
-    pytest.fail("the table did not get there")
 
 
 def tick_keys(chips: CapitalChips, values) -> list[str]:
