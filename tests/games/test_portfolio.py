@@ -728,3 +728,35 @@ def test_turn_counts_turns_begun_and_conserved_holds_through_a_game():
         assert SPEC.conserved(state) == conserved
         assert SPEC.turn(state) == starts
     assert sum(state.money) + state.bank == 18
+
+
+# -- what mutation testing showed untested ------------------------------------------------------
+
+def test_a_cards_worth_by_rank():
+    from rules.portfolio.rules import card_value
+    worth = [card_value(parse_card(f"{rank}S")) for rank in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+    assert worth == [2] * 6 + [3] * 4 + [4] * 3
+
+
+@pytest.mark.parametrize("ranks, value", [
+    ("4 5 6", 2), ("5 6 7", 3), ("9 10 J", 4), ("A 2 3 4", 4), ("6 7 8 9 10 J", 13), ("J Q K", 4),
+])
+def test_a_portfolio_pays_for_every_card_but_its_two_lowest(ranks, value):
+    assert portfolio_value([parse_card(f"{rank}D") for rank in ranks.split()]) == value
+
+
+def test_drawing_costs_two_plus_three_and_so_on_the_first_card_free():
+    assert [draw_cost(n) for n in range(1, 6)] == [0, 2, 5, 9, 14]
+    assert [max_draw(income) for income in (0, 1, 2, 4, 5, 9, 14)] == [1, 1, 2, 2, 3, 4, 5]
+
+
+def test_the_ends_of_a_run_as_far_as_ace_and_king():
+    from rules.portfolio.rules import acquirers, extension, neutraliser
+    from rules.portfolio.state import HIGH, LOW
+    low = PortfolioInfo("P1", 0, tuple(map(parse_card, "2H 3H 4H".split())), None, None, 2, 0, 0, None, None)
+    assert neutraliser(low) == parse_card("AH") and extension(low, LOW) == parse_card("AH")
+    assert extension(low, HIGH) == parse_card("5H") and acquirers(low) == (parse_card("5H"),)
+    ace = PortfolioInfo("P2", 0, tuple(map(parse_card, "AS 2S 3S".split())), None, None, 2, 0, 0, None, None)
+    assert neutraliser(ace) is None
+    king = PortfolioInfo("P3", 0, tuple(map(parse_card, "JC QC KC".split())), None, None, 4, 0, 0, None, None)
+    assert extension(king, HIGH) is None and acquirers(king) == (parse_card("AC"), parse_card("AS"))
