@@ -69,11 +69,11 @@ def test_both_bots_are_registered():
 
 
 def test_the_bot_beats_two_random_players_in_300_three_player_games():
-    """The issue asks for 90%; the bot wins about 72% (seeds 0-299: 215 of 300, seats rotated).
-    This test holds the line at 70% so that a weaker bot fails it."""
+    """The issue asks for 90%; the bot wins 76% (seeds 0-299: 228 of 300, seats rotated).
+    This test holds the line at 74% so that a weaker bot fails it."""
     summary = simulate(SPEC, ["bot", "random", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.70, summary.shares
+    assert summary.shares[0] >= 0.74, summary.shares
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
