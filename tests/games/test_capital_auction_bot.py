@@ -149,6 +149,18 @@ def test_the_bot_stops_a_rival_who_would_end_the_game_ahead():
     assert sum(choose(BOT, state).values) == 21  # far more than a Print Shop is worth to it
 
 
+
+def test_the_bot_denies_a_rival_the_lot_that_brings_it_within_a_card_of_the_end():
+    # Bob has three cards; a two-card lot would leave him one short of ending the game at once,
+    # so the bot outbids him with all it has, though the lot is worth far less than 21 to it
+    theirs = up("corner-bakery", "print-shop", "brewery")
+    table = [[{"card": "start-up", "up": True}, {"card": "textile-mill", "up": False}], [], []]
+    state = position([["6", "6.1", "5", "5.1", "4"], [], ["1"]], table=table,
+                     portfolios=(up("railway-bonds"), theirs, []), bids=[[], ["6.2", "6.3", "5.2", "3"], []],
+                     bidding={"order": [1, 2, 0], "final_pass": True, "high": 20, "leader": 1, "position": 2,
+                              "spoken": 2, "out": [2]})
+    assert sum(choose(BOT, state).values) == 21
+
 # -- Tools ---------------------------------------------------------------------------------------
 
 TOOL_TABLE = [[], [{"card": "textile-mill", "up": True}, {"card": "department-store", "up": False}],
