@@ -760,3 +760,28 @@ def test_the_ends_of_a_run_as_far_as_ace_and_king():
     assert neutraliser(ace) is None
     king = PortfolioInfo("P3", 0, tuple(map(parse_card, "JC QC KC".split())), None, None, 4, 0, 0, None, None)
     assert extension(king, HIGH) is None and acquirers(king) == (parse_card("AC"), parse_card("AS"))
+
+
+def test_every_card_command_needs_the_card_in_hand():
+    state = table(["5S 9H", "2C", "3D"], portfolios=[pf("P1", 0, "2S 3S 4S"), pf("P2", 1, "6D 7D 8D")])
+    before = SPEC.to_json(state)
+    for command in (Extend("P1", parse_card("5S.1")), Extend("P1", parse_card("AS")),
+                    Cap("P1", "high", parse_card("4C")), Neutralise("P2", parse_card("5D")),
+                    Acquire("P2", parse_card("9D")), Discard(parse_card("2C"))):
+        with pytest.raises(IllegalCommand, match="in your hand"):
+            check(state, command)
+    assert SPEC.to_json(state) == before
+
+
+def test_a_deal_may_ask_for_all_the_responders_money():
+    state = deal_table()
+    play(state, "offer Bob: give 5H take $6")  # Bob has exactly $6
+    play(state, "accept")
+    assert state.money == [16, 0, 6]
+
+
+def test_the_discard_taken_stays_with_two_cards_in_hand_too():
+    state = table(["AS", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    assert len(state.hands[0]) == 2
+    refused(state, "discard 7S", "only as your last card")
