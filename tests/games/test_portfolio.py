@@ -785,3 +785,20 @@ def test_the_discard_taken_stays_with_two_cards_in_hand_too():
     play(state, "draw 1 +discard")
     assert len(state.hands[0]) == 2
     refused(state, "discard 7S", "only as your last card")
+
+
+@pytest.mark.parametrize("offer, words", [
+    ({"give_cards": ["7H"]}, "no 7♥"),  # the proposer no longer holds the card
+    ({"give_portfolios": ["P3"]}, "P3 does not belong to Ann"),
+    ({"give_money": 11}, r"only \$10"),
+    ({"take_portfolios": ["P1"]}, "P1 does not belong to you"),
+])
+def test_accepting_checks_the_deal_again_against_the_table(offer, words):
+    """A deal is checked again when it is accepted: a position read back with a pending offer
+    the table no longer allows (a hand-edited save) is refused, not carried out."""
+    pending = {"proposer": 0, "responder": 1, "give_cards": [], "give_portfolios": [], "give_money": 0,
+               "take_cards": [], "take_portfolios": [], "take_money": 1, **offer}
+    state = table(["5H 9S 2D", "8C 8C.1", "3D"], money=[10, 6, 6], phase="respond", offered=True,
+                  offer=pending, portfolios=[pf("P1", 0, "2S 3S 4S"), pf("P3", 1, "3C 4C 5C")])
+    with pytest.raises(IllegalCommand, match=words):
+        check(state, Accept())
