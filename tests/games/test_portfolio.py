@@ -802,3 +802,57 @@ def test_accepting_checks_the_deal_again_against_the_table(offer, words):
                   offer=pending, portfolios=[pf("P1", 0, "2S 3S 4S"), pf("P3", 1, "3C 4C 5C")])
     with pytest.raises(IllegalCommand, match=words):
         check(state, Accept())
+
+
+def test_legal_lists_a_neutralise_and_an_acquire_at_exactly_their_price():
+    state = table(["2C 7C", "9D", "3D"], money=[4, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    assert Neutralise("P1", parse_card("2C")) in legal(state)  # $4 of $4
+    assert not any(isinstance(c, Acquire) for c in legal(state))  # $8 needed
+    state.money[0] = 8
+    assert Acquire("P1", parse_card("7C")) in legal(state)  # $8 of $8
+    play(state, "acquire P1 7C")
+    assert keys(state.hands[0]) == ["2C"] and state.find("P1").owner == 0  # the 7♣ left the hand
+
+
+def test_legal_offers_buy_a_portfolio_at_its_price_or_sell_a_card_to_the_next_player_for_a_dollar():
+    state = table(["9S 2D", "8C", "3D"], money=[8, 1, 0],
+                  portfolios=[pf("P1", 1, "3C 4C 5C 6C"), pf("P2", 2, "9D 10D JD QD KD")])
+    offers = [c for c in legal(state) if isinstance(c, Offer)]
+    assert Offer("Bob", Side(money=8), Side(holdings=("P1",))) in offers  # twice its $4, all Ann has
+    assert not any(o.take.holdings == ("P2",) for o in offers)  # worth $12: $24 is more than Ann has
+    assert {o for o in offers if o.give.cards} == {
+        Offer("Bob", Side(cards=(parse_card("9S"),)), Side(money=1)),
+        Offer("Bob", Side(cards=(parse_card("2D"),)), Side(money=1))}  # to the next player only
+    state.money[1] = 0
+    assert not any(o.give.cards for o in legal(state) if isinstance(o, Offer))  # Bob has no $1
+
+
+
+def test_the_last_turn_pays_the_final_income_and_ends_the_game():
+    from rules.portfolio.events import FinalIncome, GameOver
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[20, 9], current=1, last_round=True,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "JD QD KD", low="JH")])
+    events = play(state, "discard 2C")
+    assert [(e.seat, e.income, e.money) for e in events if isinstance(e, FinalIncome)] == [(0, 5, 25), (1, 4, 13)]
+    assert isinstance(events[-1], GameOver) and events[-1].summary == "Ann wins with $25."
+
+
+
+def test_a_sampled_state_keeps_what_the_viewer_has_seen():
+    import random
+    from rules.core import Match, Seat
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cat")], seed=4)
+    while not match.state.portfolios or len(match.history) < 30:
+        seat = min(match.awaiting)
+        match.submit(seat, SPEC.bots["bot"].choose(match.view(seat), match.legal(seat), random.Random(len(match.history))))
+    state, view = match.state, match.view(1)
+    on_table = {card for info in view.portfolios for card in info.cards}
+    deals = set()
+    for seed in range(8):
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert SPEC.view(sampled, 1) == view
+        assert sorted(c.key for c in sampled.hands[1]) == sorted(c.key for c in state.hands[1])
+        assert not on_table & {card for hand in sampled.hands for card in hand}
+        assert SPEC.conserved(sampled) == SPEC.conserved(state)
+        deals.add(tuple(sampled.hands[0]))
+    assert len(deals) > 1  # the hidden hands are dealt at random
