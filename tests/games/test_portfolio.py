@@ -856,3 +856,25 @@ def test_a_sampled_state_keeps_what_the_viewer_has_seen():
         assert SPEC.conserved(sampled) == SPEC.conserved(state)
         deals.add(tuple(sampled.hands[0]))
     assert len(deals) > 1  # the hidden hands are dealt at random
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"portfolios": [pf("Q1", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("P", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("Px", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("P1234567", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("P1", 0, "")]}, "P1 has no cards"),
+    ({"phase": "bidding"}, "unknown phase"),
+    ({"sheet": [[6], [6]]}, "score sheet needs a column"),
+    ({"sheet": [[6], [], [6]]}, "score sheet needs a column"),
+    ({"phase": "respond"}, "needs the offer"),
+])
+def test_a_hand_written_position_that_cannot_be_is_refused_in_words(change, words):
+    with pytest.raises(RulesError, match=words):
+        table(["5H", "8C", "3D"], **change)
+
+
+def test_a_hand_written_position_numbers_new_portfolios_after_its_highest():
+    state = table(["5H 6H 7H", "8C", "3D"], portfolios=[pf("P7", 1, "2S 3S 4S")])
+    play(state, "make 5H 6H 7H")
+    assert [p.pid for p in state.portfolios] == ["P7", "P8"]
