@@ -878,3 +878,32 @@ def test_a_hand_written_position_numbers_new_portfolios_after_its_highest():
     state = table(["5H 6H 7H", "8C", "3D"], portfolios=[pf("P7", 1, "2S 3S 4S")])
     play(state, "make 5H 6H 7H")
     assert [p.pid for p in state.portfolios] == ["P7", "P8"]
+
+
+@pytest.mark.parametrize("change", [
+    {"portfolios": [pf("P12345", 0, "2S 3S 4S")]}, {"decks": 1}, {"decks": 9}, {"counter": 0},
+    {"turns": 0}, {"turn_income": 0}, {"current": 2}, {"portfolios": [pf("P1", 2, "2S 3S 4S")]},
+])
+def test_a_hand_written_position_at_the_edge_of_what_can_be_is_read(change):
+    state = table(["5H", "8C", "3D"], **change)
+    data = SPEC.to_json(state)
+    for key, value in change.items():
+        if key != "portfolios":
+            assert data[key] == value
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"portfolios": [pf("P123456", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"decks": 0}, "decks"), ({"decks": 10}, "decks"), ({"counter": -1}, "counter"),
+    ({"turns": -1}, "turns"), ({"turn_income": -1}, "turn_income"), ({"current": 3}, "current"),
+    ({"portfolios": [pf("P1", 3, "2S 3S 4S")]}, "owner"),
+])
+def test_a_hand_written_position_past_the_edge_is_refused(change, words):
+    with pytest.raises(RulesError, match=words):
+        table(["5H", "8C", "3D"], **change)
+
+
+def test_a_hand_written_position_starts_with_the_first_player_by_default():
+    data = SPEC.to_json(table(["5H", "8C", "3D"]))
+    del data["current"]
+    assert SPEC.from_json(data).current == 0
