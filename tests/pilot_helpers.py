@@ -87,3 +87,18 @@ async def until(pilot, done, limit: int = 3000) -> None:
             return
         await pilot.pause(0)
     pytest.fail("the table did not get there")
+
+
+def record_notes(screen: Screen, severity: bool = False) -> list:
+    """The notifications ``screen`` shows from now on, as they are raised: each message, or
+    (message, severity) pairs with ``severity``."""
+    notes: list = []
+    original = screen.notify
+
+    def notify(message, *args, **kwargs):
+        note = str(message)
+        notes.append((note, kwargs.get("severity", "information")) if severity else note)
+        return original(message, *args, **kwargs)
+
+    screen.notify = notify  # type: ignore[method-assign]
+    return notes

@@ -110,6 +110,11 @@ class TableScreen(Screen[None]):
     """A selector for the widget that takes the hand's place and its keys (compose it in
     ``compose_hand``); None: the hand. With one, the (hidden) hand never takes the focus."""
 
+    def on_resize(self) -> None:
+        # the -short/-narrow/-wide classes follow the size, and a board may draw to them (a
+        # short layout at 80×24): redraw it once the classes are set
+        self.call_after_refresh(self.refresh_board, self.view)
+
     def compose_hand(self) -> ComposeResult:
         """What sits under the board: the hand. Override to put more there (Abundance's
         auction block), keeping the HandWidget with id ``hand``."""

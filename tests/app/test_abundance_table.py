@@ -19,7 +19,7 @@ from cardtable.saves import SaveStore
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
-from pilot_helpers import TableApp, keys, screen_text, settle, until
+from pilot_helpers import keys, record_notes, screen_text, settle, TableApp, until
 
 SPEC = rules.find_game("abundance")
 SMALL, LARGE = (80, 24), (120, 40)
@@ -254,14 +254,7 @@ def table_at(data: dict, seats=None) -> tuple[TableApp, AbundanceTable, Match, l
     match = Match(SPEC, seats, seed=1)
     match.state = SPEC.from_json({"names": [seat.name for seat in seats], **data})
     table = AbundanceTable(match, None, None, Settings(bot_delay=600))
-    notes: list[str] = []
-    original = table.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    table.notify = notify
+    notes = record_notes(table)
     return TableApp(table), table, match, notes
 
 

@@ -247,3 +247,20 @@ async def test_a_big_hand_of_capital_wraps_and_a_click_ticks_the_card_under_it()
         await pilot.click(chips, offset=(CapitalChips.CHIP + 1, 1))  # the second chip of the second line
         await pilot.pause()
         assert chips.ticked == {many[9]} and chips.cursor == 9 and chips.chosen == (many[9].value,)
+
+
+async def test_the_board_redraws_to_the_terminal_it_is_given(tmp_path):
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await keys(pilot, "enter")
+        await until(pilot, lambda: table.viewer == 0)
+        await pilot.pause()
+        assert "Decks:" in screen_text(app)  # room for the decks' line
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert "Decks:" not in screen_text(app) and table.has_class("-short")
+        board_fits(app, CapitalAuctionTable)

@@ -83,10 +83,6 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
         yield CapitalChips(id="capital")
         yield from super().compose_hand()
 
-    def on_resize(self) -> None:
-        # the -short and -narrow classes change with the size: the panels draw to them
-        self.call_after_refresh(self.refresh_board, self.view)
-
     @property
     def ca_view(self) -> CapitalAuctionView:
         return self.view  # type: ignore[return-value]  # this game's views are CapitalAuctionViews
