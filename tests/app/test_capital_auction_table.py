@@ -185,11 +185,22 @@ async def test_a_bid_the_rules_refuse_changes_nothing_and_says_why(tmp_path):
         await keys(pilot, *["left"] * chips.cursor, *["right"] * (len(chips.cards) - 1), "space")  # the lowest card
         await pilot.pause()
         assert table.check_action("bid", ()) is True
+        # the rules' objection shows under the chips before b is pressed
+        assert "does not beat the standing bid" in chips.hint
+        shown = screen_text(app)  # wrapped at 80 columns: its first and last words are on screen
+        assert chips.hint.split(":")[0][:30] in shown and chips.hint.split(":")[1].strip() in shown
         before = (len(match.history), match.view(1))
         await keys(pilot, "b")
         await pilot.pause()
         assert (len(match.history), match.view(1)) == before
         assert "beat" in screen_text(app) or "more than" in screen_text(app)
+        # ticking every card makes a bid the rules accept, and the line says what b will do
+        chips.focus()
+        await pilot.pause()
+        await keys(pilot, *["left", "space"] * (len(chips.cards) - 1))
+        await pilot.pause()
+        assert len(chips.chosen) == len(chips.cards)
+        assert chips.hint == f"b bids {sum(chips.chosen)}." and chips.hint in screen_text(app)
 
 
 async def test_a_tool_dialog_lists_the_legal_plays_and_escape_plays_nothing(tmp_path):

@@ -149,6 +149,7 @@ class CapitalChips(Widget, can_focus=True):
         self.laid: frozenset[Capital] = frozenset()
         self.cursor = 0
         self.note = ""
+        self.hint = ""
 
     def show(self, cards: Sequence[Capital], note: str = "", laid: Sequence[Capital] = ()) -> None:
         """Show ``cards``; when they change, the ``laid`` ones (a bid already on the table, which
@@ -194,11 +195,21 @@ class CapitalChips(Widget, can_focus=True):
             text.append("  ")
         if self.note:
             text.append(self.note, style="dim")
+        if self.hint:
+            text.append("\n")
+            text.append(self.hint, style="italic")
         return text
+
+    def show_hint(self, hint: str) -> None:
+        """A line under the chips: what the ticked cards would do, or why they cannot."""
+        if hint != self.hint:
+            self.hint = hint
+            self.refresh(layout=True)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         lines = -(-len(self.cards) // max(1, (width + 2) // self.CHIP)) if self.cards else 1
-        return max(1, lines)
+        hint = len(Text(self.hint).wrap(self.app.console, max(1, width))) if self.hint and self.cards else 0
+        return max(1, lines) + hint
 
     def action_move(self, step: int) -> None:
         if self.cards:

@@ -115,9 +115,14 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
             laid = view.bids[self.viewer]
             cards = tuple(sorted((*cards, *laid), reverse=True))
         chips.show(cards, "" if cards else "no Capital cards", laid)
+        hint = ""
         if view.phase == BID and self.my_turn:
             title += f" · ticked {sum(chips.chosen)}, to beat {view.high}"
+            # the rules say at once whether the ticked cards make a bid, before b is pressed
+            if chips.chosen:
+                hint = self.refusal(Bid(chips.chosen)) or f"b bids {sum(chips.chosen)}."
         chips.border_title = title
+        chips.show_hint(hint)
 
     @on(CapitalChips.Changed)
     def _chips_changed(self, event: CapitalChips.Changed) -> None:
