@@ -27,13 +27,15 @@ class GameInfo:
     blurb: str
 
 
-CATALOGUE: tuple[GameInfo, ...] = (
+CATALOGUE: tuple[GameInfo, ...] = (  # in the order the menus list them
     GameInfo("portfolio", "portfolio", "Portfolio", (2, 5),
              "Build runs of cards that pay income; neutralise or take over your rivals' portfolios."),
     GameInfo("stock-market", "stock_market", "Card Stock Market", (2, 6),
              "Buy shares in the four suits, push their prices up or crash them, and end the richest."),
     GameInfo("property", "property", "Property", (2, 6),
              "Claim cells of an 8×8 grid with a red and a black card; rent grows with your groups."),
+    GameInfo("capital-auction", "capital_auction", "Capital Auction", (2, 5),
+             "Bid Capital cards for face-up and face-down Investments; play Tools, cancel them with Connections."),
     GameInfo("abundance", "abundance", "Abundance", (2, 2),
              "Bid for trinkets at open, sealed and one-bid auctions; sell the rarest suits dear."),
 )

@@ -335,7 +335,8 @@ def print_startup(runs: int) -> None:
 
 
 def print_keys(presses: int) -> None:
-    for game, players in (("property", ["Ann", "Cleo"]), ("portfolio", ["Ann", "Cleo", "Dan"])):
+    for game, players in (("property", ["Ann", "Cleo"]), ("portfolio", ["Ann", "Cleo", "Dan"]),
+                          ("stock-market", ["Ann", "Cleo", "Dan", "Eve"])):
         k = asyncio.run(key_latency(game, players, presses))
         worst = max(k.values())
         print(f"key press to repaint, {game} table: hand cursor {k['cursor_ms']:.1f} ms, card selection "

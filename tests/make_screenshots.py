@@ -62,6 +62,17 @@ async def main() -> None:
                     ("space", "right", "space"))
         match = game_in_progress("portfolio", ["Ann", "Bob", "Cleo"], seed=5, commands=60)
         await shoot("portfolio", CardtableApp(store=store, settings=settings, match=match))
+        # round 2 of the first rubber: sealed bids tied, the card goes to an open auction; Ann
+        # raises her bid by 5
+        match = game_in_progress("abundance", ["Ann", "Cleo"], seed=1, commands=300)
+        await shoot("abundance", CardtableApp(store=store, settings=settings, match=match), ("right",))
+        # four players in the middle of the game; Ann has selected a card: the line under the hand
+        # says what it buys and where laying it would take the price
+        match = game_in_progress("stock-market", ["Ann", "Cleo", "Dan", "Eve"], seed=7, commands=40)
+        await shoot("stock-market", CardtableApp(store=store, settings=settings, match=match), ("space",))
+        # four players in the first round's bidding; Ann has ticked a Capital card
+        match = game_in_progress("capital-auction", ["Ann", "Bob", "Cleo", "Dan"], seed=3, commands=30)
+        await shoot("capital-auction", CardtableApp(store=store, settings=settings, match=match), ("space",))
 
 
 if __name__ == "__main__":

@@ -34,3 +34,39 @@ class TableApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.table)
+
+
+def bot_played(game: str, seats, seed: int, done) -> "Match":
+    """A match of ``game`` whose every move, the humans' too, is the game's bot's, played until
+    ``done(match)``: a fixed position for a snapshot, reached as play would reach it."""
+    import rules
+    from rules.core import Match, chance, get_bot
+    from game_helpers import bot_choice
+
+    spec = rules.find_game(game)
+    bot = get_bot(spec, "bot")
+    match = Match(spec, seats, seed=seed)
+    while not done(match):
+        match.submit(*bot_choice(match, bot, chance(seed, len(match.history))))
+    return match
+
+
+def snapshot_app(tmp_path, match) -> App:
+    """The app on ``match``, saved in ``tmp_path``, with a fixed theme and no bot delay."""
+    from cardtable.app import CardtableApp
+    from cardtable.saves import SaveStore
+    from cardtable.settings import Settings
+
+    store = SaveStore(tmp_path / "data")
+    return CardtableApp(store=store, settings=Settings(theme="textual-dark", bot_delay=0), match=match,
+                        game_id=store.create(match))
+
+
+def table_of(app: App, kind: type) -> Screen:
+    """The table screen of ``kind`` in ``app``'s stack (under any dialog or curtain)."""
+    return next(screen for screen in app.screen_stack if isinstance(screen, kind))
+
+
+def board_fits(app: App, kind: type) -> None:
+    """The board of the table shows whole, without a scrollbar."""
+    assert table_of(app, kind).query_one("#board").max_scroll_y == 0

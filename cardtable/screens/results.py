@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, DataTable, Header, Static, Tab, Tabs
 
@@ -70,6 +70,10 @@ class ResultsScreen(ReadOnlyTable):
                 with Vertical(id="results-sheet"):
                     if outcome is not None:
                         yield DataTable(cursor_type="none", zebra_stripes=True, id="results-scores")
+                        details = self.results_details()
+                        if details is not None:
+                            with VerticalScroll(id="results-details"):
+                                yield details
                     with Horizontal(id="results-buttons"):
                         yield Button("Main menu", variant="primary", compact=True, action="screen.menu")
                         yield Button("Replay", compact=True, action="screen.replay")

@@ -31,7 +31,9 @@ APP_KEYS: tuple[KeyRow, ...] = (
 
 def keys_of(screen: Screen) -> list[KeyRow]:
     """Every key of ``screen`` and of the widgets on it that cardtable defines (Textual's own
-    text-field keys are left out), with whether each can act right now."""
+    text-field keys are left out), with whether each can act right now. Keys that do one
+    action with different parameters under one description (``1``…``4`` "Choose pile") share
+    a row."""
     app = screen.app
     rows: dict[tuple[str, str], KeyRow] = {}
     nodes: list[Widget] = [screen, *screen.walk_children(with_self=False)]
@@ -44,7 +46,13 @@ def keys_of(screen: Screen) -> list[KeyRow]:
                     continue
                 shown = " ".join(_key_display(app, key) for key in binding.key.split(","))
                 note = _not_now(screen, node, binding)
-                rows.setdefault((shown, binding.description), (shown, binding.description, note))
+                row = (binding.action.split("(")[0], binding.description)
+                if row in rows:
+                    keys, description, first_note = rows[row]
+                    if shown not in keys.split(" "):
+                        rows[row] = (f"{keys} {shown}", description, first_note)
+                else:
+                    rows[row] = (shown, binding.description, note)
     return [*rows.values(), *APP_KEYS]
 
 

@@ -23,6 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.timer import Timer
 from rich.text import Text
 from textual.widgets import Header, Static
@@ -88,6 +89,9 @@ class TableScreen(Screen[None]):
         self._bot_pending = False
         self._bot_timer: Timer | None = None
         self._curtain_up = False
+        # the human who has had the screen to themselves since lifting the curtain (or the only
+        # human); None while the screen is shared (the keyboard passed without a curtain)
+        self._alone: int | None = self.viewer
         self._results_shown = False
         # each human's hand just before their last command: what came since is marked new
         self._hand_before: dict[int, frozenset[Card]] = {}
@@ -101,6 +105,11 @@ class TableScreen(Screen[None]):
 
     def refresh_board(self, view: View) -> None:
         """Show ``view`` (the viewer's current view) on the board; called after every change."""
+
+    def compose_hand(self) -> ComposeResult:
+        """What sits under the board: the hand. Override to put more there (Abundance's
+        auction block), keeping the HandWidget with id ``hand``."""
+        yield HandWidget(self.settings.four_colour, id="hand")
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -120,7 +129,7 @@ class TableScreen(Screen[None]):
                 yield Scoreboard(id="scoreboard")
                 with VerticalScroll(id="board"):
                     yield from self.compose_board()
-                yield HandWidget(self.settings.four_colour, id="hand")
+                yield from self.compose_hand()
             with Vertical(id="side"):
                 yield GameLog(id="log")
         yield CommandBar(id="command-bar")
@@ -307,6 +316,11 @@ class TableScreen(Screen[None]):
         # pushed once this change has been drawn, not from inside the bus's callback
         self.call_after_refresh(self.app.push_screen, screen)
 
+    def results_details(self) -> Widget | None:
+        """What the results screen shows under the scores (a game's own record of the match,
+        built from its views); None for nothing more. Override in a game's table."""
+        return None
+
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self) -> None:
         if self._bot_pending:
@@ -342,7 +356,11 @@ class TableScreen(Screen[None]):
     # -- the hand-off curtain ------------------------------------------------------------------
     def _curtain_needed(self) -> bool:
         seat = self.next_human()
-        return len(self.humans) > 1 and not self._curtain_up and seat is not None and seat != self.viewer
+        if len(self.humans) < 2 or self._curtain_up or seat is None:
+            return False
+        # another human is next; or the same one, about to enter something private (a sealed
+        # bid) on a screen that every player has been watching since it passed without a curtain
+        return seat != self.viewer or (seat != self._alone and self._private(seat))
 
     def _private(self, seat: int | None) -> bool:
         """Whether anything on the table is for ``seat``'s eyes only: a private zone (a hand, a
@@ -359,11 +377,13 @@ class TableScreen(Screen[None]):
             self._raise_curtain(seat)
         else:
             self.viewer = seat
+            self._alone = None  # everyone at the table may be looking now
             self._rebuild_log()
             self.refresh_table()
 
     def _raise_curtain(self, seat: int) -> None:
         self._curtain_up = True
+        self._alone = None
         if self.viewer is not None:
             self.viewer = None
             self._rebuild_log()
@@ -377,6 +397,7 @@ class TableScreen(Screen[None]):
         self._curtain_up = False
         if self.next_human() == seat:
             self.viewer = seat
+            self._alone = seat
             self._rebuild_log()
             self.refresh_table()
             self.hand.focus()
@@ -433,7 +454,7 @@ class TableScreen(Screen[None]):
     # -- actions -------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
-            return True if self.match.can_undo(self.viewer) else None
+            return True if self.undo_seat() is not None else None
         if action == "command_bar":
             return True if self.my_turn else None
         return True
@@ -441,9 +462,24 @@ class TableScreen(Screen[None]):
     def action_command_bar(self) -> None:
         self.command_bar.open(self.legal_texts())
 
+    def undo_seat(self) -> int | None:
+        """Whose latest command ctrl+z takes back now, if anyone's: the viewer's own; on a screen
+        the players share (the keyboard passed without a curtain, nothing private on it), the
+        human who played last, who is still looking."""
+        match = self.match
+        if match.can_undo(self.viewer):
+            return self.viewer
+        if self.viewer is None or self._alone is not None or not match.history:
+            return None
+        seat = match.history[-1].seat
+        if seat in self.humans and match.can_undo(seat) and not self._private(seat):
+            return seat
+        return None
+
     def action_undo(self) -> None:
+        seat = self.undo_seat()
         try:
-            self.match.undo(self.viewer)
+            self.match.undo(self.viewer if seat is None else seat)
         except RulesError as error:
             self.notify(str(error), severity="warning", title="Undo")
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from rich.console import RenderableType
+from rich.measure import measure_renderables
 from rich.padding import Padding
+from rich.segment import Segment
 from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Size
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 from rules.core import Played
@@ -18,6 +22,7 @@ from .card import in_symbols
 EVENT_INDENT = "  "
 # A long game's log is rebuilt (after an undo or a hand-off) from its last entries only.
 MAX_ENTRIES = 400
+RENDER_CACHE = 4000  # lines kept rendered (for one width)
 
 
 def visible_lines(played: Played, names: Sequence[str], viewer: int | None) -> list[str]:
@@ -26,7 +31,7 @@ def visible_lines(played: Played, names: Sequence[str], viewer: int | None) -> l
     one indented sentence per event the viewer may see, worded for the viewer."""
     own = viewer == played.seat
     hidden = played.command.secret and not own
-    header = names[played.seat] if hidden else f"{names[played.seat]}: {in_symbols(played.text)}"
+    header = f"{names[played.seat]}: (in secret)" if hidden else f"{names[played.seat]}: {in_symbols(played.text)}"
     lines = [header]
     for event in played.events:
         if event.visible_to(viewer):
@@ -48,6 +53,8 @@ class GameLog(RichLog):
         super().__init__(wrap=True, min_width=10, auto_scroll=True, id=id, classes=classes)
         self.plain: list[str] = []
         self._width = 0
+        self._widest = 0
+        self._rendered: dict[tuple[str, int], list[Strip]] = {}
         # where each entry shown ends: (in plain, in the rendered lines; -1 while not rendered)
         self._ends: list[tuple[int, int]] = []
 
@@ -58,15 +65,26 @@ class GameLog(RichLog):
 
     def append(self, played: Played, names: Sequence[str], viewer: int | None) -> None:
         self._write(visible_lines(played, names, viewer))
+        self._end_entry()
+
+    def _end_entry(self) -> None:
         self._ends.append((len(self.plain), len(self.lines) if self._size_known else -1))
 
     def rebuild(self, history: Iterable[Played], names: Sequence[str], viewer: int | None) -> None:
-        """Start again from ``history`` (after an undo, or when the viewer changes)."""
+        """Start again from ``history`` (after an undo, or when the viewer changes). When the
+        lines come out the same as those shown (a viewer who may read just what the last one
+        did), nothing is redrawn: writing hundreds of lines again is the slow part."""
+        entries = [visible_lines(played, names, viewer) for played in list(history)[-MAX_ENTRIES:]]
+        lines = [line for entry in entries for line in entry]
+        if lines == self.plain and len(entries) == len(self._ends):
+            return
         self.clear()
         self.plain = []
         self._ends = []
-        for played in list(history)[-MAX_ENTRIES:]:
-            self.append(played, names, viewer)
+        for entry in entries:
+            self._write(entry, show=False)
+            self._end_entry()
+        self._show()
 
     def drop(self, count: int) -> bool:
         """Take the latest ``count`` entries off the end (a replay stepping back) without
@@ -81,20 +99,62 @@ class GameLog(RichLog):
         del self.plain[plain_end:]
         del self.lines[line_end:]
         self._line_cache.clear()
-        self._widest_line_width = max((line.cell_length for line in self.lines), default=0)
-        self.virtual_size = Size(self._widest_line_width, len(self.lines))
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
-        self.refresh()
+        self._widest = max((line.cell_length for line in self.lines), default=0)
+        self._show()
         return True
 
-    def _write(self, lines: list[str]) -> None:
-        for line in lines:
-            self.plain.append(line)
-            if line.startswith(EVENT_INDENT):
-                # Padding keeps a long sentence's wrapped lines under its first one
-                self.write(Padding(Text(line.removeprefix(EVENT_INDENT)), (0, 0, 0, len(EVENT_INDENT))))
-            else:
-                self.write(Text(line, style="bold"))
+    def _write(self, lines: list[str], show: bool = True) -> None:
+        self.plain.extend(lines)
+        if not self._size_known:  # RichLog keeps writes until it knows its width
+            for line in lines:
+                self.write(self._renderable(line))
+            return
+        width = self.scrollable_content_region.width
+        strips = [strip for line in lines for strip in self._strips(line, width)]
+        if not strips:
+            return
+        self.lines.extend(strips)
+        self._widest = max(self._widest, *(strip.cell_length for strip in strips))
+        if show:
+            self._show()
+
+    def _show(self) -> None:
+        """Size the log to its lines and keep it at its end."""
+        if not self._size_known:  # RichLog sizes itself once the kept writes are rendered
+            return
+        self.virtual_size = Size(self._widest, len(self.lines))
+        self.refresh()
+        if self.auto_scroll:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    @staticmethod
+    def _renderable(line: str) -> RenderableType:
+        if line.startswith(EVENT_INDENT):
+            # Padding keeps a long sentence's wrapped lines under its first one
+            return Padding(Text(line.removeprefix(EVENT_INDENT)), (0, 0, 0, len(EVENT_INDENT)))
+        return Text(line, style="bold")
+
+    def _strips(self, line: str, width: int) -> list[Strip]:
+        """``line`` rendered as RichLog.write renders it (shrunk to fit ``width``), from a cache:
+        a rebuild for another viewer finds most of its lines there, so it costs a list of
+        strips instead of wrapping hundreds of sentences again."""
+        key = (line, width)
+        strips = self._rendered.get(key)
+        if strips is None:
+            console = self.app.console
+            renderable = self._renderable(line)
+            measured = measure_renderables(console, console.options, [renderable]).maximum
+            render_width = max(min(measured, width), self.min_width)
+            rendered = list(Segment.split_lines(console.render(renderable, console.options.update_width(render_width))))
+            strips = Strip.from_lines(rendered) if rendered else [Strip.blank(render_width)]
+            if len(self._rendered) >= RENDER_CACHE:
+                self._rendered.clear()
+            self._rendered[key] = strips
+        return strips
+
+    def clear(self) -> GameLog:
+        self._widest = 0
+        return super().clear()
 
     def on_resize(self, event: Resize) -> None:
         # RichLog wraps at write time: a new width re-wraps what is already there
@@ -105,8 +165,9 @@ class GameLog(RichLog):
             self.clear()
             start = 0
             for plain_end, _lines in ends:
-                self._write(lines[start:plain_end])
-                self._ends.append((len(self.plain), len(self.lines)))
+                self._write(lines[start:plain_end], show=False)
+                self._end_entry()
                 start = plain_end
-            self._write(lines[start:])
+            self._write(lines[start:], show=False)
+            self._show()
         self._width = event.size.width

@@ -533,7 +533,9 @@ class AbundanceGame:
             tuple(auction.passed), auction.spoken, auction.to_speak, auction.minimum)
         return AbundanceView(
             seat=seat, names=tuple(state.names), awaiting=awaiting(state), status=status_sentence(state),
-            zones={"bid": (bids[seat],) if seat in bids else ()} if own else {},
+            # a seat's one private zone is its sealed bid, and only once it is in: with none, the
+            # view holds nothing private (the table passes between humans without a curtain)
+            zones={"bid": (bids[seat],)} if own and seat in bids else {},
             zone_sizes=tuple({"bid": int(s in bids)} for s in (0, 1)),
             columns=("Money", "Trinkets", "Sells for", "Match"), rows=rows,
             options={}, phase=state.phase, rubber=state.rubber, round=state.round,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from rules.core import Card, Event
+from rules.core.events import GameEnded
 from rules.core.offers import DealDeclined, DealDone, Offered
 from rules.core.words import dollars
 
@@ -184,9 +185,4 @@ class FinalIncome(Event):
                 f"{dollars(self.money)}.")
 
 
-@dataclass(frozen=True)
-class GameOver(Event):
-    summary: str
-
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return self.summary
+GameOver = GameEnded

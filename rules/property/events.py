@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from ..core import Card, Event, Suit
+from ..core.events import CardsDrawn, GameEnded
 from ..core.words import plural
 from .state import cell_name, unit_value
 
@@ -162,26 +163,10 @@ class StockRemade(Event):
         return f"The stock ran out: {plural(self.size, 'played card')} were shuffled into a new stock."
 
 
-@dataclass(frozen=True)
-class Drew(Event):
-    """The cards a player drew: the drawer reads which, everyone else only how many."""
-
-    reveals: ClassVar[bool] = True
-    seat: int
-    cards: tuple[Card, ...]
-
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        if seat == self.seat:
-            return f"{names[self.seat]} drew {' '.join(card.symbol for card in self.cards)}."
-        return f"{names[self.seat]} drew {plural(len(self.cards), 'card')}."
+Drew = CardsDrawn  # "Ann drew 7♠ 2♥" for Ann, "Ann drew 2 cards" for the others
 
 
 @dataclass(frozen=True)
-class GameOver(Event):
-    """The game has ended; ``summary`` is the outcome in one line."""
-
-    summary: str
-
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"Game over: {self.summary}"
+class GameOver(GameEnded):
+    lead: ClassVar[str] = "Game over: "
 

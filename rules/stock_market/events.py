@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from rules.core import Card, Event, Suit
+from rules.core.events import CardsDrawn, GameEnded
 from rules.core.words import dollars, join_names, plural
 
 
@@ -144,17 +145,10 @@ class StockRebuilt(Event):
 
 
 @dataclass(frozen=True)
-class Drew(Event):
-    """The refill: the drawer reads the cards, the others how many."""
+class Drew(CardsDrawn):
+    """The refill at a turn's end: the drawer reads the cards, the others how many."""
 
-    reveals: ClassVar[bool] = True
-    seat: int
-    cards: tuple[Card, ...]
-
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        if seat == self.seat:
-            return f"{names[self.seat]} draws {_cards(self.cards)}."
-        return f"{names[self.seat]} draws {plural(len(self.cards), 'card')}."
+    verb: ClassVar[str] = "draws"
 
 
 @dataclass(frozen=True)
@@ -170,12 +164,8 @@ class JokerDrawn(Event):
 
 
 @dataclass(frozen=True)
-class GameOver(Event):
-    reveals: ClassVar[bool] = True
-    summary: str
-
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return self.summary
+class GameOver(GameEnded):
+    reveals: ClassVar[bool] = True  # the end turns up every hand's worth
 
 
 __all__ = [

@@ -625,6 +625,13 @@ class StockMarketGame:
     def outcome(self, state: StockMarketState) -> Outcome | None:
         return _result(state) if state.over else None
 
+    score_label = "Worth"
+
+    def scores(self, state: StockMarketState) -> tuple[int, ...]:
+        """Each seat's worth at this moment — money and certificates at today's prices, less
+        debt, all public —: what the results chart draws."""
+        return tuple(worth(state, seat) for seat in range(state.players))
+
     # -- JSON ------------------------------------------------------------------------------------
     def to_json(self, state: StockMarketState) -> dict[str, Any]:
         return state_to_json(state)

@@ -8,35 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-import rules
-from rules.core import Card, Match, Seat, chance, get_bot
+from rules.core import Card, Match, Seat
 from rules.portfolio.state import ACT, DRAW
 
-from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
 from cardtable.games.portfolio.table import PortfolioTable
-from cardtable.settings import Settings
 from cardtable.widgets import CardWidget
-from game_helpers import bot_choice
+from pilot_helpers import bot_played, snapshot_app as app_for
 
-SPEC = rules.find_game("portfolio")
-BOT = get_bot(SPEC, "bot")
 SIZES = [(80, 24), (120, 40)]
 SEED = 5
 
 
 def played_until(seats, done) -> Match:
-    """A game of ``seats`` whose every move (the humans' too) is the bot's, up to ``done``."""
-    match = Match(SPEC, seats, seed=SEED)
-    while not done(match):
-        match.submit(*bot_choice(match, BOT, chance(SEED, len(match.history))))
-    return match
-
-
-def app_for(tmp_path, match: Match) -> CardtableApp:
-    store = SaveStore(tmp_path / "data")
-    return CardtableApp(store=store, settings=Settings(theme="textual-dark", bot_delay=0), match=match,
-                        game_id=store.create(match))
+    return bot_played("portfolio", seats, SEED, done)
 
 
 ONE_HUMAN = [Seat("Ann"), Seat("Bob", "bot"), Seat("Cleo", "bot")]

@@ -410,7 +410,7 @@ async def test_humans_awaited_at_once_are_called_one_by_one_and_keep_their_secre
         await pilot.pause()
         assert table.viewer == 1
         log = table.query_one(GameLog).plain
-        assert "Ann" in log and "  Ann has guessed" in log  # that she did, not what
+        assert "Ann: (in secret)" in log and "  Ann has guessed" in log  # that she did, not what
         assert not [line for line in log if "guess 2" in line or "guessed 2" in line]
         shot = screenshot(app)
         assert "8♠" in shot and "7♠" not in shot and "guess 2" not in shot
@@ -535,3 +535,53 @@ async def test_with_nothing_private_the_table_passes_between_humans_without_a_cu
         await open_bar_and_type(pilot, "take 1")  # the pile is at 3: a secret guess each
         await pilot.pause()
         assert isinstance(app.screen, HandoffScreen)  # a secret to enter: the curtain again
+
+
+async def test_a_secret_to_enter_on_a_shared_screen_calls_even_the_same_human_behind_the_curtain(tmp_path, pile, monkeypatch):
+    from rules.core import View
+
+    def open_view(state, seat):  # everything on the table: the keyboard passes without a curtain
+        return View(seat, tuple(state.names), pile.awaiting(state), f"pile {state.pile}")
+
+    monkeypatch.setattr(pile, "view", open_view)
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    table = TableScreen(match, None, None, Settings(bot_delay=0))
+    app = TableApp(table)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
+        # Ann takes 2: the pile is at 3 and both guess in secret, Ann first. Bob has been
+        # watching the shared screen, so the curtain calls Ann although she is at the keys
+        await open_bar_and_type(pilot, "take 2")
+        await pilot.pause()
+        assert match.awaiting == {0, 1} and isinstance(app.screen, HandoffScreen)
+        assert "Pass to Ann" in screenshot(app) and table.viewer is None
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.viewer == 0
+        await open_bar_and_type(pilot, "guess 2")
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen) and "Pass to Bob" in screenshot(app)
+
+
+async def test_on_a_shared_screen_undo_takes_back_the_last_players_move(tmp_path, pile, monkeypatch):
+    from rules.core import View
+
+    def open_view(state, seat):
+        return View(seat, tuple(state.names), pile.awaiting(state), f"pile {state.pile}")
+
+    monkeypatch.setattr(pile, "view", open_view)
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    table = TableScreen(match, None, None, Settings(bot_delay=0))
+    app = TableApp(table)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await open_bar_and_type(pilot, "take 1")
+        await pilot.pause()
+        # the keys passed to Bob without a curtain; Ann, still looking, may take her move back
+        assert table.viewer == 1 and table.undo_seat() == 0
+        assert table.check_action("undo", ()) is True
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert match.history == [] and table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
+        assert table.undo_seat() is None and table.check_action("undo", ()) is None

@@ -223,6 +223,8 @@ def test_no_pile_is_chosen_during_an_auction():
 def test_an_open_auction_bids_and_raises_until_one_passes_and_the_winner_pays_the_bank():
     state = auction("7H")
     assert SPEC.legal(state, ANN) == [*(Bid(n) for n in range(1, 51)), Pass()]
+    # nothing private in an open auction: no seat's view holds a zone (no curtain between humans)
+    assert all(SPEC.view(state, seat).zones == {} for seat in (ANN, BOB, None))
     assert act(state, ANN, "bid 3") == [BidMade(ANN, 3)]
     assert awaiting(state) == [BOB]
     assert SPEC.legal(state, BOB)[0] == Bid(4)
@@ -321,7 +323,7 @@ def test_sealed_bids_are_asked_of_both_players_at_once_and_kept_secret():
     assert awaiting(state) == [BOB] and state.money == [50, 50]
     mine, theirs, public = (SPEC.view(state, s) for s in (ANN, BOB, None))
     assert mine.zones == {"bid": (37,)} and mine.my_bid == 37
-    assert theirs.zones == {"bid": ()} and theirs.my_bid is None and public.zones == {}
+    assert theirs.zones == {} and theirs.my_bid is None and public.zones == {}
     assert mine.zone_sizes == theirs.zone_sizes == ({"bid": 1}, {"bid": 0})
     assert theirs.sealed_in == (ANN,) and "37" not in repr(theirs) and "37" not in repr(public)
     assert theirs.status == "Sealed bids on 7♥: waiting for Bob."
@@ -332,7 +334,7 @@ def test_the_higher_sealed_bid_wins_and_pays_its_bid():
     state = sealed("7H")
     act(state, BOB, "bid 8")
     assert SPEC.view(state, ANN).zone_sizes == ({"bid": 0}, {"bid": 1})
-    assert SPEC.view(state, BOB).zones == {"bid": (8,)} and SPEC.view(state, ANN).zones == {"bid": ()}
+    assert SPEC.view(state, BOB).zones == {"bid": (8,)} and SPEC.view(state, ANN).zones == {}
     events = act(state, ANN, "bid 12")
     revealed = events[-1]
     assert revealed == SealedRevealed(C("7H"), (12, 8), ANN, 12, BOB) and revealed.reveals

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from rules.core import Card, IllegalCommand, Match, NotationError, RulesError, Seat, Suit, parse_card
+from rules.core import Card, IllegalCommand, Match, NotationError, RulesError, Seat, Suit, get_bot, parse_card
 from rules.stock_market import (
     SPEC, Buy, Discard, End, Lay, Sell, card_uses, lay_effect, lay_range, range_of, worth,
 )
@@ -1068,3 +1068,17 @@ def test_balanced_random_playouts_keep_every_invariant():
                            for s in COMPANIES)
         assert seen["Bought"] and seen["Sold"] and seen["PriceChanged"] and seen["StockRebuilt"]
         assert seen["JokerDrawn"] == 1 and match.outcome is not None
+
+
+
+def test_the_results_chart_follows_each_players_worth():
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cleo")], seed=3)
+    bot = get_bot(SPEC, "bot")
+    while len(match.history) < 40 or not any(match.state.holdings):
+        seat = min(match.awaiting)
+        match.submit(seat, bot.choose(match.view(seat), match.legal(seat), random.Random(len(match.history))))
+    state = match.state
+    expected = tuple(state.money[s] - state.debt[s] + sum(state.prices[card.suit] * shares(card)
+                                                         for card in state.holdings[s]) for s in range(3))
+    assert SPEC.score_label == "Worth" and SPEC.scores(state) == expected
+    assert SPEC.scores(state) != tuple(state.money)  # the certificates count too

@@ -15,7 +15,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioButton, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
@@ -27,6 +26,7 @@ from rules.portfolio.commands import Draw, Pauper
 from rules.portfolio.state import PortfolioInfo, PortfolioView
 
 from ...widgets import HandWidget, card_text
+from ...widgets.dialog import Dialog
 from ...widgets.toggles import Dot, Tick, TickList
 from .board import offer_side, summary_text
 
@@ -47,60 +47,7 @@ def draw_choices(view: PortfolioView) -> list[tuple[int, int, int]]:
     return [(count, cost, view.turn_income - cost) for count, cost in enumerate(view.draw_costs, 1)]
 
 
-class _Dialog(ModalScreen):
-    """What the Portfolio dialogs share: a box in the middle, Escape to close, an error line."""
-
-    DEFAULT_CSS = """
-    _Dialog {
-        align: center middle;
-        & > Vertical {
-            width: 76;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            padding: 0 1;
-            border: thick $accent;
-            border-title-style: bold;
-            background: $surface;
-        }
-        & .dialog--note { color: $text-muted; }
-        & .dialog--error { color: $error; text-style: bold; height: auto; display: none; }
-        & .dialog--error.-shown { display: block; }
-        & .dialog--buttons { height: auto; margin-top: 1; align-horizontal: right; }
-        & .dialog--buttons Button { margin-left: 2; }
-    }
-    """
-
-    BINDINGS = [Binding("escape", "cancel", "Close")]
-
-    def on_mount(self) -> None:
-        for button in self.query(Button):
-            button.can_focus = False  # the keys named on them do the same; Enter is the dialog's
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def _error(self, message: str | None) -> None:
-        error = self.query_one(".dialog--error", Static)
-        error.update(message or "")
-        error.set_class(bool(message), "-shown")
-
-    def _submit(self, command: Command | None, problem: str | None) -> None:
-        """Close with ``command``, or keep the dialog open showing the rules' objection."""
-        if problem:
-            self._error(problem)
-        else:
-            self.dismiss(command)
-
-    def _ok_or_cancel(self, event: Button.Pressed, ok_id: str, ok: Callable[[], None]) -> None:
-        event.stop()
-        if event.button.id == ok_id:
-            ok()
-        else:
-            self.action_cancel()
-
-
-class DrawDialog(_Dialog):
+class DrawDialog(Dialog):
     """The start of a turn: this turn's income, what 1, 2, 3 … cards would cost and leave in the
     bank, pauper's rule when it applies, and whether to take the top discard first. Dismisses
     with ``draw N [+discard]`` / ``pauper [+discard]``."""
@@ -210,7 +157,7 @@ class DrawDialog(_Dialog):
         self._ok_or_cancel(event, "draw-ok", self.action_draw)
 
 
-class DealDialog(_Dialog):
+class DealDialog(Dialog):
     """An offer to one other player: what you give (hand cards, portfolios, money) and what you
     take (their portfolios, money, and cards named by face — their hand is hidden). The offer is
     previewed in notation and checked as it changes; dismisses with the ``Offer``."""
@@ -362,7 +309,7 @@ class DealDialog(_Dialog):
         self._ok_or_cancel(event, "deal-ok", self.action_offer)
 
 
-class DealAnswer(_Dialog):
+class DealAnswer(Dialog):
     """The responder's side of a deal, shown after the hand-off curtain: what each side gives,
     in full. Dismisses with True (accept, ``y``), False (decline, ``n``) or None (Escape: look
     at the table first; ``y``/``n`` still answer there)."""

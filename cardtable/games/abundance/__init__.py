@@ -1,0 +1,1 @@
+"""Abundance's table: market tally, auction block, trinkets, sales sheet and trade dialog."""

@@ -1,0 +1,123 @@
+"""Abundance's record of the match: every round's sale (what one trinket of each suit paid and
+what each player's trinkets fetched), the money each player finished each rubber with, and the
+match totals — from the view's ``sales`` and ``rubbers``.
+
+``SalesSheet`` shows it on the table (on a tall terminal) and in the match's results;
+``SalesScreen`` is the sheet over the table: on ``s`` at any time, and by itself when a rubber
+ends.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from rules.abundance.state import AbundanceView
+from rules.core import SUITS
+from rules.core.words import dollars
+
+from ...widgets.card import suit_colour
+from .market import short_name
+from ...widgets.panel import Panel, columns
+
+
+def sales_table(view: AbundanceView, names: Sequence[str], rubber: int | None = None,
+                four_colour: bool = False, name_width: int = 8) -> Text:
+    """One row per sale (of ``rubber`` only, or of the whole match so far), each rubber closed
+    by the money its players finished with, and the match total once both are over."""
+    rows = [[Text("Sale", style="bold"),
+             *(Text(suit.symbol, style=f"bold {suit_colour(suit, four_colour)}".strip()) for suit in SUITS),
+             *(Text(short_name(name, name_width), style="bold") for name in names)]]
+    blank = [Text("")] * len(SUITS)
+    rubbers = [rubber] if rubber is not None else sorted({sale.rubber for sale in view.sales} | {view.rubber})
+    for number in rubbers:
+        for sale in (s for s in view.sales if s.rubber == number):
+            rows.append([Text(f"R{number} round {sale.round}"),
+                         *(Text(dollars(pay), style="" if pay else "dim") for pay in sale.pays),
+                         *(Text(dollars(amount), style="bold" if amount else "dim") for amount in sale.amounts)])
+        if number <= len(view.rubbers):
+            rows.append([Text(f"Rubber {number} ends", style="bold"), *blank,
+                         *(Text(dollars(m), style="bold underline") for m in view.rubbers[number - 1])])
+    if rubber is None and len(view.rubbers) > 1:
+        totals = [sum(money[seat] for money in view.rubbers) for seat in range(len(names))]
+        rows.append([Text("Match total", style="bold"), *blank,
+                     *(Text(dollars(t), style="bold reverse") for t in totals)])
+    return columns(rows, gap=2)
+
+
+def sales_renderable(view: AbundanceView, names: Sequence[str], rubber: int | None = None,
+                     four_colour: bool = False, name_width: int = 8) -> Text:
+    if not view.sales and not view.rubbers:
+        return Text("No sale yet: the market buys every trinket after the twelfth auction of "
+                    "each round.", style="dim")
+    return sales_table(view, names, rubber, four_colour, name_width)
+
+
+class SalesSheet(Panel):
+    """The sales so far: ``show(view, names)``."""
+
+    def show(self, view: AbundanceView, names: Sequence[str], four_colour: bool = False) -> None:
+        self.show_text(sales_renderable(view, names, None, four_colour, 12),
+                       "Sales · what each suit paid, what each player fetched")
+
+
+class SalesScreen(ModalScreen[None]):
+    """The sheet over the table: every sale of the match so far, or (``rubber``) the rubber
+    that has just ended with a heading saying who finished with what. Enter or Escape closes."""
+
+    DEFAULT_CSS = """
+    SalesScreen {
+        align: center middle;
+        & > Vertical {
+            width: 72;
+            max-width: 100%;
+            height: auto;
+            max-height: 100%;
+            padding: 0 1;
+            border: thick $accent;
+            border-title-style: bold;
+            background: $surface;
+        }
+        & #sales-heading { margin-bottom: 1; text-style: bold; }
+        & VerticalScroll { height: auto; max-height: 18; }
+        & #sales-keys { color: $text-muted; margin-top: 1; }
+    }
+    """
+
+    BINDINGS = [
+        Binding("enter", "close", "Back to the table", key_display="⏎"),
+        Binding("escape,s", "close", "Back to the table", show=False),
+    ]
+
+    def __init__(self, view: AbundanceView, names: Sequence[str], rubber: int | None = None,
+                 four_colour: bool = False) -> None:
+        super().__init__()
+        self.view = view
+        self.names = tuple(names)
+        self.rubber = rubber
+        self.four_colour = four_colour
+
+    def compose(self) -> ComposeResult:
+        view, names = self.view, self.names
+        with Vertical(id="sales-box") as box:
+            if self.rubber is not None and self.rubber <= len(view.rubbers):
+                box.border_title = f"Rubber {self.rubber} is over"
+                money = view.rubbers[self.rubber - 1]
+                ends = " and ".join(f"{names[seat]} {dollars(m)}" for seat, m in enumerate(money))
+                nxt = (f"Rubber {self.rubber + 1}: the deal passes to {names[view.dealer]}, four new piles, "
+                       "and both start again with $50.") if view.phase != "over" else ""
+                yield Static(f"It ends with {ends}. {nxt}".strip(), id="sales-heading", markup=False)
+            else:
+                box.border_title = "Every sale so far"
+            with VerticalScroll():
+                yield Static(sales_renderable(view, names, self.rubber, self.four_colour), id="sales-table")
+            yield Static("Enter or Esc: back to the table", id="sales-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,68 @@
+"""The shape every game's dialog shares: a box in the middle of the screen, Escape to close, a
+line for the rules' objection, buttons at the bottom right. A dialog returns a Command (or
+None): it never builds notation text, and it asks the rules before it closes."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from rules.core import Command
+
+
+class Dialog(ModalScreen):
+    """A game's dialog. Compose a ``Vertical`` box holding a ``Static`` with class
+    ``dialog--error`` and a ``Horizontal`` of buttons with class ``dialog--buttons``."""
+
+    DEFAULT_CSS = """
+    Dialog {
+        align: center middle;
+        & > Vertical {
+            width: 76;
+            max-width: 100%;
+            height: auto;
+            max-height: 100%;
+            padding: 0 1;
+            border: thick $accent;
+            border-title-style: bold;
+            background: $surface;
+        }
+        & .dialog--note { color: $text-muted; }
+        & .dialog--error { color: $error; text-style: bold; height: auto; display: none; }
+        & .dialog--error.-shown { display: block; }
+        & .dialog--buttons { height: auto; margin-top: 1; align-horizontal: right; }
+        & .dialog--buttons Button { margin-left: 2; }
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Close")]
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False  # the keys named on them do the same; Enter is the dialog's
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _error(self, message: str | None) -> None:
+        error = self.query_one(".dialog--error", Static)
+        error.update(Text(message or ""))  # Text: a name in the message is never markup
+        error.set_class(bool(message), "-shown")
+
+    def _submit(self, command: Command | None, problem: str | None) -> None:
+        """Close with ``command``, or keep the dialog open showing the rules' objection."""
+        if problem:
+            self._error(problem)
+        else:
+            self.dismiss(command)
+
+    def _ok_or_cancel(self, event: Button.Pressed, ok_id: str, ok: Callable[[], None]) -> None:
+        event.stop()
+        if event.button.id == ok_id:
+            ok()
+        else:
+            self.action_cancel()

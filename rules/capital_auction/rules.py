@@ -1,0 +1,1043 @@
+"""Capital Auction: setup, legal commands, checks, effects, views and the result.
+seeds/capital-auction.md gives the rules as implemented and the rulings applied.
+
+A round lays out six Investment cards for three auctions. Each auction has an Investment phase
+(an open auction with final passes, bid in Capital cards laid face up) and, when someone won,
+a Tool phase: from the winner's left each player once plays a Tool card or passes, and every
+Tool played is put to the other players, one at a time, who may cancel it with a Connection in
+the Government (which may itself be cancelled, and so on).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Iterable, Mapping, Sequence
+
+from rules.core import IllegalCommand, Option, Outcome, chance, check_awaited, check_setup
+from rules.core.auctions import OpenAuction
+from rules.core.piles import deal, shuffled
+from rules.core.words import join_names, plural, winners_sentence
+
+from .cards import CARDS, CONNECTION, Capital, Investment, Tool, ToolKind, by_value, total, values_of
+from .commands import Bid, Command, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take
+from .events import (
+    AuctionOpened, AuctionWon, BidMade, Cancelled, CapitalDiscarded, CapitalTaken, Declined, Drew,
+    Event, Flipped, GameOver, LaidOut, Looked, LotFlipped, Moved, NobodyBid, Passed, Reacted,
+    Reshuffled, Spied, Stole, ToolDiscarded, ToolPlayed, WrittenOff,
+)
+from .notation import CapitalAuctionNotation, example
+from .state import (
+    ASK_ONLY_HOLDERS, AUCTIONS, BID, FLIP, FULL_PORTFOLIO, OVER, PICK, REACT, ROUNDS, TAX, TOOL,
+    VENTURE, CapitalAuctionState, CapitalAuctionView, Pending, Slot, SlotInfo, lot_name, read_lot,
+    state_from_json, state_to_json, status_sentence,
+)
+
+START_CAPITAL = 6
+START_TOOLS = 3
+ROUND_CAPITAL = 4
+TOOL_HAND = 3
+# the pattern of a round's six cards: per auction, each card face up (True) or down
+LAYOUT = ((True, False), (True, False), (False, False))
+CAPITAL, TOOLS = "Capital", "Tool"
+
+
+# -- small readings of the position (states and views alike where possible) -----------------------
+def portfolio_value(slots: Iterable[Any]) -> int:
+    """The total value of a portfolio's cards, face up or down."""
+    return sum(slot.card.value for slot in slots)
+
+
+def face_up_value(slots: Iterable[Any]) -> int:
+    return sum(slot.card.value for slot in slots if slot.up and slot.card is not None)
+
+
+def connection_kind() -> ToolKind:
+    return next(kind for kind in CARDS.tools if kind.effect == CONNECTION)
+
+
+def effect_of(key: str) -> str:
+    return CARDS.tool(key).effect
+
+
+def _seat_named(state: CapitalAuctionState, name: str) -> int | None:
+    return state.names.index(name) if name in state.names else None
+
+
+def _pick(cards: Sequence[Capital], values: Iterable[int]) -> list[Capital] | None:
+    """The physical cards of these values (the lowest copy of each), or None if some are missing."""
+    pool = sorted(cards, key=lambda c: (c.value, c.copy))
+    chosen: list[Capital] = []
+    for value in values:
+        card = next((c for c in pool if c.value == value and c not in chosen), None)
+        if card is None:
+            return None
+        chosen.append(card)
+    return chosen
+
+
+def _multisets(values: Sequence[int], size: int) -> list[tuple[int, ...]]:
+    """Every distinct choice of ``size`` of these values, each highest first, in a stable order."""
+    ordered = sorted(values, reverse=True)
+    return sorted({combo for combo in combinations(ordered, size)}, reverse=True)
+
+
+def _cheapest(cards: Sequence[Capital], count: int) -> tuple[int, ...]:
+    """The ``count`` lowest values of a hand, highest first: the pay the legal list offers."""
+    return tuple(sorted(sorted(c.value for c in cards)[:count], reverse=True))
+
+
+@lru_cache(maxsize=4096)
+def useful_bids(counts: tuple[tuple[int, int], ...], high: int) -> tuple[tuple[int, ...], ...]:
+    """For every total above ``high`` that the cards (value, count) can make, the bid making it
+    with the fewest cards (of those, the one with the highest cards): a useful list of bids,
+    lowest total first. Any other set of cards is a legal bid too (``check`` judges)."""
+    best: dict[int, tuple[int, ...]] = {0: ()}
+    for value, count in sorted(counts, reverse=True):
+        step: dict[int, tuple[int, ...]] = {}
+        for made, cards in best.items():
+            for k in range(count + 1):
+                key = made + k * value
+                bid = cards + (value,) * k
+                old = step.get(key)
+                if old is None or (len(bid), tuple(-v for v in bid)) < (len(old), tuple(-v for v in old)):
+                    step[key] = bid
+        best = step
+    return tuple(best[t] for t in sorted(best) if t > high)
+
+
+# -- the chance draws ----------------------------------------------------------------------------
+def _refill(state: CapitalAuctionState, kind: str) -> list[Event]:
+    """An empty deck takes its shuffled discard pile (RULINGS)."""
+    deck, discard = ((state.capital_deck, state.capital_discard) if kind == CAPITAL
+                     else (state.tool_deck, state.tool_discard))
+    if deck or not discard:
+        return []
+    deck[:] = shuffled(discard, state.seed, state.counter)
+    state.counter += 1
+    discard.clear()
+    return [Reshuffled(kind, len(deck))]
+
+
+def _draw(state: CapitalAuctionState, seat: int, capital: int, tools: int, why: str) -> list[Event]:
+    events: list[Event] = []
+    got: dict[str, list[Any]] = {CAPITAL: [], TOOLS: []}
+    for kind, count in ((CAPITAL, capital), (TOOLS, tools)):
+        deck = state.capital_deck if kind == CAPITAL else state.tool_deck
+        while len(got[kind]) < count:
+            events += _refill(state, kind)
+            if not deck:
+                break
+            got[kind].append(deck.pop())
+    state.capital[seat] += got[CAPITAL]
+    state.tools[seat] += got[TOOLS]
+    return events + [Drew(seat, tuple(got[CAPITAL]), tuple(got[TOOLS]), why)]
+
+
+def _available(state: CapitalAuctionState, kind: str) -> int:
+    if kind == CAPITAL:
+        return len(state.capital_deck) + len(state.capital_discard)
+    return len(state.tool_deck) + len(state.tool_discard)
+
+
+def _bonus(state: CapitalAuctionState, seat: int, card: Investment) -> list[Event]:
+    """The bonus of a card secured or turned face up in ``seat``'s portfolio."""
+    bonus = card.info.bonus
+    events: list[Event] = []
+    if bonus.capital or bonus.tools:
+        events += _draw(state, seat, bonus.capital, bonus.tools, f"bonus of {card.name}")
+    if bonus.steal:
+        taken = []
+        for step in range(1, state.players):
+            victim = (seat + step) % state.players
+            for _ in range(bonus.steal):
+                hand = sorted(state.capital[victim], key=lambda c: (c.value, c.copy))
+                if not hand:
+                    break
+                card_taken = chance(state.seed, state.counter).choice(hand)
+                state.counter += 1
+                state.capital[victim].remove(card_taken)
+                state.capital[seat].append(card_taken)
+                taken.append((victim, card_taken))
+        events.append(Stole(seat, tuple(taken)))
+    return events
+
+
+# -- the flow of a round ---------------------------------------------------------------------------
+def _lay_out(state: CapitalAuctionState) -> list[Event]:
+    everyone = set(range(state.players))
+    state.table = []
+    for pattern in LAYOUT:
+        lot = []
+        for up in pattern:
+            if state.investment_deck:
+                lot.append(Slot(state.investment_deck.pop(), up, set(everyone) if up else set()))
+        state.table.append(lot)
+    return [LaidOut(state.round, tuple(tuple((s.card, s.up) for s in lot) for lot in state.table))]
+
+
+def _open_auction(state: CapitalAuctionState) -> list[Event]:
+    n = state.players
+    state.bids = [[] for _ in range(n)]
+    state.winner = None
+    state.tool_order, state.tool_turn = [], 0
+    if not state.table[state.auction - 1]:  # a card set too small for this auction: skip it
+        state.bidding = None
+        state.starter = (state.starter + 1) % n
+        return _next_auction(state)
+    state.bidding = OpenAuction(tuple((state.starter + i) % n for i in range(n)), final_pass=True)
+    state.phase = BID
+    return [AuctionOpened(state.round, state.auction, state.starter)]
+
+
+def _next_auction(state: CapitalAuctionState) -> list[Event]:
+    if state.auction < AUCTIONS:
+        state.auction += 1
+        return _open_auction(state)
+    if state.round >= ROUNDS:
+        return _finish(state)
+    state.round += 1
+    state.auction = 1
+    events: list[Event] = []
+    n = state.players
+    for step in range(n):
+        seat = (state.starter + step) % n
+        face_up = sum(1 for slot in state.portfolios[seat] if slot.up)
+        tools = max(0, TOOL_HAND - len(state.tools[seat]))
+        events += _draw(state, seat, ROUND_CAPITAL + face_up, tools, f"round {state.round}")
+    events += _lay_out(state)
+    return events + _open_auction(state)
+
+
+def _full(state: CapitalAuctionState) -> bool:
+    return any(len(p) >= FULL_PORTFOLIO for p in state.portfolios)
+
+
+def _finish(state: CapitalAuctionState) -> list[Event]:
+    """The end: every face-down card in a portfolio is turned up, without bonuses."""
+    full = [s for s, p in enumerate(state.portfolios) if len(p) >= FULL_PORTFOLIO]
+    if full:
+        reason = (f"{join_names([state.names[s] for s in full])} "
+                  f"{'holds' if len(full) == 1 else 'hold'} {FULL_PORTFOLIO} or more Investment cards: "
+                  "the game ends at once.")
+    else:
+        reason = f"Round {ROUNDS} is over: the game ends."
+    everyone = set(range(state.players))
+    for portfolio in state.portfolios:
+        for slot in portfolio:
+            slot.up, slot.seen = True, set(everyone)
+    state.phase = OVER
+    state.bidding, state.pending = None, None
+    return [GameOver(reason, _result(state).summary,
+                     tuple(tuple(slot.card for slot in p) for p in state.portfolios))]
+
+
+def _resolve_auction(state: CapitalAuctionState) -> list[Event]:
+    auction = state.bidding
+    winner = auction.winner
+    n = state.players
+    lot = state.table[state.auction - 1]
+    state.table[state.auction - 1] = []
+    state.bidding = None
+    if winner is None:
+        state.removed += lot
+        state.starter = (state.starter + 1) % n
+        return [NobodyBid(state.auction), *_next_auction(state)]
+    paid = state.bids[winner]
+    state.capital_discard += paid
+    for seat in range(n):
+        if seat != winner:
+            state.capital[seat] += state.bids[seat]
+    state.bids = [[] for _ in range(n)]
+    for slot in lot:
+        slot.seen.add(winner)
+    state.portfolios[winner] += lot
+    state.winner = winner
+    state.starter = winner
+    events: list[Event] = [AuctionWon(winner, state.auction, values_of(paid),
+                                      tuple((s.card, s.up) for s in lot),
+                                      tuple(frozenset(s.seen) for s in lot))]
+    for slot in lot:
+        if slot.up:
+            events += _bonus(state, winner, slot.card)
+    if _full(state):
+        return events + _finish(state)
+    if state.auction == 2:
+        down = [i for i, slot in enumerate(state.table[2]) if not slot.up]
+        if len(down) > 1:
+            state.phase = FLIP
+            return events
+        if down:
+            events += _turn_lot(state, winner, 3, down[0])
+    return events + _start_tools(state)
+
+
+def _turn_lot(state: CapitalAuctionState, seat: int, auction: int, index: int) -> list[Event]:
+    slot = state.table[auction - 1][index]
+    slot.up, slot.seen = True, set(range(state.players))
+    return [LotFlipped(seat, lot_name(auction, index), slot.card)]
+
+
+def _start_tools(state: CapitalAuctionState) -> list[Event]:
+    n = state.players
+    state.tool_order = [(state.winner + 1 + i) % n for i in range(n)]
+    state.tool_turn = 0
+    state.phase = TOOL
+    return []
+
+
+def _next_tool_turn(state: CapitalAuctionState) -> list[Event]:
+    state.tool_turn += 1
+    if state.tool_turn >= len(state.tool_order):
+        return _next_auction(state)
+    state.phase = TOOL
+    return []
+
+
+def can_react(state: CapitalAuctionState, seat: int) -> bool:
+    """The seat holds a Connection in the Government and can pay for it."""
+    kind = connection_kind()
+    return (any(tool.kind == kind.key for tool in state.tools[seat])
+            and len(state.capital[seat]) >= kind.cost)
+
+
+def _askers(state: CapitalAuctionState, latest: int) -> tuple[int, ...]:
+    """Everyone but the latest card's player, clockwise from their left (only those who could
+    answer, under the option "ask only holders")."""
+    n = state.players
+    seats = [(latest + step) % n for step in range(1, n)]
+    if state.ask_only_holders:
+        seats = [s for s in seats if can_react(state, s)]
+    return tuple(seats)
+
+
+# -- Tool targets ----------------------------------------------------------------------------------
+def _where(play: Play) -> str:
+    """The public words for a Tool's targets, as the log writes them after its name:
+    " on Bob's card 2", " on 3a", " on their own card 1", " on Bob", " giving …"."""
+    if effect_of(play.tool) == "merger":
+        take = f" for {play.player}'s card {play.card}" if play.card else " (nothing to take back)"
+        return f", giving their card {play.own} to {play.player}{take}"
+    if play.own:
+        return f" on their own card {play.own}"
+    if play.player:
+        return f" on {play.player}'s card {play.card}" if play.card else f" on {play.player}"
+    return f" on {play.lot}" if play.lot else ""
+
+
+def _refuse_extra(play: Play, wanted: set[str], kind: ToolKind) -> None:
+    given = {"player": bool(play.player), "card": bool(play.card), "own": bool(play.own), "lot": bool(play.lot)}
+    extra = [name for name, present in given.items() if present and name not in wanted]
+    if extra:
+        what = {"player": "a player", "card": "a card of theirs", "own": "a card of yours", "lot": "a lot"}
+        raise IllegalCommand(f"{kind.name} does not take {join_names([what[e] for e in extra], 'or')}: "
+                             f"write it as '{example(kind.key)}'.")
+
+
+def _other_player(state: CapitalAuctionState, seat: int, name: str, tool: str) -> int:
+    if not name:
+        raise IllegalCommand(f"{tool} needs another player: name them.")
+    other = _seat_named(state, name)
+    if other is None:
+        raise IllegalCommand(f"There is no player called {name!r}; the players are {join_names(state.names)}.")
+    if other == seat:
+        raise IllegalCommand(f"{tool} needs another player, not yourself.")
+    return other
+
+
+def _card_of(state: CapitalAuctionState, owner: int, position: int, whose: str) -> Slot:
+    portfolio = state.portfolios[owner]
+    if not portfolio:
+        raise IllegalCommand(f"{whose} portfolio is empty.")
+    if not 1 <= position <= len(portfolio):
+        raise IllegalCommand(f"{whose} portfolio has cards 1 to {len(portfolio)}, not {position}.")
+    return portfolio[position - 1]
+
+
+def _lot_slot(state: CapitalAuctionState, text: str) -> tuple[int, int, Slot]:
+    where = read_lot(text)
+    if where is None or where[1] >= len(state.table[where[0] - 1]):
+        on_table = [lot_name(a, i) for a, lot in enumerate(state.table, 1) for i in range(len(lot))]
+        listed = join_names(on_table) if on_table else "none"
+        raise IllegalCommand(f"There is no card {text!r} on the table (the cards there: {listed}).")
+    auction, index = where
+    return auction, index, state.table[auction - 1][index]
+
+
+def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolving: bool = False) -> dict[str, Any]:
+    """Refuse targets the Tool cannot take, in words, or return them resolved: ``slot`` (the
+    Investment the effect works on), ``owner``/``position``, ``other`` (a seat), ``give``
+    (Merger's own card), ``lot`` ((auction, index))."""
+    kind = CARDS.tool(play.tool)
+    effect, name = kind.effect, kind.name
+    me = state.names[seat]
+    if effect == "insider":
+        _refuse_extra(play, {"player", "card", "lot"}, kind)
+        if play.lot and (play.player or play.card):
+            raise IllegalCommand(f"{name} looks at one card: a card on the table or one in a portfolio.")
+        if play.lot:
+            auction, index, slot = _lot_slot(state, play.lot)
+            if slot.up:
+                raise IllegalCommand(f"{play.lot} lies face up: there is nothing to look at.")
+            return {"slot": slot, "lot": (auction, index)}
+        if play.player == me:
+            raise IllegalCommand("You can always look at your own face-down cards; choose a card on the "
+                                 "table or in another player's portfolio.")
+        other = _other_player(state, seat, play.player, name)
+        slot = _card_of(state, other, play.card, f"{play.player}'s")
+        if slot.up:
+            raise IllegalCommand(f"{play.player}'s card {play.card} lies face up: there is nothing to look at.")
+        return {"slot": slot, "owner": other, "position": play.card}
+    if effect in ("press", "cover-up", "write-off"):
+        _refuse_extra(play, {"own"}, kind)
+        slot = _card_of(state, seat, play.own, "Your")
+        if effect == "press" and slot.up:
+            raise IllegalCommand(f"Your card {play.own} is already face up.")
+        if effect == "cover-up" and not slot.up:
+            raise IllegalCommand(f"Your card {play.own} is already face down.")
+        return {"slot": slot, "owner": seat, "position": play.own}
+    if effect in ("audit", "takeover"):
+        _refuse_extra(play, {"player", "card"}, kind)
+        other = _other_player(state, seat, play.player, name)
+        slot = _card_of(state, other, play.card, f"{play.player}'s")
+        return {"slot": slot, "owner": other, "position": play.card}
+    if effect == "merger":
+        _refuse_extra(play, {"own", "player", "card"}, kind)
+        if not state.portfolios[seat]:
+            raise IllegalCommand(f"{name} first gives one of your Investment cards, and you have none.")
+        give = _card_of(state, seat, play.own, "Your")
+        other = _other_player(state, seat, play.player, name)
+        if not state.portfolios[other]:
+            if play.card:
+                raise IllegalCommand(f"{play.player} holds no Investment card, so there is nothing to take "
+                                     f"back: name none ('tool merger {play.own} {play.player}').")
+            return {"give": give, "other": other, "slot": None}
+        if not play.card:
+            raise IllegalCommand(f"Name the card you take from {play.player}: "
+                                 f"'tool merger {play.own} {play.player} 1'.")
+        slot = _card_of(state, other, play.card, f"{play.player}'s")
+        return {"give": give, "other": other, "slot": slot}
+    if effect in ("tax", "espionage"):
+        _refuse_extra(play, {"player"}, kind)
+        other = _other_player(state, seat, play.player, name)
+        if effect == "espionage" and not state.capital[other] and not resolving:
+            raise IllegalCommand(f"{play.player} holds no Capital cards: there is nothing to look at.")
+        return {"other": other}
+    if effect == "offering":
+        _refuse_extra(play, {"lot"}, kind)
+        if not play.lot:
+            raise IllegalCommand(f"{name} needs a face-down card on the table: name it, e.g. 3a.")
+        auction, index, slot = _lot_slot(state, play.lot)
+        if slot.up:
+            raise IllegalCommand(f"{play.lot} is already face up.")
+        return {"slot": slot, "lot": (auction, index)}
+    _refuse_extra(play, set(), kind)
+    if effect == "draw-capital" and not _available(state, CAPITAL):
+        raise IllegalCommand("There are no Capital cards left to draw (the deck and its discard pile are empty).")
+    if effect == "venture" and not _available(state, TOOLS):
+        raise IllegalCommand("There are no Tool cards left to draw (the deck and its discard pile are empty).")
+    return {}
+
+
+def _targets(state: CapitalAuctionState, seat: int, key: str) -> list[dict[str, Any]]:
+    """Every target set a Tool can take now, as Play fields (the legal list's, in a stable order)."""
+    effect = effect_of(key)
+    n = state.players
+    others = [(seat + step) % n for step in range(1, n)]
+    own = state.portfolios[seat]
+    names = state.names
+    found: list[dict[str, Any]] = []
+    lots = [(lot_name(a, i), slot) for a, lot in enumerate(state.table, 1) for i, slot in enumerate(lot)]
+    if effect == "insider":
+        found += [{"lot": name} for name, slot in lots if not slot.up]
+        found += [{"player": names[o], "card": i} for o in others
+                  for i, slot in enumerate(state.portfolios[o], 1) if not slot.up]
+    elif effect == "press":
+        found += [{"own": i} for i, slot in enumerate(own, 1) if not slot.up]
+    elif effect == "cover-up":
+        found += [{"own": i} for i, slot in enumerate(own, 1) if slot.up]
+    elif effect == "write-off":
+        found += [{"own": i} for i in range(1, len(own) + 1)]
+    elif effect in ("audit", "takeover"):
+        found += [{"player": names[o], "card": i} for o in others for i in range(1, len(state.portfolios[o]) + 1)]
+    elif effect == "merger":
+        for give in range(1, len(own) + 1):
+            for o in others:
+                theirs = range(1, len(state.portfolios[o]) + 1) or [0]
+                found += [{"own": give, "player": names[o], "card": i} for i in theirs]
+    elif effect == "tax":
+        found += [{"player": names[o]} for o in others]
+    elif effect == "espionage":
+        found += [{"player": names[o]} for o in others if state.capital[o]]
+    elif effect == "offering":
+        found += [{"lot": name} for name, slot in lots if not slot.up]
+    elif effect == "draw-capital":
+        found += [{}] if _available(state, CAPITAL) else []
+    elif effect == "venture":
+        found += [{}] if _available(state, TOOLS) else []
+    return found
+
+
+def tool_uses(legal: Sequence[Command]) -> dict[str, list[Play]]:
+    """For each Tool key, the legal plays of it now (what the table points out on a Tool card)."""
+    uses: dict[str, list[Play]] = {}
+    for command in legal:
+        if isinstance(command, Play):
+            uses.setdefault(command.tool, []).append(command)
+    return uses
+
+
+# -- effects -----------------------------------------------------------------------------------
+def _reveal(state: CapitalAuctionState, slot: Slot) -> None:
+    slot.up, slot.seen = True, set(range(state.players))
+
+
+def _apply_effect(state: CapitalAuctionState, pending: Pending, targets: dict[str, Any]) -> list[Event]:
+    """Carry out a Tool that stands. Returns its events; sets the phase when it awaits a choice."""
+    seat, play = pending.seat, pending.play
+    kind = CARDS.tool(play.tool)
+    effect = kind.effect
+    slot: Slot | None = targets.get("slot")
+    if effect == "insider":
+        slot.seen.add(seat)
+        where = play.lot if play.lot else f"{play.player}'s card {play.card}"
+        return [Looked(seat, where, slot.card)]
+    if effect in ("press", "audit", "cover-up"):
+        owner = targets["owner"]
+        if effect == "cover-up" or (effect == "audit" and slot.up):
+            slot.up = False
+            return [Flipped(seat, owner, targets["position"], slot.card, False, frozenset(slot.seen))]
+        _reveal(state, slot)
+        return [Flipped(seat, owner, targets["position"], slot.card, True, frozenset(slot.seen)),
+                *_bonus(state, owner, slot.card)]
+    if effect == "takeover":
+        owner = targets["owner"]
+        return [_move(state, slot, owner, seat, seat)]
+    if effect == "merger":
+        other = targets["other"]
+        events = [_move(state, targets["give"], seat, other, seat)]
+        if slot is not None:
+            events.append(_move(state, slot, other, seat, seat))
+        return events
+    if effect == "write-off":
+        state.portfolios[seat].remove(slot)
+        state.removed.append(slot)
+        return [WrittenOff(seat, slot.card, slot.up, frozenset(slot.seen))]
+    if effect == "draw-capital":
+        return _draw(state, seat, kind.amount, 0, kind.name)
+    if effect == "venture":
+        events = _draw(state, seat, 0, kind.amount, kind.name)
+        if state.tools[seat]:
+            state.phase = VENTURE
+        return events
+    if effect == "offering":
+        auction, index = targets["lot"]
+        return _turn_lot(state, seat, auction, index)
+    other = targets["other"]
+    if effect == "espionage":
+        hand = state.capital[other]
+        events: list[Event] = [Spied(seat, other, values_of(hand))]
+        if hand:
+            state.pending = replace(pending, victim=other)
+            state.phase = PICK
+        return events
+    # tax: the victim chooses, unless they hold no more than it asks for
+    hand = state.capital[other]
+    if len(hand) <= kind.amount:
+        state.capital[other] = []
+        state.capital_discard += hand
+        return [CapitalDiscarded(other, values_of(hand))]
+    state.pending = replace(pending, victim=other)
+    state.phase = TAX
+    return []
+
+
+def _move(state: CapitalAuctionState, slot: Slot, giver: int, taker: int, seat: int) -> Moved:
+    state.portfolios[giver].remove(slot)
+    news = not slot.up and taker not in slot.seen
+    slot.seen.add(taker)
+    state.portfolios[taker].append(slot)
+    return Moved(seat, giver, taker, slot.card, slot.up, frozenset(slot.seen), news)
+
+
+def _settle(state: CapitalAuctionState) -> list[Event]:
+    """Every answer is in: cancel the Tool, or carry it out."""
+    pending = state.pending
+    state.tool_discard += pending.connections
+    state.pending = replace(pending, connections=(), asking=())
+    if pending.cancelled:
+        return [Cancelled(pending.seat, pending.tool, len(pending.chain)), *_done_with_tool(state)]
+    targets = validate_targets(state, pending.seat, pending.play, resolving=True)
+    events = _apply_effect(state, state.pending, targets)
+    if state.phase in (PICK, TAX, VENTURE):
+        return events
+    return events + _done_with_tool(state)
+
+
+def _done_with_tool(state: CapitalAuctionState) -> list[Event]:
+    state.tool_discard.append(state.pending.tool)
+    state.pending = None
+    if _full(state):
+        return _finish(state)
+    return _next_tool_turn(state)
+
+
+# -- the result --------------------------------------------------------------------------------
+def _result(state: CapitalAuctionState) -> Outcome:
+    n = state.players
+    names = state.names
+    values = [portfolio_value(p) for p in state.portfolios]
+    capital = [total(hand) for hand in state.capital]
+    ranks = Outcome.rank_by([(values[s], capital[s]) for s in range(n)])
+    winners = [s for s in range(n) if ranks[s] == 1]
+    top = values[winners[0]]
+    tied = [s for s in range(n) if values[s] == top]
+    if len(winners) > 1:
+        summary = (f"{winners_sentence(names, winners, str(top))}, and {capital[winners[0]]} in Capital "
+                   "each.")
+    elif len(tied) > 1:
+        others = join_names([names[s] for s in tied if s != winners[0]])
+        summary = (f"{names[winners[0]]} wins: tied with {others} on {top}, but with more Capital in hand "
+                   f"({capital[winners[0]]}).")
+    else:
+        summary = f"{winners_sentence(names, winners, str(top))}."
+    breakdown = tuple({"investments": values[s], "investment cards": len(state.portfolios[s]),
+                       "capital in hand": capital[s]} for s in range(n))
+    return Outcome(ranks, tuple(values), breakdown, summary)
+
+
+# -- the spec -----------------------------------------------------------------------------------
+class CapitalAuctionGame:
+    """The GameSpec of Capital Auction. Stateless: every function takes a state."""
+
+    name = "capital-auction"
+    title = "Capital Auction"
+    blurb = "Bid Capital cards for face-up and face-down Investments; play Tools, cancel them with Connections."
+    players = (2, 5)
+    options = (
+        Option(ASK_ONLY_HOLDERS, "Ask only holders of a Connection", False, "bool",
+               help="Ask for reactions only players who could play a Connection: quicker, but being "
+                    "asked tells the table you hold one."),
+    )
+    best_bot = "bot"
+    # any set of Capital cards beating the standing bid is a bid, and a Tool may be paid with
+    # any of the player's cards: legal lists the useful ones (see useful_bids, _cheapest)
+    partial_legal = (Bid, Play)
+
+    def __init__(self, bots: Mapping[str, Any] | None = None) -> None:
+        self.notation = CapitalAuctionNotation()
+        self.bots = dict(bots or {})
+
+    # -- setup and reading -------------------------------------------------------------------
+    def setup(self, names: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> CapitalAuctionState:
+        chosen = check_setup(self, names, options)
+        n = len(names)
+        capital = shuffled(CARDS.capital_deck(), seed, "capital")
+        tools = shuffled(CARDS.tool_deck(), seed, "tools")
+        investments = shuffled(CARDS.investment_deck(), seed, "investments")
+        first = chance(seed, "first").randrange(n)
+        state = CapitalAuctionState(
+            names=list(names), seed=seed, counter=0, options=dict(chosen),
+            capital=deal(capital, n, START_CAPITAL), tools=deal(tools, n, START_TOOLS),
+            portfolios=[[] for _ in range(n)], capital_deck=capital, tool_deck=tools,
+            investment_deck=investments, starter=first)
+        _lay_out(state)
+        _open_auction(state)
+        return state
+
+    def awaiting(self, state: CapitalAuctionState) -> frozenset[int]:
+        return state.awaiting
+
+    def turn(self, state: CapitalAuctionState) -> int:
+        return state.turns
+
+    def conserved(self, state: CapitalAuctionState) -> dict[str, Any]:
+        capital = [*state.capital_deck, *state.capital_discard, *(c for h in state.capital for c in h),
+                   *(c for b in state.bids for c in b)]
+        tools = [*state.tool_deck, *state.tool_discard, *(t for h in state.tools for t in h)]
+        if state.pending is not None:
+            tools += [state.pending.tool, *state.pending.connections]
+        slots = [*state.removed, *(s for p in state.portfolios for s in p), *(s for lot in state.table for s in lot)]
+        investments = [s.card for s in slots] + list(state.investment_deck)
+        return {"capital": sorted(c.key for c in capital), "tools": sorted(t.key for t in tools),
+                "investments": sorted(i.key for i in investments)}
+
+    # -- legal commands ------------------------------------------------------------------------
+    def legal(self, state: CapitalAuctionState, seat: int) -> list[Command]:
+        if seat not in state.awaiting:
+            return []
+        phase = state.phase
+        if phase == BID:
+            pool = state.capital[seat] + state.bids[seat]
+            counts = tuple(sorted(Counter(c.value for c in pool).items()))
+            return [*(Bid(bid) for bid in useful_bids(counts, state.bidding.high)), Pass()]
+        if phase == FLIP:
+            return [Flip(lot_name(3, i)) for i, slot in enumerate(state.table[2]) if not slot.up]
+        if phase == TOOL:
+            return [*self._legal_plays(state, seat), Pass()]
+        if phase == REACT:
+            kind = connection_kind()
+            if not can_react(state, seat):
+                return [Decline()]
+            pays = _multisets([c.value for c in state.capital[seat]], kind.cost)
+            return [*(React(pay) for pay in pays), Decline()]
+        pending = state.pending
+        if phase == PICK:
+            return [Take(v) for v in sorted({c.value for c in state.capital[pending.victim]}, reverse=True)]
+        if phase == TAX:
+            amount = CARDS.tool(pending.play.tool).amount
+            return [DiscardCapital(vs) for vs in _multisets([c.value for c in state.capital[seat]], amount)]
+        # VENTURE
+        kinds = {tool.kind for tool in state.tools[seat]}
+        return [DiscardTool(kind.key) for kind in CARDS.tools if kind.key in kinds]
+
+    def _legal_plays(self, state: CapitalAuctionState, seat: int) -> list[Command]:
+        held = {tool.kind for tool in state.tools[seat]}
+        hand = state.capital[seat]
+        plays: list[Command] = []
+        for kind in CARDS.tools:
+            if kind.key not in held or kind.effect == CONNECTION or len(hand) < kind.cost:
+                continue
+            pay = _cheapest(hand, kind.cost)
+            plays += [Play(kind.key, pay=pay, **fields) for fields in _targets(state, seat, kind.key)]
+        return plays
+
+    # -- checking ------------------------------------------------------------------------------
+    def check(self, state: CapitalAuctionState, seat: int, command: Command) -> None:
+        self._validate(state, seat, command)
+
+    def _validate(self, state: CapitalAuctionState, seat: int, command: Command) -> Any:
+        """Refuse ``command`` in words, or return what ``apply`` needs to carry it out."""
+        check_awaited(state.awaiting, seat, state.names)
+        _well_formed(command)
+        phase = state.phase
+        if phase == BID:
+            return self._check_bid(state, seat, command)
+        if phase == FLIP:
+            if not isinstance(command, Flip):
+                raise IllegalCommand("You won auction 2: first turn one of auction 3's face-down cards face "
+                                     "up ('flip 3a' or 'flip 3b').")
+            where = read_lot(command.lot)
+            if where is None or where[0] != 3 or where[1] >= len(state.table[2]):
+                raise IllegalCommand(f"Only a card of auction 3 is turned after auction 2 (3a or 3b), not "
+                                     f"{command.lot!r}.")
+            if state.table[2][where[1]].up:
+                raise IllegalCommand(f"{command.lot} is already face up: turn the other one.")
+            return where
+        if phase == TOOL:
+            return self._check_tool(state, seat, command)
+        if phase == REACT:
+            return self._check_react(state, seat, command)
+        pending = state.pending
+        if phase == PICK:
+            victim = state.names[pending.victim]
+            if not isinstance(command, Take):
+                raise IllegalCommand(f"Take one of {victim}'s Capital cards first, e.g. 'take 5'.")
+            card = _pick(state.capital[pending.victim], [command.value])
+            if card is None:
+                held = " ".join(map(str, values_of(state.capital[pending.victim])))
+                raise IllegalCommand(f"{victim} has no {command.value}; they hold {held}.")
+            return card[0]
+        if phase == TAX:
+            amount = CARDS.tool(pending.play.tool).amount
+            if not isinstance(command, DiscardCapital):
+                raise IllegalCommand(f"Discard {amount} Capital cards for the tax inspection first, "
+                                     "e.g. 'discard 2 1'.")
+            if len(command.values) != amount:
+                raise IllegalCommand(f"The tax inspection takes exactly {amount} Capital cards, not "
+                                     f"{len(command.values)}.")
+            return self._cards(state, seat, command.values, "discard")
+        # VENTURE
+        if not isinstance(command, DiscardTool):
+            raise IllegalCommand("Venture Fund: discard one Tool card from your hand first, e.g. "
+                                 "'discard audit'.")
+        tool = next((t for t in sorted(state.tools[seat]) if t.kind == command.tool), None)
+        if tool is None:
+            raise IllegalCommand(f"You hold no {_tool_name(command.tool)} to discard.")
+        return tool
+
+    @staticmethod
+    def _cards(state: CapitalAuctionState, seat: int, values: Sequence[int], doing: str,
+               extra: Sequence[Capital] = ()) -> list[Capital]:
+        pool = list(state.capital[seat]) + list(extra)
+        cards = _pick(pool, values)
+        if cards is None:
+            want = Counter(values)
+            have = Counter(c.value for c in pool)
+            value = next(v for v in sorted(want) if want[v] > have[v])
+            held = " ".join(map(str, values_of(pool))) or "none"
+            if have[value]:
+                raise IllegalCommand(f"You have only {plural(have[value], 'Capital card')} of {value} to "
+                                     f"{doing} (yours: {held}).")
+            raise IllegalCommand(f"You have no Capital card of {value} to {doing} (yours: {held}).")
+        return cards
+
+    def _check_bid(self, state: CapitalAuctionState, seat: int, command: Command) -> list[Capital]:
+        if not isinstance(command, (Bid, Pass)):
+            raise IllegalCommand("It is the bidding: bid Capital cards ('bid 5 3') or pass.")
+        if isinstance(command, Pass):
+            return []
+        if not command.values:
+            raise IllegalCommand("Name the Capital cards of your bid, e.g. 'bid 5 3'.")
+        cards = self._cards(state, seat, command.values, "bid", state.bids[seat])
+        high = state.bidding.high
+        if total(cards) <= high:
+            raise IllegalCommand(f"A bid of {total(cards)} does not beat the standing bid of {high}: bid "
+                                 f"more than {high}.")
+        return cards
+
+    def _check_tool(self, state: CapitalAuctionState, seat: int, command: Command) -> Any:
+        if not isinstance(command, (Play, Pass)):
+            raise IllegalCommand("It is your Tool turn: play a Tool card or pass.")
+        if isinstance(command, Pass):
+            return None
+        if not CARDS.has_tool(command.tool):
+            keys = ", ".join(kind.key for kind in CARDS.tools)
+            raise IllegalCommand(f"There is no Tool card called {command.tool!r}; the Tools are {keys}.")
+        kind = CARDS.tool(command.tool)
+        if kind.effect == CONNECTION:
+            raise IllegalCommand(f"{kind.name} is a reaction: it answers another player's Tool and is "
+                                 "never a Tool turn of its own.")
+        tool = next((t for t in sorted(state.tools[seat]) if t.kind == kind.key), None)
+        if tool is None:
+            raise IllegalCommand(f"You hold no {kind.name}.")
+        pay = self._pay(state, seat, kind, command.pay)
+        targets = validate_targets(state, seat, command)
+        return tool, pay, targets
+
+    def _pay(self, state: CapitalAuctionState, seat: int, kind: ToolKind, pay: Sequence[int]) -> list[Capital]:
+        if len(pay) != kind.cost:
+            if kind.cost == 0:
+                raise IllegalCommand(f"{kind.name} costs nothing: pay no Capital cards.")
+            if len(state.capital[seat]) < kind.cost:
+                raise IllegalCommand(f"{kind.name} costs {plural(kind.cost, 'Capital card')}; you have only "
+                                     f"{len(state.capital[seat])}.")
+            raise IllegalCommand(f"{kind.name} costs exactly {plural(kind.cost, 'Capital card')} (any values), "
+                                 f"not {len(pay)}.")
+        return self._cards(state, seat, pay, "pay with")
+
+    def _check_react(self, state: CapitalAuctionState, seat: int, command: Command) -> Any:
+        pending = state.pending
+        if not isinstance(command, (React, Decline)):
+            raise IllegalCommand(f"{state.names[pending.latest]}'s card awaits your answer: "
+                                 "'react connection' or 'decline'.")
+        if isinstance(command, Decline):
+            return None
+        kind = connection_kind()
+        tool = next((t for t in sorted(state.tools[seat]) if t.kind == kind.key), None)
+        if tool is None:
+            raise IllegalCommand(f"You hold no {kind.name}: decline.")
+        return tool, self._pay(state, seat, kind, command.pay)
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self, state: CapitalAuctionState, seat: int, command: Command) -> list[Event]:
+        checked = self._validate(state, seat, command)  # the one check of this command
+        phase = state.phase
+        if phase == BID:
+            state.turns += 1
+            auction = state.bidding
+            if isinstance(command, Pass):
+                auction.pass_(seat)
+                events: list[Event] = [Passed(seat, False)]
+            else:
+                pool = state.capital[seat] + state.bids[seat]
+                state.capital[seat] = [c for c in pool if c not in checked]
+                state.bids[seat] = list(checked)
+                auction.bid(seat, total(checked))
+                events = [BidMade(seat, values_of(checked))]
+            if auction.done:
+                events += _resolve_auction(state)
+            return events
+        if phase == FLIP:
+            auction_number, index = checked
+            return _turn_lot(state, seat, auction_number, index) + _start_tools(state)
+        if phase == TOOL:
+            state.turns += 1
+            if checked is None:
+                return [Passed(seat, True), *_next_tool_turn(state)]
+            tool, pay, _targets_now = checked
+            state.tools[seat].remove(tool)
+            for card in pay:
+                state.capital[seat].remove(card)
+            state.capital_discard += pay
+            state.pending = Pending(seat, command, tool, asking=_askers(state, seat))
+            events = [ToolPlayed(seat, tool, _where(command), values_of(pay))]
+            if state.pending.asking:
+                state.phase = REACT
+                return events
+            return events + _settle(state)
+        if phase == REACT:
+            pending = state.pending
+            if checked is None:
+                rest = pending.asking[1:]
+                state.pending = replace(pending, asking=rest)
+                if rest:
+                    return [Declined(seat)]
+                return [Declined(seat), *_settle(state)]
+            tool, pay = checked
+            state.tools[seat].remove(tool)
+            for card in pay:
+                state.capital[seat].remove(card)
+            state.capital_discard += pay
+            against = pending.latest
+            state.pending = replace(pending, connections=pending.connections + (tool,),
+                                    chain=pending.chain + (seat,), asking=_askers(state, seat))
+            events = [Reacted(seat, against, values_of(pay), bool(pending.chain))]
+            if state.pending.asking:
+                return events
+            return events + _settle(state)
+        pending = state.pending
+        if phase == PICK:
+            state.capital[pending.victim].remove(checked)
+            state.capital[seat].append(checked)
+            return [CapitalTaken(seat, pending.victim, checked), *_done_with_tool(state)]
+        if phase == TAX:
+            for card in checked:
+                state.capital[seat].remove(card)
+            state.capital_discard += checked
+            return [CapitalDiscarded(seat, values_of(checked)), *_done_with_tool(state)]
+        # VENTURE
+        state.tools[seat].remove(checked)
+        state.tool_discard.append(checked)
+        return [ToolDiscarded(seat, checked), *_done_with_tool(state)]
+
+    # -- what a seat sees ----------------------------------------------------------------------
+    def view(self, state: CapitalAuctionState, seat: int | None) -> CapitalAuctionView:
+        n = state.players
+        own = seat is not None
+
+        def info(slot: Slot, name: str) -> SlotInfo:
+            visible = slot.up or (own and seat in slot.seen)
+            return SlotInfo(name, slot.up, slot.card if visible else None, tuple(sorted(slot.seen)))
+
+        portfolios = tuple(tuple(info(s, str(i)) for i, s in enumerate(p, 1)) for p in state.portfolios)
+        table = tuple(tuple(info(s, lot_name(a, i)) for i, s in enumerate(lot)) for a, lot in enumerate(state.table, 1))
+        zones: dict[str, Any] = {}
+        if own:
+            zones = {"capital": tuple(by_value(state.capital[seat])), "tools": tuple(sorted(state.tools[seat]))}
+            if state.phase == PICK and state.pending.seat == seat:
+                zones["spied"] = tuple(by_value(state.capital[state.pending.victim]))
+        auction = state.bidding
+        out = tuple(auction.out) if auction is not None else ()
+        rows = []
+        for s in range(n):
+            down = sum(1 for slot in state.portfolios[s] if not slot.up)
+            cards = f"{len(state.portfolios[s])}" + (f" ({down}▒)" if down else "")  # ▒: face down, as on the table
+            bid = str(total(state.bids[s])) if state.bids[s] else ""
+            if s in out:
+                bid = f"{bid} out".strip()
+            rows.append((cards, str(face_up_value(state.portfolios[s])), str(len(state.capital[s])),
+                         str(len(state.tools[s])), bid))
+        return CapitalAuctionView(
+            seat=seat, names=tuple(state.names), awaiting=state.awaiting, status=status_sentence(state),
+            zones=zones,
+            zone_sizes=tuple({"capital": len(state.capital[s]), "tools": len(state.tools[s])} for s in range(n)),
+            columns=("Cards", "Value", "Cap.", "Tools", "Bid"), rows=tuple(rows),
+            options=dict(state.options), round=state.round, auction=state.auction, phase=state.phase,
+            starter=state.starter, current=state.current, portfolios=portfolios, table=table,
+            removed=tuple(info(s, "") for s in state.removed),
+            bids=tuple(tuple(by_value(b)) for b in state.bids),
+            high=auction.high if auction else 0, leader=auction.leader if auction else None, out=out,
+            bid_order=tuple(auction.order) if auction else (), bid_position=auction.position if auction else 0,
+            spoken=auction.spoken if auction else 0, winner=state.winner,
+            tool_order=tuple(state.tool_order), tool_turn=state.tool_turn, pending=state.pending,
+            capital_deck=len(state.capital_deck), capital_discard=tuple(state.capital_discard),
+            tool_deck=len(state.tool_deck), tool_discard=tuple(state.tool_discard),
+            investment_deck=len(state.investment_deck), turns=state.turns)
+
+    def sample(self, view: CapitalAuctionView, rng: random.Random) -> CapitalAuctionState:
+        """A state the viewer cannot tell from the real one: the other hands, the decks and every
+        face-down card it has not seen dealt at random from the cards it has not seen."""
+        n = len(view.names)
+        me = view.seat
+        spied = view.zones.get("spied")
+        victim = view.pending.victim if spied is not None and view.pending is not None else None
+        # Capital: known are the own hand, the bids, the discard pile and a hand being spied on
+        known = {c for c in (*view.capital, *view.capital_discard, *(c for b in view.bids for c in b),
+                             *(spied or ()))}
+        unseen = [c for c in CARDS.capital_deck() if c not in known]
+        rng.shuffle(unseen)
+        capital = []
+        for s, size in enumerate(view.capital_sizes):
+            if s == me:
+                capital.append(list(view.capital))
+            elif s == victim:
+                capital.append(list(spied))
+            else:
+                capital.append([unseen.pop() for _ in range(size)])
+        capital_deck = unseen
+        pending = view.pending
+        known_tools = {*view.tools, *view.tool_discard}
+        if pending is not None:
+            known_tools |= {pending.tool, *pending.connections}
+        unseen_tools = [t for t in CARDS.tool_deck() if t not in known_tools]
+        rng.shuffle(unseen_tools)
+        tools = [list(view.tools) if s == me else [unseen_tools.pop() for _ in range(size)]
+                 for s, size in enumerate(view.tool_sizes)]
+        infos = [*(i for p in view.portfolios for i in p), *(i for lot in view.table for i in lot), *view.removed]
+        shown = {i.card for i in infos if i.card is not None}
+        hidden = [c for c in CARDS.investment_deck() if c not in shown]
+        rng.shuffle(hidden)
+
+        def slot(i: SlotInfo) -> Slot:
+            return Slot(i.card if i.card is not None else hidden.pop(), i.up, set(i.seen))
+
+        portfolios = [[slot(i) for i in p] for p in view.portfolios]
+        table = [[slot(i) for i in lot] for lot in view.table]
+        removed = [slot(i) for i in view.removed]
+        bidding = None
+        if view.phase == BID:
+            bidding = OpenAuction(view.bid_order, final_pass=True, high=view.high, leader=view.leader,
+                                  position=view.bid_position, out=list(view.out), spoken=view.spoken)
+        return CapitalAuctionState(
+            names=list(view.names), seed=rng.randrange(10**9), counter=0, options=dict(view.options),
+            capital=capital, tools=tools, portfolios=portfolios, table=table, removed=removed,
+            capital_deck=capital_deck, capital_discard=list(view.capital_discard), tool_deck=unseen_tools,
+            tool_discard=list(view.tool_discard), investment_deck=hidden, round=view.round,
+            auction=view.auction, phase=view.phase, starter=view.starter,
+            bids=[list(b) for b in view.bids] if view.bids else [[] for _ in range(n)], bidding=bidding,
+            winner=view.winner, tool_order=list(view.tool_order), tool_turn=view.tool_turn,
+            pending=pending, turns=view.turns)
+
+    def outcome(self, state: CapitalAuctionState) -> Outcome | None:
+        return _result(state) if state.phase == OVER else None
+
+    score_label = "Face-up value"
+
+    def scores(self, state: CapitalAuctionState) -> tuple[int, ...]:
+        """Each portfolio's face-up value (the public part of the final score): what the results
+        chart draws."""
+        return tuple(face_up_value(portfolio) for portfolio in state.portfolios)
+
+    # -- JSON ----------------------------------------------------------------------------------
+    def to_json(self, state: CapitalAuctionState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> CapitalAuctionState:
+        return state_from_json(data)
+
+
+_FIELDS = {Bid: {"values": "values"}, Flip: {"lot": str}, React: {"pay": "values"}, Take: {"value": int},
+           DiscardCapital: {"values": "values"}, DiscardTool: {"tool": str},
+           Play: {"tool": str, "player": str, "card": int, "own": int, "lot": str, "pay": "values"}}
+
+
+def _well_formed(command: Any) -> None:
+    """Refuse a command whose fields are not of their kinds (one built by hand, not parsed)."""
+    if not isinstance(command, Command):
+        raise IllegalCommand(f"{command!r} is not a Capital Auction command.")
+    for name, kind in _FIELDS.get(type(command), {}).items():
+        value = getattr(command, name, None)
+        if kind == "values":
+            ok = isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        else:
+            ok = isinstance(value, kind) and not isinstance(value, bool)
+        if not ok:
+            raise IllegalCommand(f"{command!r} is not a well-formed command: its {name} is {value!r}.")
+
+
+def _tool_name(key: str) -> str:
+    return CARDS.tool(key).name if CARDS.has_tool(key) else repr(key)

@@ -1,0 +1,531 @@
+"""The Abundance table through Pilot: whole seeded matches played with the table's keys (two
+humans sharing the screen, the curtain calling each to a sealed bid and hiding the other's; and
+one against the bot), then each key, the trade dialog, the refusals, undo, the sales sheet and
+the rubber's results on their own."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from rules.abundance.commands import Accept, Bid, ChoosePile, Decline, Offer, Pass, Ready, SealedBid, Side
+from rules.core import Card, Match, Seat
+
+from cardtable.app import CardtableApp
+from cardtable.games.abundance.dialogs import OfferDialog
+from cardtable.games.abundance.sales import SalesScreen
+from cardtable.games.abundance.table import AbundanceTable
+from cardtable.saves import SaveStore
+from cardtable.screens.handoff import HandoffScreen
+from cardtable.screens.results import ResultsScreen
+from cardtable.settings import Settings
+from pilot_helpers import TableApp, screen_text, settle
+
+SPEC = rules.find_game("abundance")
+SMALL, LARGE = (80, 24), (120, 40)
+TWO_HUMANS_SEED = 4  # pinned: a two-rubber match of about 420 commands under the policy below
+BOT_SEED = 2
+
+
+# -- driving the table as players would -------------------------------------------------------
+
+async def keys(pilot, *names: str) -> None:
+    """Press keys the way a player's keystrokes arrive (``App.simulate_key``), without Pilot's
+    idle waits after each one: a whole match is hundreds of keys."""
+    for name in names:
+        pilot.app.simulate_key(name)
+    await pilot.pause(0)
+
+
+async def until(pilot, done, limit: int = 3000) -> None:
+    """Let the app run until ``done()``, in short steps; fail after ``limit`` of them."""
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause(0)
+    pytest.fail("the table did not get there")
+
+
+def card_number(state) -> int:
+    """The place (1-12) in its round of the card on the block."""
+    return 12 - len(state.piles[state.chosen[-1] - 1])
+
+
+def amount_keys(amount: int) -> list[str]:
+    return [*str(amount), "enter"]
+
+
+class Policy:
+    """The humans' moves, chosen from the position so that auctions end quickly (passes, an
+    opening bid now and then, small sealed bids with ties) and trade windows close at once —
+    except for one offer accepted and one declined — and carried out with the table's keys."""
+
+    def __init__(self) -> None:
+        self.offers = 0  # offers made so far (Ann's accepted, Bob's declined)
+
+    def keys(self, match: Match, seat: int) -> tuple[list[str], object]:
+        """(keys to press, the command they should play)."""
+        state = match.state
+        money = state.money[seat]
+        if state.phase == "choose":
+            pile = state.available[-1]
+            return [str(pile)], ChoosePile(pile)
+        if state.phase == "sealed":
+            number = card_number(state)
+            amount = min(money, number % 3 if seat == 0 else number % 2)
+            return (["p"] if amount == 0 else amount_keys(amount)), SealedBid(amount)
+        if state.phase == "auction":
+            auction, number = state.auction, card_number(state)
+            if auction.high == 0 and number % 4 == 1 and money >= 6:
+                return ["right", "enter"], Bid(6)  # the least bid (1) raised by 5
+            if auction.high == 0 and number % 4 == 2 and money >= 12:
+                return amount_keys(12), Bid(12)  # typed
+            return ["p"], Pass()
+        # a trade window
+        if state.offer is not None:
+            accept = state.offer.proposer == 0
+            return ["y" if accept else "n"], Accept() if accept else Decline()
+        other = 1 - seat
+        if (self.offers == seat and not state.offered[seat] and state.trinkets[seat]
+                and state.money[other] >= 1 and state.round == 1 + 2 * seat):
+            return ["o"], "offer"
+        return ["r"], Ready()
+
+
+async def make_offer(pilot, table: AbundanceTable, match: Match, seat: int) -> Offer:
+    """The viewer offers the first of their trinkets for $1, with the dialog's keys."""
+    await settle(pilot, lambda: isinstance(pilot.app.screen, OfferDialog))
+    dialog = pilot.app.screen
+    await pilot.press("space")  # ticks the first trinket of the "you give" list (focused)
+    await pilot.click("#offer-take-money")
+    await pilot.press("1")
+    first = sorted(match.state.trinkets[seat], key=Card.sort_key)[0]
+    other = match.names[1 - seat]
+    expected = Offer(other, Side(cards=(first,)), Side(money=1))
+    assert dialog.command == expected
+    text = screen_text(pilot.app)
+    assert f"{other} gets {first.symbol}; you get $1" in text and "At today's prices" in text
+    await pilot.press("ctrl+o")
+    return expected
+
+
+def sealed_bid_now(match: Match, seat: int) -> int | None:
+    sealed = match.state.sealed
+    return None if sealed is None else sealed.bids.get(seat)
+
+
+async def check_bob_cannot_learn_anns_bid(pilot, table: AbundanceTable, match: Match) -> None:
+    """Bob, behind whom Ann has sealed her bid: the screen (table, log, lit and greyed keys) is
+    the same whatever Ann bid, and the log says only that she has bid."""
+    assert table.viewer == 1 and sealed_bid_now(match, 0) is not None
+    assert table.game_log.plain[-2:] == ["Ann: (in secret)", "  Ann has bid."]
+    shown = screen_text(pilot.app)
+    real = match.state.sealed.bids[0]
+    for other in (real + 7, 0):
+        match.state.sealed.bids[0] = other
+        match._cache.clear()
+        table.refresh_table()
+        await pilot.pause()
+        assert screen_text(pilot.app) == shown, f"Bob's screen changed with Ann's bid ({real} → {other})"
+    match.state.sealed.bids[0] = real
+    match._cache.clear()
+    table.refresh_table()
+    await pilot.pause()
+
+
+def the_table(app) -> AbundanceTable:
+    return next(screen for screen in app.screen_stack if isinstance(screen, AbundanceTable))
+
+
+# -- whole matches ------------------------------------------------------------------------------
+
+async def test_a_whole_match_of_two_humans_through_the_keys(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=TWO_HUMANS_SEED)
+    game_id = store.create(match)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=game_id)
+    policy = Policy()
+    curtains: list[str] = []  # the phase behind each curtain
+    rubber_screens = 0
+    played: set[type] = set()
+    async with app.run_test(size=SMALL) as pilot:
+        table = the_table(app)
+
+        def ready() -> bool:
+            screen = app.screen
+            if match.over or isinstance(screen, (HandoffScreen, SalesScreen)):
+                return True
+            return screen is table and table.viewer is not None and table.viewer in match.awaiting
+
+        for _ in range(1200):
+            await until(pilot, ready)
+            if match.over:
+                break
+            screen = app.screen
+            if isinstance(screen, HandoffScreen):
+                # the curtain: nothing of the table behind it, and only for a sealed bid (or the
+                # very start); the open rounds and the trade windows pass without one
+                state = match.state
+                curtains.append(state.phase if match.history else "start")
+                assert table.viewer is None
+                await pilot.pause()  # drawn
+                text = screen_text(app)
+                assert "Pass to" in text and "in secret" not in text and "Sealed:" not in text
+                await keys(pilot, "enter")
+                await until(pilot, lambda: table.viewer is not None)
+                if state.phase == "sealed" and table.viewer == 1:
+                    await check_bob_cannot_learn_anns_bid(pilot, table, match)
+                continue
+            if isinstance(screen, SalesScreen):
+                rubber_screens += 1
+                await pilot.pause()
+                assert "Rubber 1 is over" in screen_text(app) and match.state.rubber == 2
+                await keys(pilot, "enter")
+                continue
+            seat, before = table.viewer, len(match.history)
+            pressed, expected = policy.keys(match, seat)
+            await keys(pilot, *pressed)
+            if expected == "offer":
+                expected = await make_offer(pilot, table, match, seat)
+                policy.offers += 1
+            await until(pilot, lambda: len(match.history) > before)
+            assert (match.history[before].seat, match.history[before].command) == (seat, expected)
+            played.add(type(expected))
+
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen) and app.screen.query("#abundance-sales"))
+        await pilot.pause()
+        details = str(app.screen.query_one("#abundance-sales").render())
+        assert "Match total" in details and "R2 round 4" in details  # every sale beside the result
+    assert match.over and len(match.history) > 300
+    assert {ChoosePile, Bid, Pass, SealedBid, Offer, Accept, Decline, Ready} <= played
+    # the curtain came up for the sealed bids only, once per human and card (not even at the
+    # start: nothing is private until then)
+    sealed_bids = sum(isinstance(p.command, SealedBid) for p in match.history)
+    assert curtains.count("sealed") == sealed_bids and set(curtains) == {"sealed"}
+    assert rubber_screens == 1
+    info = next(info for info in store.list() if info.id == game_id)
+    assert info.finished
+
+
+async def test_a_whole_match_against_the_bot_through_the_keys(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, [Seat("Ann"), Seat("Cleo", "bot")], seed=BOT_SEED)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    answered = 0
+    async with app.run_test(size=SMALL) as pilot:
+        table = the_table(app)
+
+        def ready() -> bool:
+            screen = app.screen
+            if match.over or isinstance(screen, SalesScreen):
+                return True
+            return screen is table and 0 in match.awaiting
+
+        for _ in range(800):
+            await until(pilot, ready)
+            if match.over:
+                break
+            if isinstance(app.screen, SalesScreen):
+                await keys(pilot, "enter")
+                continue
+            assert not isinstance(app.screen, HandoffScreen)  # one human: never a curtain
+            state, before = match.state, len(match.history)
+            if state.phase == "sealed" and 1 not in match.awaiting:
+                # Cleo's sealed bid is in: Ann sees that it is, never what it is
+                assert "Cleo ✔ in" in screen_text(app) and table.game_log.plain[-1] == "  Cleo has bid."
+            if state.phase == "choose":
+                pressed, expected = [str(state.available[0])], ChoosePile(state.available[0])
+            elif state.phase == "sealed":
+                pressed, expected = ["p"], SealedBid(0)
+            elif state.phase == "auction":
+                pressed, expected = ["p"], Pass()
+            elif state.offer is not None:
+                answered += 1
+                accept = answered == 1 and Accept() in match.legal(0)
+                pressed, expected = (["y"], Accept()) if accept else (["n"], Decline())
+            else:
+                pressed, expected = ["r"], Ready()
+            await keys(pilot, *pressed)
+            await until(pilot, lambda: any(p.seat == 0 for p in match.history[before:]))
+            mine = next(p for p in match.history[before:] if p.seat == 0)
+            assert mine.command == expected
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await pilot.pause()
+        assert "Cleo won" in screen_text(app)
+    assert match.over and match.outcome.ranks[1] == 1  # the bot wins against a passive player
+
+
+# -- positions, and a table to try the keys on ----------------------------------------------------
+
+SPADES = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
+
+
+def table_at(data: dict, seats=None) -> tuple[TableApp, AbundanceTable, Match, list[str]]:
+    """A table at the position ``data`` (Abundance's JSON: Ann non-dealer, so she chooses and
+    opens round 1). Bob is a bot that never gets to move, unless ``seats`` says otherwise."""
+    seats = seats or [Seat("Ann"), Seat("Bob", "bot")]
+    match = Match(SPEC, seats, seed=1)
+    match.state = SPEC.from_json({"names": [seat.name for seat in seats], **data})
+    table = AbundanceTable(match, None, None, Settings(bot_delay=600))
+    notes: list[str] = []
+    original = table.notify
+
+    def notify(message, *args, **kwargs):
+        notes.append(str(message))
+        return original(message, *args, **kwargs)
+
+    table.notify = notify
+    return TableApp(table), table, match, notes
+
+
+def block_text(table: AbundanceTable) -> str:
+    return table.block._shown_text.plain
+
+
+async def click_on(pilot, widget, label: str) -> None:
+    """Click ``label`` where the Panel ``widget`` shows it (after wrapping)."""
+    lines = widget._shown_text.wrap(pilot.app.console, widget.content_size.width)
+    row = next(number for number, line in enumerate(lines) if label in line.plain)
+    column = lines[row].plain.index(label)
+    top = 1 if widget.styles.border_top[0] else 0
+    await pilot.click(widget, offset=(widget.styles.padding.left + column + 1, top + row))
+    await pilot.pause()
+
+
+def footer_keys(app) -> list[str]:
+    from textual.widgets._footer import FooterKey
+
+    return [key.description for key in app.screen.query(FooterKey) if not key.has_class("-command-palette")]
+
+
+async def test_the_bid_is_made_up_with_steps_and_digits_and_played_with_enter(tmp_path):
+    # the twelfth card of round 1: clubs are rarest, then spades ($4); 4♠ would give Ann a corner
+    hands = [["2S", "3S"], ["2H", "3H", "4H", "2D", "3D", "4D", "5D", "2C", "3C"]]
+    app, table, match, notes = table_at({"phase": "auction", "card": "4S", "trinkets": hands})
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        assert table.block.has_focus
+        text = block_text(table)
+        assert "4♠ up · open, Ann first" in text and "Bids: none yet" in text
+        assert "▶ You: at least $1, or pass" in text and " $1 " in text
+        # what it would add to each sale if the round ended now: 3 × $4 × 3 − 2 × $4 for Ann
+        assert "adds Ann +$28, Bob +$4" in text
+        market = table.query_one("#market")._shown_text.plain.splitlines()
+        assert market == ["            ♠A      ♥A      ♦A       ♣A",
+                          "up           3       3       4        2",
+                          "pays    $4 2nd  $2 3rd  $0 4th  $20 1st",
+                          "corner       ·     Bob     Bob        ·"]
+        steps = [("up", 2), ("right", 7), ("pageup", 17), ("down", 16), ("left", 11), ("pagedown", 1),
+                 ("plus", 2), ("minus", 1), ("pagedown", 1)]  # never under the least bid
+        for key, amount in steps:
+            await pilot.press(key)
+            assert table._amount == amount and f" ${amount} " in block_text(table), key
+        await pilot.press("2", "3", "backspace", "5")
+        assert " $25 " in block_text(table)
+        await pilot.press("9", "9")  # $2599: more than Ann has
+        assert "You have only $50: you cannot bid 2599." in block_text(table)
+        assert table.check_action("bid", ()) is None  # greyed
+        await pilot.press("enter")
+        assert match.history == [] and notes == []
+        await pilot.press("pageup")  # a step brings it back to what Ann has
+        assert table._amount == 50 and "You have only" not in block_text(table)
+        await pilot.press("1", "2", "enter")
+        await pilot.pause()
+        assert [p.text for p in match.history] == ["bid 12"]
+        assert "Bids: Ann $12" in block_text(table) and "▶ Bob (bot): at least $13" in block_text(table)
+        assert table.check_action("bid", ()) is None  # Bob's turn: greyed for Ann
+        # ctrl+z takes the bid back while Bob has not answered
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert match.history == [] and table.check_action("pass", ()) is True
+        await pilot.press("p")
+        await pilot.pause()
+        assert [p.text for p in match.history] == ["pass"]
+
+
+async def test_the_buttons_on_the_block_are_the_keys_by_mouse(tmp_path):
+    app, table, match, _ = table_at({"phase": "auction", "card": "7H"})
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+
+        for label in ("[+10]", "[+5]", "[-1]"):
+            await click_on(pilot, table.block, label)
+        assert table._amount == 15
+        await click_on(pilot, table.block, "[Bid ⏎]")
+        assert [p.text for p in match.history] == ["bid 15"]
+
+
+async def test_a_sealed_bid_is_typed_or_passed_and_its_amount_stays_with_its_bidder(tmp_path):
+    sealed = {"phase": "sealed", "round": 2, "card": "7H", "sold": SPADES}
+    app, table, match, _ = table_at(sealed)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        text = block_text(table)
+        assert "7♥ up · sealed bids, $0 declines" in text and "▶ Your sealed bid: $0 to $50" in text
+        assert "Sealed: Ann … not yet · Bob … not yet" in text and " $0 " in text
+        await pilot.press("1", "2", "enter")
+        await pilot.pause()
+        assert match.history[-1].command == SealedBid(12)
+        assert "Sealed: Ann ✔ in ($12) · Bob … not yet" in block_text(table)
+        assert table.game_log.plain[-2:] == ["Ann: bid 12", "  Ann bids 12 in secret."]
+    app, table, match, _ = table_at(sealed)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        assert match.history[-1].command == SealedBid(0)
+
+
+async def test_piles_are_chosen_with_their_number_or_a_click_and_a_played_one_is_greyed(tmp_path):
+    app, table, match, _ = table_at({"phase": "choose", "round": 3, "chosen": [1, 3], "sold": SPADES + [
+        "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH"]})
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        text = block_text(table)
+        assert "▶ Ann (you) chooses the pile for round 3." in text
+        assert "Rubber 1 · round 3: one bid each" in screen_text(app)
+        assert "Piles: 1 played  [2]  3 played  [4]" in text
+        assert table.check_action("choose_pile", (1,)) is None and table.check_action("choose_pile", (2,)) is True
+        assert table.check_action("bid", ()) is False and table.check_action("ready", ()) is False
+        assert "Choose pile" in footer_keys(app) and "Bid" not in footer_keys(app)
+        await pilot.press("1")
+        await pilot.pause()
+        assert match.history == []
+        await click_on(pilot, table.block, "[4]")
+        assert match.history[-1].command == ChoosePile(4)
+        assert "Card 1 of 12 · pile 4 · piles 2 to come" in screen_text(app)
+
+
+TRADE = {"phase": "trade", "round": 1, "trinkets": [["3S", "5S"], ["2H", "4S"]],
+         "sold": [], "money": [40, 30]}
+
+
+async def test_the_trade_dialog_offers_what_is_ticked_and_shows_the_rules_refusal(tmp_path):
+    app, table, match, _ = table_at(TRADE)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        text = block_text(table)
+        assert "Ready for the next card: Ann … · Bob …" in text and "[Offer a trade o]" in text
+        assert footer_keys(app)[:4] == ["Offer", "Ready", "Accept", "Decline"]
+        assert table.check_action("answer", (True,)) is None  # no offer to answer
+        await pilot.press("o")
+        await settle(pilot, lambda: isinstance(app.screen, OfferDialog))
+        dialog = app.screen
+        await pilot.press("space")  # 3♠, the first of Ann's trinkets
+        await pilot.click("#offer-take-money")
+        await pilot.press("9", "9")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(app.screen, OfferDialog)  # refused, in the rules' words
+        assert "Bob has only $30, not $99." in screen_text(app)
+        await pilot.press("backspace", "backspace", "5")
+        assert dialog.command == Offer("Bob", Side(cards=(Card.parse("3S"),)), Side(money=5))
+        shown = screen_text(app)
+        assert "Bob gets 3♠; you get $5" in shown and "At today's prices: Ann" in shown
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen is table and match.history[-1].text == "offer: give 3S take $5"
+        assert "Ann offers Bob 3♠ for $5." in block_text(table) and "Waiting for Bob (bot)" in block_text(table)
+
+
+async def test_a_click_on_a_trinket_offers_a_trade_for_it(tmp_path):
+    app, table, match, _ = table_at(TRADE)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await click_on(pilot, table.query_one("#trinkets"), "2♥")
+        await settle(pilot, lambda: isinstance(app.screen, OfferDialog))
+        assert app.screen.command.take.cards == (Card.parse("2H"),)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is table and match.history == []
+
+
+async def test_an_offer_is_accepted_with_y_and_declined_with_n(tmp_path):
+    offer = {**TRADE, "offer": {"proposer": 1, "responder": 0, "give_cards": ["2H"], "take_money": 5},
+             "offered": [False, True]}
+    for key, expected in (("y", Accept()), ("n", Decline())):
+        app, table, match, _ = table_at(offer)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            text = block_text(table)
+            # diamonds and clubs, not yet seen, are rarest: a heart pays $2, so Ann pays $5 for $2
+            assert "Bob offers Ann 2♥ for $5." in text and "At today's prices: Ann −$3, Bob +$3" in text
+            assert "▶ Your answer: [Accept y] [Decline n]" in text
+            assert table.check_action("offer", ()) is None and table.check_action("answer", (True,)) is True
+            await pilot.press(key)
+            await pilot.pause()
+            assert match.history[-1].command == expected
+            assert (Card.parse("2H") in match.state.trinkets[0]) == (key == "y")
+
+
+async def test_on_a_shared_screen_undo_gives_a_bid_back_until_a_card_is_turned(tmp_path):
+    two = [Seat("Ann"), Seat("Bob")]
+    app, table, match, _ = table_at({"phase": "auction", "card": "7H"}, two)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 0  # nothing private
+        await pilot.press("5", "enter")
+        await pilot.pause()
+        assert table.viewer == 1  # the keyboard passes to Bob without a curtain
+        await pilot.press("ctrl+z")  # Ann, still at the table, takes her bid back
+        await pilot.pause()
+        assert match.history == [] and table.viewer == 0
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press("p")  # Bob passes too: Ann takes 7♥ free
+        await pilot.pause()
+        assert match.state.phase == "trade"
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("r")  # both ready: the next card is turned up, and undo stops here
+        await pilot.pause()
+        assert match.state.phase == "auction" and table.check_action("undo", ()) is None
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert [p.text for p in match.history][-2:] == ["ready", "ready"]
+
+
+async def test_a_rubber_ends_with_its_sales_and_s_shows_every_sale(tmp_path):
+    from game_helpers import bot_choice
+    from rules.core import chance, get_bot
+
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=3)
+    bot = get_bot(SPEC, "bot")
+    step = 0
+    while not (match.state.round == 4 and match.state.phase == "trade" and match.state.pile_left == 0):
+        match.submit(*bot_choice(match, bot, chance(3, step)))
+        step += 1
+    table = AbundanceTable(match, None, None, Settings(bot_delay=0))
+    app = TableApp(table)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        while not isinstance(app.screen, SalesScreen):
+            await pilot.press("n" if match.state.offer is not None else "r")
+            await pilot.pause()
+        text = screen_text(app)
+        money = match.state.rubbers[0]
+        assert "Rubber 1 is over" in text and f"It ends with Ann ${money[0]} and Bob ${money[1]}." in text
+        assert "R1 round 4" in text and "Rubber 1 ends" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is table and "Rubber 2 · round 1: open auctions" in screen_text(app)
+        assert f"${money[0]}" in screen_text(app)  # the scoreboard's match column
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SalesScreen) and "Every sale so far" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is table
+
+
+async def test_the_keys_page_and_the_footer_name_every_key(tmp_path):
+    from cardtable.screens.rules import keys_of
+
+    app, table, match, _ = table_at({"phase": "auction", "card": "7H"})
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert footer_keys(app)[:6] == ["Bid", "Pass", "+1", "+5", "+10", "Type bid"]
+        assert {"Sales", "Command", "Undo", "Rules & keys", "Menu"} <= set(footer_keys(app))
+        rows = {description: keys for keys, description, _note in keys_of(table)}  # the F1 page
+        assert rows["Choose pile"] == "1 2 3 4" and rows["Type bid"] == "0 1 2 3 4 5 6 7 8 9"
+        assert rows["+1"] == "↑ + =" and rows["-10"] == "pgdn" and rows["Offer"] == "o"

@@ -1,0 +1,257 @@
+"""The Capital Auction table through Pilot: a whole seeded 3-player game of two humans and a bot
+played with the table's keys — Capital cards ticked and bid, Tools chosen from the dialog, a
+Connection played behind the curtain, effects' choices — with the curtain checked at every
+hand-off; then each key on its own, refusals that change nothing, and the board at 80×24 and
+120×40."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import rules
+from rules.capital_auction.commands import (
+    Bid, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take,
+)
+from rules.capital_auction.cards import Capital
+from rules.core import Match, Seat, chance, get_bot
+
+from cardtable.games.capital_auction.dialogs import ChoiceDialog
+from cardtable.games.capital_auction.panels import CapitalChips
+from cardtable.games.capital_auction.table import CapitalAuctionTable
+from cardtable.screens.handoff import HandoffScreen
+from cardtable.screens.results import ResultsScreen
+from pilot_helpers import board_fits, screen_text, snapshot_app, table_of
+
+SPEC = rules.find_game("capital-auction")
+BOT = get_bot(SPEC, "bot")
+# pinned: 121 commands, 81 of them the humans' (the bot's choices for them), among which a
+# Connection played by a human, Industrial Espionage's take and Tax Inspection's discard
+GAME_SEED = 8
+HUMANS_AND_BOT = [Seat("Ann"), Seat("Bob"), Seat("Cleo", "bot")]
+
+
+def human_choice(match: Match, seat: int):
+    return BOT.choose(match.view(seat), match.legal(seat), chance(match.seed, f"human/{len(match.history)}/{seat}"))
+
+
+async def keys(pilot, *names: str) -> None:
+    for name in names:
+        pilot.app.simulate_key(name)
+    await pilot.pause(0)
+
+
+async def until(pilot, done, limit: int = 3000) -> None:
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause(0)
+    pytest.fail("the table did not get there")
+
+
+def tick_keys(chips: CapitalChips, values) -> list[str]:
+    """Keys that tick exactly cards of ``values`` (a multiset) among the chips, from the left."""
+    wanted = Counter(values)
+    keys = ["left"] * chips.cursor  # to the first chip, then tick or untick each as needed
+    for index, card in enumerate(chips.cards):
+        want = wanted[card.value] > 0
+        if want:
+            wanted[card.value] -= 1
+        if want != (card in chips.ticked):
+            keys.append("space")
+        if index < len(chips.cards) - 1:
+            keys.append("right")
+    return keys
+
+
+async def choose_in_dialog(pilot, command) -> None:
+    dialog = pilot.app.screen
+    assert isinstance(dialog, ChoiceDialog)
+    index = [choice for _, choice in dialog.choices].index(command)
+    await keys(pilot, *["down"] * index)
+    await pilot.pause()
+    assert dialog.query_one("OptionList").highlighted == index
+    await keys(pilot, "enter")
+
+
+async def play_by_keys(pilot, table: CapitalAuctionTable, command) -> None:
+    """Carry out ``command`` with the table's keys, as a player would."""
+    match command:
+        case Bid(values):
+            chips = table.chips
+            chips.focus()
+            await pilot.pause()
+            await keys(pilot, *tick_keys(chips, values))
+            await pilot.pause()
+            assert chips.chosen == tuple(sorted(values, reverse=True))
+            await keys(pilot, "b")
+        case Pass():
+            await keys(pilot, "p")
+        case Decline():
+            await keys(pilot, "n")
+        case React():
+            await keys(pilot, "c")
+            await pilot.pause()
+            if isinstance(pilot.app.screen, ChoiceDialog):
+                await choose_in_dialog(pilot, command)
+        case Play():
+            await keys(pilot, "t")
+            await until(pilot, lambda: isinstance(pilot.app.screen, ChoiceDialog))
+            await choose_in_dialog(pilot, command)
+        case Flip() | Take() | DiscardCapital() | DiscardTool():
+            await keys(pilot, "x")
+            await until(pilot, lambda: isinstance(pilot.app.screen, ChoiceDialog))
+            await choose_in_dialog(pilot, command)
+
+
+async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    app = snapshot_app(tmp_path, match)
+    played: Counter = Counter()
+    curtains = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+
+        def ready() -> bool:
+            screen = app.screen
+            if match.over or isinstance(screen, HandoffScreen):
+                return True
+            return screen is table and table.viewer is not None and table.viewer in match.awaiting
+
+        for _ in range(400):
+            await until(pilot, ready)
+            if match.over:
+                break
+            if isinstance(app.screen, HandoffScreen):
+                curtains += 1
+                await pilot.pause()
+                text = screen_text(app)
+                # behind the curtain: nobody's Tools or Capital cards
+                assert table.viewer is None and "Your Tools" not in text and "Your Capital" not in text
+                for name in {tool.info.name for seat in (0, 1) for tool in match.view(seat).tools}:
+                    assert name not in text
+                await keys(pilot, "enter")
+                await until(pilot, lambda: table.viewer is not None)
+                continue
+            seat, before = table.viewer, len(match.history)
+            command = human_choice(match, seat)
+            await play_by_keys(pilot, table, command)
+            await until(pilot, lambda: len(match.history) > before)
+            assert (match.history[before].seat, match.history[before].command) == (seat, command)
+            played[type(command)] += 1
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen) and app.screen.query("#results-scores"))
+        await pilot.pause()
+        assert "Game over" in screen_text(app)
+    assert match.over
+    assert {Bid, Pass, Play, React, Decline, Flip, Take, DiscardCapital} <= set(played)
+    assert curtains >= 10
+
+
+async def test_the_reaction_is_asked_of_every_human_behind_the_curtain(tmp_path):
+    # play on (every move the bot's) until a human is asked whether to react
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    while not (match.awaiting & {0, 1} and match.view(min(match.awaiting)).phase == "react"):
+        seat = min(match.awaiting)
+        match.submit(seat, match.bot_move(seat) if seat == 2 else human_choice(match, seat))
+    asked = min(match.awaiting)
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await pilot.pause()
+        assert f"Pass to {match.names[asked]}" in screen_text(app)
+        await keys(pilot, "enter")
+        await until(pilot, lambda: table.viewer == asked)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "may react with a Connection" in text
+        # Let it stand is live for everyone asked; Connection only for a holder
+        holds = any(isinstance(command, React) for command in match.legal(asked))
+        assert table.check_action("let_stand", ()) is True
+        assert table.check_action("react", ()) is (True if holds else None)
+        before = len(match.history)
+        await keys(pilot, "n")
+        await until(pilot, lambda: len(match.history) > before)
+        assert match.history[before].command == Decline()
+
+
+async def test_a_bid_the_rules_refuse_changes_nothing_and_says_why(tmp_path):
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    match.submit(0, match.legal(0)[0])  # the least bid: Bob's lowest card cannot beat it
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await keys(pilot, "enter")
+        await until(pilot, lambda: table.viewer == 1)
+        await pilot.pause()
+        assert table.check_action("bid", ()) is None  # nothing ticked: greyed
+        chips = table.chips
+        chips.focus()
+        await pilot.pause()
+        await keys(pilot, *["left"] * chips.cursor, *["right"] * (len(chips.cards) - 1), "space")  # the lowest card
+        await pilot.pause()
+        assert table.check_action("bid", ()) is True
+        before = (len(match.history), match.view(1))
+        await keys(pilot, "b")
+        await pilot.pause()
+        assert (len(match.history), match.view(1)) == before
+        assert "beat" in screen_text(app) or "more than" in screen_text(app)
+
+
+async def test_a_tool_dialog_lists_the_legal_plays_and_escape_plays_nothing(tmp_path):
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    while not (match.awaiting & {0, 1} and match.view(min(match.awaiting)).phase == "tool"
+               and any(isinstance(c, Play) for c in match.legal(min(match.awaiting)))):
+        seat = min(match.awaiting)
+        match.submit(seat, match.bot_move(seat) if seat == 2 else human_choice(match, seat))
+    seat = min(match.awaiting)
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await keys(pilot, "enter")
+        await until(pilot, lambda: table.viewer == seat)
+        before = len(match.history)
+        await keys(pilot, "t")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
+        dialog = app.screen
+        assert [command for _, command in dialog.choices] == [c for c in match.legal(seat) if isinstance(c, Play)]
+        await keys(pilot, "escape")
+        await until(pilot, lambda: app.screen is table)
+        assert len(match.history) == before
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_board_fits(tmp_path, size):
+    seats = [Seat("Ann"), *(Seat(name, "bot") for name in ("Bob", "Cleo", "Dan", "Eve"))][: 3 if size[0] == 80 else 5]
+    match = Match(SPEC, seats, seed=3)
+    while len(match.history) < 60 or match.awaiting != {0}:
+        seat = min(match.awaiting)
+        match.submit(seat, match.bot_move(seat) if seat else human_choice(match, seat))
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        board_fits(app, CapitalAuctionTable)
+
+
+
+async def test_a_big_hand_of_capital_wraps_and_a_click_ticks_the_card_under_it():
+    from textual.app import App
+
+    class Chips(App):
+        def compose(self):
+            yield CapitalChips(id="capital")
+
+    many = tuple(Capital(6 - n // 3, n) for n in range(18))  # 18 cards: more than a line holds
+    app = Chips()
+    async with app.run_test(size=(40, 10)) as pilot:
+        chips = app.query_one(CapitalChips)
+        chips.show(many)
+        await pilot.pause()
+        assert chips.per_line == 8 and chips.size.height == 3
+        await pilot.click(chips, offset=(CapitalChips.CHIP + 1, 1))  # the second chip of the second line
+        await pilot.pause()
+        assert chips.ticked == {many[9]} and chips.cursor == 9 and chips.chosen == (many[9].value,)
