@@ -317,8 +317,10 @@ class _Search:
         for _ in range(settings.tree):
             if spec.outcome(state) is not None:
                 break
-            seat = min(spec.awaiting(state))
-            legal = spec.legal(state, seat)
+            nxt = self._next(state)
+            if nxt is None:
+                break
+            seat, legal = nxt
             if seat == self.me or settings.opponents == "search":
                 child, new = self._select(node, state, seat, legal, rng)
             else:
@@ -337,6 +339,15 @@ class _Search:
             visited.visits += 1
             visited.reward += rewards[visited.seat]  # type: ignore[index]
         return rewards[self.me]
+
+    def _next(self, state: Any) -> tuple[int, list[Command]] | None:
+        """The lowest awaited seat with a legal command, and its commands (None: nobody can
+        move in this determinization; the playout stops and the position is judged)."""
+        for seat in sorted(self.spec.awaiting(state)):
+            legal = list(self.spec.legal(state, seat))
+            if legal:
+                return seat, legal
+        return None
 
     def _select(self, node: _Node, state: Any, seat: int, legal: Sequence[Command],
                 rng: random.Random) -> tuple[_Node, bool]:
@@ -382,8 +393,10 @@ class _Search:
                 break
             if horizon is not None and spec.turn(state) >= horizon:
                 break
-            seat = min(spec.awaiting(state))
-            legal = spec.legal(state, seat)
+            nxt = self._next(state)
+            if nxt is None:
+                break
+            seat, legal = nxt
             spec.apply(state, seat, self._policy(state, seat, legal, rng))
             self.playout_commands += 1
         outcome = spec.outcome(state)
