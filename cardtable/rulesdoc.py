@@ -27,17 +27,25 @@ def rules_page(game_name: str) -> str:
     """The Markdown rules page of ``game_name``; when there is none, a short page saying so.
     Never raises: the rules screen always has something to show."""
     name = game_name.strip().lower().replace("_", "-")
-    if _NAME.match(name):  # a registry name, never a path
+    page = page_name(name)
+    if _NAME.match(page):  # a registry name, never a path
         for folder in seed_folders():
             try:
-                return (folder / f"{name}.md").read_text(encoding="utf-8")
+                return (folder / f"{page}.md").read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
     return (
         f"# {_title(name) or game_name}\n\n"
         "The rules page for this game is missing from this installation.\n\n"
-        f"It should be the file `seeds/{name}.md`.\n"
+        f"It should be the file `seeds/{page}.md`.\n"
     )
+
+
+def page_name(name: str) -> str:
+    """The file name (without ``.md``) of a game's rules page: its registry name, unless the
+    game names its page otherwise (``rules_page``: Card Stock Market's is card-stock-market)."""
+    spec = rules.GAMES.get(name) if _NAME.match(name) else None
+    return getattr(spec, "rules_page", None) or name
 
 
 def _title(name: str) -> str:

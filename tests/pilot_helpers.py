@@ -70,3 +70,35 @@ def table_of(app: App, kind: type) -> Screen:
 def board_fits(app: App, kind: type) -> None:
     """The board of the table shows whole, without a scrollbar."""
     assert table_of(app, kind).query_one("#board").max_scroll_y == 0
+
+
+async def keys(pilot, *names: str) -> None:
+    """Press keys the way a player's keystrokes arrive (``App.simulate_key``), without Pilot's
+    idle waits after each one: a whole game is hundreds of keys."""
+    for name in names:
+        pilot.app.simulate_key(name)
+    await pilot.pause(0)
+
+
+async def until(pilot, done, limit: int = 3000) -> None:
+    """Let the app run until ``done()``, in short steps; fail after ``limit`` of them."""
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause(0)
+    pytest.fail("the table did not get there")
+
+
+def record_notes(screen: Screen, severity: bool = False) -> list:
+    """The notifications ``screen`` shows from now on, as they are raised: each message, or
+    (message, severity) pairs with ``severity``."""
+    notes: list = []
+    original = screen.notify
+
+    def notify(message, *args, **kwargs):
+        note = str(message)
+        notes.append((note, kwargs.get("severity", "information")) if severity else note)
+        return original(message, *args, **kwargs)
+
+    screen.notify = notify  # type: ignore[method-assign]
+    return notes

@@ -110,10 +110,22 @@ class TableScreen(Screen[None]):
     def refresh_board(self, view: View) -> None:
         """Show ``view`` (the viewer's current view) on the board; called after every change."""
 
+    KEYS_WIDGET: str | None = None
+    """A selector for the widget that takes the hand's place and its keys (compose it in
+    ``compose_hand``); None: the hand. With one, the (hidden) hand never takes the focus."""
+
+    def on_resize(self) -> None:
+        # the -short/-narrow/-wide classes follow the size, and a board may draw to them (a
+        # short layout at 80×24): redraw it once the classes are set
+        self.call_after_refresh(self.refresh_board, self.view)
+
     def compose_hand(self) -> ComposeResult:
         """What sits under the board: the hand. Override to put more there (Abundance's
         auction block), keeping the HandWidget with id ``hand``."""
-        yield HandWidget(self.settings.four_colour, id="hand")
+        hand = HandWidget(self.settings.four_colour, id="hand")
+        if self.KEYS_WIDGET:
+            hand.can_focus = False
+        yield hand
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -569,7 +581,13 @@ class TableScreen(Screen[None]):
 
     def on_command_bar_closed(self, message: CommandBar.Closed) -> None:
         message.stop()
-        self.hand.focus()
+        self.keys_widget.focus()
+
+    @property
+    def keys_widget(self) -> Widget:
+        """The widget that has the game's keys: the hand, or what a game put in its place
+        (``KEYS_WIDGET``, a selector: Abundance's auction block, Capital Auction's chips)."""
+        return self.query_one(self.KEYS_WIDGET) if self.KEYS_WIDGET else self.hand
 
     def on_screen_resume(self) -> None:
         # a settings screen may have changed the deck colours while this table was covered

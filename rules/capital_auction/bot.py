@@ -5,8 +5,10 @@ cannot see is worth the mean of the Investment cards it has not seen (their spre
 sure it can be of a lead); Capital, and the Capital a bonus draws, is worth less and less as
 the game nears its end. It bids the cheapest bid it can while the price stays under what the
 lot is worth to it — everything it has when the lot decides the game: when winning it would
-end the game with the bot likely ahead, or when a rival winning it would end the game with the
-rival likely ahead. In the Tool phase it plays the Tool that gains it most against its
+end the game with the bot likely ahead, or when a rival winning it would end the game or bring
+that rival within one card of ending it (a game its rival ends is the bot's likeliest loss).
+Capital is cheap to it (one point of Capital per point of a lot while the end is far): buying
+lots brings its own full portfolio, and an end it chooses, nearer. In the Tool phase it plays the Tool that gains it most against its
 strongest rival, and it answers a Tool with a Connection when the swing is worth a card,
 holding its last Connection back for a blow as heavy as a Hostile Takeover against it.
 
@@ -27,8 +29,8 @@ from .state import AUCTIONS, BID, FLIP, FULL_PORTFOLIO, REACT, ROUNDS, TOOL, Cap
 CAPITAL_MEAN = sum(v * c for v, c in CARDS.capital.items()) / sum(CARDS.capital.values())
 TOOL_WORTH = 0.8  # points a Tool card in hand is worth
 TOOL_HAND = 3  # a new round fills a hand of Tools up to this
-BID_RATE = 2.6  # Capital value paid per point of a lot, while the game's end is far
-FIRST_AUCTION = 0.6  # a round's first auction, when every rival is rich, is paid less
+BID_RATE = 1.0  # Capital value paid per point of a lot, while the game's end is far
+FIRST_AUCTION = 1.0  # a round's first auction is paid like any other (less measured worse)
 BONUS_WEIGHT = 0.75  # how much of the Capital a face-up card will draw counts in its worth
 SURE = 0.4  # the chance of finishing ahead that makes a decisive lot worth everything
 REACT_MARGIN = 1.5  # a Connection answers a swing of at least this many points
@@ -156,9 +158,10 @@ class CapitalAuctionBot:
             return pool if r.ahead(r.me, {r.me: gain}) > SURE else 0
         worth = self.lot_worth(r)
         for s in range(r.n):
-            if s != r.me and s not in view.out and r.counts[s] + len(lot) >= FULL_PORTFOLIO:
-                if r.ahead(r.me, {s: gain}) < SURE:
-                    return pool  # that rival winning it would end the game ahead of the bot
+            if s != r.me and s not in view.out and r.counts[s] + len(lot) >= FULL_PORTFOLIO - 1:
+                # a rival winning it would end the game, or come within one card of ending it:
+                # random rivals end it at once and unpredictably, so the bot denies them the lot
+                return pool
         if worth <= 0:
             return 0
         return min(pool, worth / r.rate * (FIRST_AUCTION if view.auction == 1 else 1.0))

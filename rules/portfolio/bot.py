@@ -249,3 +249,24 @@ def _better(best: tuple[float, Command] | None, gain: float, command: Command
     if gain < GAIN_MARGIN or (best is not None and best[0] >= gain):
         return best
     return (gain, command)
+
+
+class GreedyBot:
+    """The yardstick: draws as few cards as it may, makes a portfolio or extends one whenever it
+    can, never caps, neutralises, acquires or trades, and discards its lowest card."""
+
+    def choose(self, view: PortfolioView, legal: Sequence[Command], rng: random.Random) -> Command:
+        draws = [command for command in legal if isinstance(command, (Draw, Pauper))]
+        if draws:
+            return min(draws, key=lambda command: (getattr(command, "count", 2), command.discard))
+        for kind in (Make, Extend):
+            found = [command for command in legal if isinstance(command, kind)]
+            if found:
+                return found[0]
+        if Decline() in legal:
+            return Decline()
+        discards = [command for command in legal if isinstance(command, Discard)]
+        if discards:
+            return min(discards, key=lambda command: command.card.rank)
+        ends = [command for command in legal if isinstance(command, End)]
+        return ends[0] if ends else legal[0]

@@ -1,7 +1,7 @@
 """Sid Sackson's Property: claim cells of an 8×8 grid with a red and a black card, collect rent
 on connected groups, buy with court cards, go bankrupt. Rules page: seeds/property.md."""
 
-from .bot import PropertyBot
+from .bot import GreedyBot, PropertyBot
 from .commands import Buy, Decline, Play
 from .notation import PropertyNotation
 from .rules import (
@@ -10,7 +10,7 @@ from .rules import (
 )
 from .state import LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, index
 
-SPEC = PropertySpec(PropertyNotation(), {"bot": PropertyBot()})
+SPEC = PropertySpec(PropertyNotation(), {"bot": PropertyBot(), "greedy": GreedyBot()})
 
 __all__ = [
     "SPEC", "STARTING_MONEY", "UNIT_SHARES", "Buy", "Decline", "LastPlay", "PendingPurchase",

@@ -162,3 +162,26 @@ class _Table:
             return self.after_purchase(i, owner, command.units, self.view.money)
         return self.score(self.estate, self.view.money, self.units)
 
+
+
+class GreedyBot:
+    """The yardstick: claims a free cell when its cards name one, else plays where the rent is
+    lowest; buys whenever it can, paying the least (in as few cards as that allows); looks no
+    further."""
+
+    def choose(self, view: PropertyView, legal: Sequence[Command], rng: random.Random) -> Command:
+        if view.pending is not None:
+            buys = [command for command in legal if isinstance(command, Buy)]
+            return min(buys, key=lambda buy: (units_total(buy.units), len(buy.units))) if buys else legal[0]
+
+        def cost(play: Command) -> tuple[int, int]:
+            if not isinstance(play, Play):
+                return (1, 0)
+            owner = view.owners[index(play.col, play.row)]
+            if owner is None:
+                return (-1, 0)  # a free cell: claim it
+            if owner == view.seat:
+                return (0, 0)
+            return (0, len(group(view.owners, play.col, play.row)) * multiplier(play.red, play.black))
+
+        return min(legal, key=cost)

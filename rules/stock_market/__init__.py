@@ -1,6 +1,6 @@
 """Sid Sackson's Card Stock Market: buy certificates of the four suit companies, push their prices
 up or crash them with the cards in hand, and be the richest when a joker comes up. Rules page:
-seeds/stock-market.md. ``SPEC`` is the game's GameSpec."""
+seeds/card-stock-market.md. ``SPEC`` is the game's GameSpec."""
 
 from .bot import GreedyBot, StockMarketBot
 from .commands import Buy, Discard, End, Lay, Sell

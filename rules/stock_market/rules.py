@@ -1,5 +1,5 @@
 """Card Stock Market (Sid Sackson): setup, legal commands, checks, effects, views and the result.
-seeds/stock-market.md gives the rules as implemented and the rulings applied.
+seeds/card-stock-market.md gives the rules as implemented and the rulings applied.
 
 A turn has a trading phase (``buy``, ``sell``) and a price phase (``lay``), in either order,
 each at most once, either or both skipped; a player who did neither may ``discard`` 1–4 cards
@@ -388,6 +388,7 @@ class StockMarketGame:
     """The GameSpec of Card Stock Market. Stateless: every function takes a StockMarketState."""
 
     name = "stock-market"
+    rules_page = "card-stock-market"  # seeds/card-stock-market.md: the page is named for the game
     title = "Card Stock Market"
     blurb = "Buy shares in the four suits, push their prices up or crash them, and end the richest."
     players = (2, 6)

@@ -19,7 +19,7 @@ from cardtable.saves import SaveStore
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
-from pilot_helpers import TableApp, screen_text, settle
+from pilot_helpers import keys, record_notes, screen_text, settle, TableApp, until
 
 SPEC = rules.find_game("abundance")
 SMALL, LARGE = (80, 24), (120, 40)
@@ -29,21 +29,8 @@ BOT_SEED = 2
 
 # -- driving the table as players would -------------------------------------------------------
 
-async def keys(pilot, *names: str) -> None:
-    """Press keys the way a player's keystrokes arrive (``App.simulate_key``), without Pilot's
-    idle waits after each one: a whole match is hundreds of keys."""
-    for name in names:
-        pilot.app.simulate_key(name)
-    await pilot.pause(0)
 
 
-async def until(pilot, done, limit: int = 3000) -> None:
-    """Let the app run until ``done()``, in short steps; fail after ``limit`` of them."""
-    for _ in range(limit):
-        if done():
-            return
-        await pilot.pause(0)
-    pytest.fail("the table did not get there")
 
 
 def card_number(state) -> int:
@@ -267,14 +254,7 @@ def table_at(data: dict, seats=None) -> tuple[TableApp, AbundanceTable, Match, l
     match = Match(SPEC, seats, seed=1)
     match.state = SPEC.from_json({"names": [seat.name for seat in seats], **data})
     table = AbundanceTable(match, None, None, Settings(bot_delay=600))
-    notes: list[str] = []
-    original = table.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    table.notify = notify
+    notes = record_notes(table)
     return TableApp(table), table, match, notes
 
 

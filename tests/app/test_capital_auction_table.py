@@ -22,13 +22,15 @@ from cardtable.games.capital_auction.panels import CapitalChips
 from cardtable.games.capital_auction.table import CapitalAuctionTable
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
-from pilot_helpers import board_fits, screen_text, snapshot_app, table_of
+from pilot_helpers import board_fits, keys, screen_text, snapshot_app, table_of, until
 
 SPEC = rules.find_game("capital-auction")
 BOT = get_bot(SPEC, "bot")
-# pinned: 121 commands, 81 of them the humans' (the bot's choices for them), among which a
-# Connection played by a human, Industrial Espionage's take and Tax Inspection's discard
-GAME_SEED = 8
+# pinned: 112 commands, 76 of them the humans' (the bot's choices for them), among which a
+# Connection played by a human, Industrial Espionage's take, Tax Inspection's and Venture Fund's
+# discards and a flip. The humans play the game's bot's choices: a change to the bot may call for
+# another seed
+GAME_SEED = 84
 HUMANS_AND_BOT = [Seat("Ann"), Seat("Bob"), Seat("Cleo", "bot")]
 
 
@@ -36,18 +38,8 @@ def human_choice(match: Match, seat: int):
     return BOT.choose(match.view(seat), match.legal(seat), chance(match.seed, f"human/{len(match.history)}/{seat}"))
 
 
-async def keys(pilot, *names: str) -> None:
-    for name in names:
-        pilot.app.simulate_key(name)
-    await pilot.pause(0)
 
 
-async def until(pilot, done, limit: int = 3000) -> None:
-    for _ in range(limit):
-        if done():
-            return
-        await pilot.pause(0)
-    pytest.fail("the table did not get there")
 
 
 def tick_keys(chips: CapitalChips, values) -> list[str]:
@@ -144,7 +136,7 @@ async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
         await pilot.pause()
         assert "Game over" in screen_text(app)
     assert match.over
-    assert {Bid, Pass, Play, React, Decline, Flip, Take, DiscardCapital} <= set(played)
+    assert {Bid, Pass, Play, React, Decline, Flip, Take, DiscardCapital, DiscardTool} <= set(played)
     assert curtains >= 10
 
 
@@ -255,3 +247,20 @@ async def test_a_big_hand_of_capital_wraps_and_a_click_ticks_the_card_under_it()
         await pilot.click(chips, offset=(CapitalChips.CHIP + 1, 1))  # the second chip of the second line
         await pilot.pause()
         assert chips.ticked == {many[9]} and chips.cursor == 9 and chips.chosen == (many[9].value,)
+
+
+async def test_the_board_redraws_to_the_terminal_it_is_given(tmp_path):
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await keys(pilot, "enter")
+        await until(pilot, lambda: table.viewer == 0)
+        await pilot.pause()
+        assert "Decks:" in screen_text(app)  # room for the decks' line
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert "Decks:" not in screen_text(app) and table.has_class("-short")
+        board_fits(app, CapitalAuctionTable)

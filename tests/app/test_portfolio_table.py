@@ -29,7 +29,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, HandWidget, card_text
 from cardtable.games.portfolio.board import PortfolioBoard
-from pilot_helpers import screen_text, settle
+from pilot_helpers import record_notes, screen_text, settle
 from game_helpers import bot_choice
 
 SPEC = rules.find_game("portfolio")
@@ -266,14 +266,7 @@ def table_at(data: dict) -> tuple[TableApp, PortfolioTable, Match, list[str]]:
     match = Match(SPEC, [Seat("Ann"), Seat("Bob", "bot"), Seat("Cleo", "bot")], seed=3)
     match.state = SPEC.from_json(data)
     table = PortfolioTable(match, None, None, Settings(bot_delay=0))
-    notes: list[str] = []
-    original = table.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    table.notify = notify
+    notes = record_notes(table)
     return TableApp(table), table, match, notes
 
 

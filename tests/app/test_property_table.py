@@ -22,7 +22,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, HandWidget, card_text
 from cardtable.games.property.grid import seat_initials
-from pilot_helpers import TableApp, screen_text as screenshot, settle
+from pilot_helpers import record_notes, screen_text as screenshot, settle, TableApp
 
 SPEC = rules.find_game("property")
 SMALL = (80, 24)
@@ -200,14 +200,7 @@ def position(board, ann, seed=5, money=None):
 
 def table_app(match: Match):
     table = PropertyTable(match, None, None, Settings(bot_delay=0))
-    notes: list[tuple[str, str]] = []
-    original = table.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append((str(message), kwargs.get("severity", "information")))
-        return original(message, *args, **kwargs)
-
-    table.notify = notify
+    notes = record_notes(table, severity=True)
     return TableApp(table), table, notes
 
 

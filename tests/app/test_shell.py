@@ -77,9 +77,9 @@ async def test_new_game_by_keys_and_clicks_starts_a_saved_table(store):
         await pilot.pause()
         rows = list(setup.query(SeatRow))
         assert [row.seat for row in rows] == [Seat("Ann"), Seat("Bob", "bot"), Seat("Cleo", "bot")]
-        # the third seat becomes a random bot
+        # the third seat becomes a random bot (past the greedy one)
         await pilot.click(rows[2].query_one(Select))
-        await pilot.press("down", "enter")
+        await pilot.press("down", "down", "enter")
         await pilot.pause()
         await pilot.click("#setup-start")
         await pilot.pause()
@@ -365,3 +365,12 @@ async def test_a_tiny_terminal_says_so_and_the_game_goes_on(store):
         await pilot.pause()
         assert app.screen is table and not guard.display
         assert table.query_one("#hand").display
+
+
+def test_every_game_has_its_rules_page_and_card_stock_market_is_named_for_the_game():
+    from cardtable.rulesdoc import page_name
+    import rules
+    for name in rules.GAMES:
+        assert "missing from this installation" not in rules_page(name), name
+    assert page_name("stock-market") == "card-stock-market"
+    assert rules_page("stock-market").startswith("# Card Stock Market")

@@ -32,7 +32,7 @@ def test_three_players_bidding_at_80x24(snap_compare, tmp_path):
         await pilot.pause()
         fits(pilot)
 
-    assert snap_compare(snapshot_app(tmp_path, played(3, 40, "bid")), terminal_size=(80, 24), run_before=tick_two)
+    assert snap_compare(snapshot_app(tmp_path, played(3, 60, "bid")), terminal_size=(80, 24), run_before=tick_two)
 
 
 def test_five_players_asked_to_react_at_120x40(snap_compare, tmp_path):

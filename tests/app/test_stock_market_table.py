@@ -29,7 +29,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, card_text
 from game_helpers import bot_choice
-from pilot_helpers import TableApp, screen_text, settle
+from pilot_helpers import record_notes, screen_text, settle, TableApp
 
 SPEC = rules.find_game("stock-market")
 BOT = get_bot(SPEC, "bot")
@@ -222,14 +222,7 @@ def table_at(data: dict, bots: bool = True):
     match = Match(SPEC, seats, seed=3)
     match.state = SPEC.from_json(json.loads(json.dumps(data)))
     table = StockMarketTable(match, None, None, Settings(bot_delay=0))
-    notes: list[str] = []
-    original = table.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    table.notify = notify
+    notes = record_notes(table)
     return TableApp(table), table, match, notes
 
 

@@ -25,7 +25,7 @@ from cardtable.widgets.card import in_symbols
 from cardtable.widgets.game_log import EVENT_INDENT
 from game_helpers import play_random
 from tiny_game import pile  # noqa: F401  (a fixture)
-from pilot_helpers import TableApp, screen_text as screenshot, settle
+from pilot_helpers import record_notes, screen_text as screenshot, settle, TableApp
 
 # the generic table is tried on a game with hands, several player counts and undoable moves
 GAME = "portfolio"
@@ -51,14 +51,7 @@ def make_table(tmp_path, seats, seed=1, commands=(), table_class=TableScreen):
     store = SaveStore(tmp_path / "data")
     game_id = store.create(match)
     table = table_class(match, game_id, store, Settings(bot_delay=0))
-    notes: list[tuple[str, str]] = []
-    original = table.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append((str(message), kwargs.get("severity", "information")))
-        return original(message, *args, **kwargs)
-
-    table.notify = notify
+    notes = record_notes(table, severity=True)
     return TableApp(table), table, match, store, game_id, notes
 
 

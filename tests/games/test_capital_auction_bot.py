@@ -69,11 +69,11 @@ def test_both_bots_are_registered():
 
 
 def test_the_bot_beats_two_random_players_in_300_three_player_games():
-    """The issue asks for 90%; the bot wins about 72% (seeds 0-299: 215 of 300, seats rotated).
-    This test holds the line at 70% so that a weaker bot fails it."""
+    """The issue asks for 90%; the bot wins 76% (seeds 0-299: 228 of 300, seats rotated).
+    This test holds the line at 74% so that a weaker bot fails it."""
     summary = simulate(SPEC, ["bot", "random", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.70, summary.shares
+    assert summary.shares[0] >= 0.74, summary.shares
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
@@ -148,6 +148,18 @@ def test_the_bot_stops_a_rival_who_would_end_the_game_ahead():
                               "spoken": 2, "out": [2]})
     assert sum(choose(BOT, state).values) == 21  # far more than a Print Shop is worth to it
 
+
+
+def test_the_bot_denies_a_rival_the_lot_that_brings_it_within_a_card_of_the_end():
+    # Bob has three cards; a two-card lot would leave him one short of ending the game at once,
+    # so the bot outbids him with all it has, though the lot is worth far less than 21 to it
+    theirs = up("corner-bakery", "print-shop", "brewery")
+    table = [[{"card": "start-up", "up": True}, {"card": "textile-mill", "up": False}], [], []]
+    state = position([["6", "6.1", "5", "5.1", "4"], [], ["1"]], table=table,
+                     portfolios=(up("railway-bonds"), theirs, []), bids=[[], ["6.2", "6.3", "5.2", "3"], []],
+                     bidding={"order": [1, 2, 0], "final_pass": True, "high": 20, "leader": 1, "position": 2,
+                              "spoken": 2, "out": [2]})
+    assert sum(choose(BOT, state).values) == 21
 
 # -- Tools ---------------------------------------------------------------------------------------
 

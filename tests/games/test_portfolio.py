@@ -728,3 +728,182 @@ def test_turn_counts_turns_begun_and_conserved_holds_through_a_game():
         assert SPEC.conserved(state) == conserved
         assert SPEC.turn(state) == starts
     assert sum(state.money) + state.bank == 18
+
+
+# -- what mutation testing showed untested ------------------------------------------------------
+
+def test_a_cards_worth_by_rank():
+    from rules.portfolio.rules import card_value
+    worth = [card_value(parse_card(f"{rank}S")) for rank in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+    assert worth == [2] * 6 + [3] * 4 + [4] * 3
+
+
+@pytest.mark.parametrize("ranks, value", [
+    ("4 5 6", 2), ("5 6 7", 3), ("9 10 J", 4), ("A 2 3 4", 4), ("6 7 8 9 10 J", 13), ("J Q K", 4),
+])
+def test_a_portfolio_pays_for_every_card_but_its_two_lowest(ranks, value):
+    assert portfolio_value([parse_card(f"{rank}D") for rank in ranks.split()]) == value
+
+
+def test_drawing_costs_two_plus_three_and_so_on_the_first_card_free():
+    assert [draw_cost(n) for n in range(1, 6)] == [0, 2, 5, 9, 14]
+    assert [max_draw(income) for income in (0, 1, 2, 4, 5, 9, 14)] == [1, 1, 2, 2, 3, 4, 5]
+
+
+def test_the_ends_of_a_run_as_far_as_ace_and_king():
+    from rules.portfolio.rules import acquirers, extension, neutraliser
+    from rules.portfolio.state import HIGH, LOW
+    low = PortfolioInfo("P1", 0, tuple(map(parse_card, "2H 3H 4H".split())), None, None, 2, 0, 0, None, None)
+    assert neutraliser(low) == parse_card("AH") and extension(low, LOW) == parse_card("AH")
+    assert extension(low, HIGH) == parse_card("5H") and acquirers(low) == (parse_card("5H"),)
+    ace = PortfolioInfo("P2", 0, tuple(map(parse_card, "AS 2S 3S".split())), None, None, 2, 0, 0, None, None)
+    assert neutraliser(ace) is None
+    king = PortfolioInfo("P3", 0, tuple(map(parse_card, "JC QC KC".split())), None, None, 4, 0, 0, None, None)
+    assert extension(king, HIGH) is None and acquirers(king) == (parse_card("AC"), parse_card("AS"))
+
+
+def test_every_card_command_needs_the_card_in_hand():
+    state = table(["5S 9H", "2C", "3D"], portfolios=[pf("P1", 0, "2S 3S 4S"), pf("P2", 1, "6D 7D 8D")])
+    before = SPEC.to_json(state)
+    for command in (Extend("P1", parse_card("5S.1")), Extend("P1", parse_card("AS")),
+                    Cap("P1", "high", parse_card("4C")), Neutralise("P2", parse_card("5D")),
+                    Acquire("P2", parse_card("9D")), Discard(parse_card("2C"))):
+        with pytest.raises(IllegalCommand, match="in your hand"):
+            check(state, command)
+    assert SPEC.to_json(state) == before
+
+
+def test_a_deal_may_ask_for_all_the_responders_money():
+    state = deal_table()
+    play(state, "offer Bob: give 5H take $6")  # Bob has exactly $6
+    play(state, "accept")
+    assert state.money == [16, 0, 6]
+
+
+def test_the_discard_taken_stays_with_two_cards_in_hand_too():
+    state = table(["AS", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    assert len(state.hands[0]) == 2
+    refused(state, "discard 7S", "only as your last card")
+
+
+@pytest.mark.parametrize("offer, words", [
+    ({"give_cards": ["7H"]}, "no 7♥"),  # the proposer no longer holds the card
+    ({"give_portfolios": ["P3"]}, "P3 does not belong to Ann"),
+    ({"give_money": 11}, r"only \$10"),
+    ({"take_portfolios": ["P1"]}, "P1 does not belong to you"),
+])
+def test_accepting_checks_the_deal_again_against_the_table(offer, words):
+    """A deal is checked again when it is accepted: a position read back with a pending offer
+    the table no longer allows (a hand-edited save) is refused, not carried out."""
+    pending = {"proposer": 0, "responder": 1, "give_cards": [], "give_portfolios": [], "give_money": 0,
+               "take_cards": [], "take_portfolios": [], "take_money": 1, **offer}
+    state = table(["5H 9S 2D", "8C 8C.1", "3D"], money=[10, 6, 6], phase="respond", offered=True,
+                  offer=pending, portfolios=[pf("P1", 0, "2S 3S 4S"), pf("P3", 1, "3C 4C 5C")])
+    with pytest.raises(IllegalCommand, match=words):
+        check(state, Accept())
+
+
+def test_legal_lists_a_neutralise_and_an_acquire_at_exactly_their_price():
+    state = table(["2C 7C", "9D", "3D"], money=[4, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    assert Neutralise("P1", parse_card("2C")) in legal(state)  # $4 of $4
+    assert not any(isinstance(c, Acquire) for c in legal(state))  # $8 needed
+    state.money[0] = 8
+    assert Acquire("P1", parse_card("7C")) in legal(state)  # $8 of $8
+    play(state, "acquire P1 7C")
+    assert keys(state.hands[0]) == ["2C"] and state.find("P1").owner == 0  # the 7♣ left the hand
+
+
+def test_legal_offers_buy_a_portfolio_at_its_price_or_sell_a_card_to_the_next_player_for_a_dollar():
+    state = table(["9S 2D", "8C", "3D"], money=[8, 1, 0],
+                  portfolios=[pf("P1", 1, "3C 4C 5C 6C"), pf("P2", 2, "9D 10D JD QD KD")])
+    offers = [c for c in legal(state) if isinstance(c, Offer)]
+    assert Offer("Bob", Side(money=8), Side(holdings=("P1",))) in offers  # twice its $4, all Ann has
+    assert not any(o.take.holdings == ("P2",) for o in offers)  # worth $12: $24 is more than Ann has
+    assert {o for o in offers if o.give.cards} == {
+        Offer("Bob", Side(cards=(parse_card("9S"),)), Side(money=1)),
+        Offer("Bob", Side(cards=(parse_card("2D"),)), Side(money=1))}  # to the next player only
+    state.money[1] = 0
+    assert not any(o.give.cards for o in legal(state) if isinstance(o, Offer))  # Bob has no $1
+
+
+
+def test_the_last_turn_pays_the_final_income_and_ends_the_game():
+    from rules.portfolio.events import FinalIncome, GameOver
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[20, 9], current=1, last_round=True,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "JD QD KD", low="JH")])
+    events = play(state, "discard 2C")
+    assert [(e.seat, e.income, e.money) for e in events if isinstance(e, FinalIncome)] == [(0, 5, 25), (1, 4, 13)]
+    assert isinstance(events[-1], GameOver) and events[-1].summary == "Ann wins with $25."
+
+
+
+def test_a_sampled_state_keeps_what_the_viewer_has_seen():
+    import random
+    from rules.core import Match, Seat
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cat")], seed=4)
+    while not match.state.portfolios or len(match.history) < 30:
+        seat = min(match.awaiting)
+        match.submit(seat, SPEC.bots["bot"].choose(match.view(seat), match.legal(seat), random.Random(len(match.history))))
+    state, view = match.state, match.view(1)
+    on_table = {card for info in view.portfolios for card in info.cards}
+    deals = set()
+    for seed in range(8):
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert SPEC.view(sampled, 1) == view
+        assert sorted(c.key for c in sampled.hands[1]) == sorted(c.key for c in state.hands[1])
+        assert not on_table & {card for hand in sampled.hands for card in hand}
+        assert SPEC.conserved(sampled) == SPEC.conserved(state)
+        deals.add(tuple(sampled.hands[0]))
+    assert len(deals) > 1  # the hidden hands are dealt at random
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"portfolios": [pf("Q1", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("P", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("Px", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("P1234567", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"portfolios": [pf("P1", 0, "")]}, "P1 has no cards"),
+    ({"phase": "bidding"}, "unknown phase"),
+    ({"sheet": [[6], [6]]}, "score sheet needs a column"),
+    ({"sheet": [[6], [], [6]]}, "score sheet needs a column"),
+    ({"phase": "respond"}, "needs the offer"),
+])
+def test_a_hand_written_position_that_cannot_be_is_refused_in_words(change, words):
+    with pytest.raises(RulesError, match=words):
+        table(["5H", "8C", "3D"], **change)
+
+
+def test_a_hand_written_position_numbers_new_portfolios_after_its_highest():
+    state = table(["5H 6H 7H", "8C", "3D"], portfolios=[pf("P7", 1, "2S 3S 4S")])
+    play(state, "make 5H 6H 7H")
+    assert [p.pid for p in state.portfolios] == ["P7", "P8"]
+
+
+@pytest.mark.parametrize("change", [
+    {"portfolios": [pf("P12345", 0, "2S 3S 4S")]}, {"decks": 1}, {"decks": 9}, {"counter": 0},
+    {"turns": 0}, {"turn_income": 0}, {"current": 2}, {"portfolios": [pf("P1", 2, "2S 3S 4S")]},
+])
+def test_a_hand_written_position_at_the_edge_of_what_can_be_is_read(change):
+    state = table(["5H", "8C", "3D"], **change)
+    data = SPEC.to_json(state)
+    for key, value in change.items():
+        if key != "portfolios":
+            assert data[key] == value
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"portfolios": [pf("P123456", 0, "2S 3S 4S")]}, "pid is P1"),
+    ({"decks": 0}, "decks"), ({"decks": 10}, "decks"), ({"counter": -1}, "counter"),
+    ({"turns": -1}, "turns"), ({"turn_income": -1}, "turn_income"), ({"current": 3}, "current"),
+    ({"portfolios": [pf("P1", 3, "2S 3S 4S")]}, "owner"),
+])
+def test_a_hand_written_position_past_the_edge_is_refused(change, words):
+    with pytest.raises(RulesError, match=words):
+        table(["5H", "8C", "3D"], **change)
+
+
+def test_a_hand_written_position_starts_with_the_first_player_by_default():
+    data = SPEC.to_json(table(["5H", "8C", "3D"]))
+    del data["current"]
+    assert SPEC.from_json(data).current == 0

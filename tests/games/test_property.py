@@ -645,3 +645,107 @@ def test_illegal_apply_changes_nothing():
     with pytest.raises(IllegalCommand):
         apply(state, Buy((C("KS"),)))
     assert SPEC.to_json(state) == before
+
+
+# -- what mutation testing showed untested ------------------------------------------------------
+
+def test_a_group_reaches_the_edges_of_the_board():
+    board = ["B......B", "B......B"] + ["........"] * 4 + ["B.......", "B......."]
+    state = position(board=board)
+    assert group(state, 1, 1) == {(1, 1), (1, 2)}  # column 1, rows 1-2
+    assert group(state, 8, 8) == {(8, 8), (8, 7)}  # the far corner
+    assert group(state, 1, 8) == {(1, 8), (1, 7)}
+
+
+def brute_force_purchases(units, needed):
+    """Every mix of unit values (by count of 4s, 2s and 1s) that pays ``needed`` with no card
+    to spare: the reference useful_purchases must agree with."""
+    from itertools import product
+    counts = {v: sum(1 for c in units if value(c) == v) for v in (4, 2, 1)}
+    mixes = set()
+    for k, q, o in product(*(range(counts[v] + 1) for v in (4, 2, 1))):
+        total = 4 * k + 2 * q + o
+        smallest = 1 if o else 2 if q else 4 if k else None
+        if total >= needed and smallest is not None and total - smallest < needed:
+            mixes.add((k, q, o))
+    return mixes
+
+
+@pytest.mark.parametrize("keys", ["KS KH QS QH JS JH JK", "KS JS JH", "QS QH JS", "JS JH", "KS KH", "QS JS JK"])
+@pytest.mark.parametrize("needed", range(1, 12))
+def test_useful_purchases_are_exactly_the_mixes_with_no_card_to_spare(keys, needed):
+    units = parse_cards(keys)
+    got = {(sum(value(c) == 4 for c in mix), sum(value(c) == 2 for c in mix), sum(value(c) == 1 for c in mix))
+           for mix in useful_purchases(units, needed)}
+    assert got == brute_force_purchases(units, needed)
+
+
+def test_the_preview_warns_of_bankruptcy_only_when_rent_is_more_than_money():
+    state = position(board=JB_BOARD, hands=(("3H", "5S", "7D"), ("7H", "2S")), money=[24, 150])
+    assert "bankrupt" not in preview(SPEC.view(state, 0), C("3H"), C("5S"), 3, 5)  # $24 of $24
+    state = position(board=JB_BOARD, hands=(("3H", "5S", "7D"), ("7H", "2S")), money=[23, 150])
+    assert "more than your $23, so you go bankrupt" in preview(SPEC.view(state, 0), C("3H"), C("5S"), 3, 5)
+
+
+def test_the_options_default_to_the_rule_text():
+    defaults = {option.key: option.default for option in SPEC.options}
+    assert defaults["bankruptcies"] == 1 and defaults["count-property"] is False
+
+
+def test_a_new_game_has_no_mortgages_and_two_distinct_jokers():
+    state = SPEC.setup(["Ann", "Bob"], None, seed=5)
+    assert not any(SPEC.view(state, None).mortgaged)
+    jokers = [card for share in state.units for card in share if card.is_joker]
+    assert sorted(card.copy for card in jokers) == [0, 1]
+
+
+@pytest.mark.parametrize("unit", ["JH", "QS", "KD", "JK"])
+def test_a_purchase_unit_cannot_be_played(unit):
+    state = position(hands=(("3D", "5C"), ("7H", "2S")))
+    card = C(unit)
+    with pytest.raises(IllegalCommand, match="is a purchase unit"):
+        check(state, Play(card, C("5C"), 3, 5))
+
+
+def test_a_wrong_cell_is_refused_with_the_cell_the_cards_name():
+    state = position(hands=(("3D", "5C", "9H"), ("7H", "2S")))
+    with pytest.raises(IllegalCommand, match="name cell 3·5, not 4·5"):
+        check(state, Play(C("3D"), C("5C"), 4, 5))
+    with pytest.raises(IllegalCommand, match="fixes the row at 5"):
+        check(state, Play(C("9H"), C("5C"), 4, 6))
+
+
+def test_units_exactly_worth_the_group_are_enough_to_buy():
+    # J.B.'s group around 3·5 has six cells; Ann's units: K♠ (4) and J♠ J♥ (1 each) make 6
+    units = [["KS", "JS", "JH"], UNITS[2][1]]
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")), units=units)
+    play(state, "play 3D 5C")
+    assert state.pending is not None and any(isinstance(c, Buy) for c in legal(state))
+
+
+def test_a_bankrupt_players_mortgaged_cells_come_back_unmortgaged():
+    board = ["........"] * 6 + [".aB.....", "C......."]  # Ann's 2·2 is mortgaged
+    state = position(board=board, players=("Ann", "J.B.", "Cid"), money=[3, 136, 136],
+                     hands=(("3H", "2S", "5H"), ("AD", "AC", "7S"), ("4D", "4C")), options={"bankruptcies": 2})
+    play(state, "play 3H 2S")  # Ann cannot pay J.B.'s rent
+    assert owner(state, 2, 2) is None and not mortgaged(state, 2, 2)
+
+
+def test_a_seat_outside_the_game_sees_no_hand():
+    state = position()
+    assert SPEC.view(state, 2).zones == {} and SPEC.view(state, -1).zones == {}
+
+
+def test_a_sampled_state_deals_the_unseen_cards_and_looks_the_same_to_the_viewer():
+    import random
+    state = position(hands=(("3D", "5C", "9H"), ("7H", "2S", "AD")), played=("4S", "4H"))
+    view = SPEC.view(state, 0)
+    deals = []
+    for seed in range(6):
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert SPEC.view(sampled, 0) == view
+        assert set(sampled.hands[0]) == set(state.hands[0]) and len(sampled.hands[1]) == 3
+        assert SPEC.conserved(sampled)["cards"] == SPEC.conserved(state)["cards"]  # every card once
+        assert not set(sampled.hands[1]) & (set(state.hands[0]) | set(state.played))
+        deals.append((tuple(sampled.hands[1]), tuple(sampled.stock)))
+    assert len(set(deals)) > 1  # dealt at random

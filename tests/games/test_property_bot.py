@@ -133,3 +133,41 @@ def test_bot_plays_only_legal_commands_in_multiplayer_games():
             assert command in legal(state)
             apply(state, command)
         assert len(state.bankrupt) == 2 and len(SPEC.outcome(state).ranks) == players
+
+
+# -- the greedy yardstick ------------------------------------------------------------------------
+
+GREEDY = SPEC.bots["greedy"]
+
+
+def greedy(state):
+    seat = to_move(state)
+    return GREEDY.choose(SPEC.view(state, seat), SPEC.legal(state, seat), random.Random(0))
+
+
+def test_the_greedy_bot_claims_a_free_cell_rather_than_pay_rent():
+    # 3♦ 5♣ names J.B.'s 3·5 (rent); 7♦ 5♣ names the free 7·5
+    state = position(JB_BOARD, (("3D", "5C", "7D"), ("7H", "2S")))
+    assert cell(greedy(state)) == ("7D", "5C", 7, 5)
+
+
+def test_the_greedy_bot_pays_the_lowest_rent_when_it_must():
+    board = ["........"] * 2 + [".BB....."] + ["........"] * 2 + [".B......"] + ["........"] * 2
+    # J.B. owns 2·6 and 3·6 (rent 2 at 2·6) and 2·3 alone (rent 1)
+    state = position(board, (("2D", "6C", "3C"), ("7H", "2S")))
+    assert cell(greedy(state)) == ("2D", "3C", 2, 3)
+
+
+def test_the_greedy_bot_buys_with_the_fewest_units():
+    state = position(JB_BOARD, (("3D", "5C", "7D"), ("7H", "2S")))
+    apply(state, parse("play 3D 5C", state))
+    command = greedy(state)
+    assert isinstance(command, Buy) and sum({13: 4, 12: 2, 11: 1, 0: 1}[c.rank] for c in command.units) == 6
+    assert len(command.units) == 2  # K♠ Q♠ rather than Q♠ Q♥ J♠ J♥
+
+
+def test_the_bot_beats_the_greedy_bot_in_two_player_games():
+    """The bot wins 283 of 300 (94%) seeded two-player games against the greedy bot, seats
+    alternated; 100 here keep the suite quick."""
+    summary = simulate(SPEC, ["bot", "greedy"], 100, seed=0)
+    assert summary.shares[0] >= 0.80, summary.shares

@@ -29,7 +29,6 @@ from rules.abundance.state import AUCTION, CHOOSE, OVER, SEALED_PHASE, TRADE, Ab
 from rules.core import Command, Match
 
 from ...screens.table import TableScreen
-from ...widgets import CommandBar
 from .auction import AuctionBlock, Entry
 from .dialogs import OfferDialog
 from .market import MarketTally
@@ -58,7 +57,7 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
     """An Abundance match (see the module docstring)."""
 
     CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("table.tcss")]
-    AUTO_FOCUS = "#auction"
+    AUTO_FOCUS = KEYS_WIDGET = "#auction"  # the hand's place, and its keys
 
     # the game's keys first, so the footer shows them first
     BINDINGS = [
@@ -107,10 +106,6 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
         # keys would otherwise come first.
         yield AuctionBlock(id="auction")
         yield from super().compose_hand()
-
-    def on_mount(self) -> None:
-        # (TableScreen's own on_mount runs too, after this one)
-        self.hand.can_focus = False
 
     @property
     def abundance_view(self) -> AbundanceView:
@@ -291,12 +286,6 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
 
     def action_sales(self) -> None:
         self.app.push_screen(SalesScreen(self.abundance_view, self.match.names, None, self.settings.four_colour))
-
-    # -- focus -----------------------------------------------------------------------------------
-    def on_command_bar_closed(self, message: CommandBar.Closed) -> None:
-        message.stop()
-        message.prevent_default()  # (the table's own handler would focus the hidden hand)
-        self.block.focus()
 
 
 TABLE = AbundanceTable

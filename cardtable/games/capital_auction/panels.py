@@ -60,7 +60,8 @@ def auction_text(view: CapitalAuctionView, names: Sequence[str], viewer: int | N
             line.append(f"; to answer: {join_names([names[s] for s in pending.asking])}", style="dim")
         lines.append(line)
     if not short:
-        lines.append(Text(f"Decks: Capital {view.capital_deck} · Tools {view.tool_deck} · Investments "
+        lines.append(Text(f"Decks: Capital {view.capital_deck}, discards {len(view.capital_discard)} · Tools "
+                          f"{view.tool_deck}, discards {len(view.tool_discard)} · Investments "
                           f"{view.investment_deck}", style="dim"))
     return Text("\n").join(lines)
 

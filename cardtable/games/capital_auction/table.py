@@ -28,7 +28,6 @@ from rules.capital_auction.state import BID, FLIP, PICK, REACT, TAX, TOOL, VENTU
 from rules.core import Command, Match
 
 from ...screens.table import TableScreen
-from ...widgets import CommandBar
 from .dialogs import ChoiceDialog
 from .panels import AuctionPanel, CapitalChips, PortfoliosPanel, ToolsPanel
 from .words import describe
@@ -55,7 +54,7 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
     """A game of Capital Auction (see the module docstring)."""
 
     CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("table.tcss")]
-    AUTO_FOCUS = "#capital"
+    AUTO_FOCUS = KEYS_WIDGET = "#capital"  # the hand's place, and its keys
 
     # the game's keys first, so the footer shows them first
     BINDINGS = [
@@ -83,14 +82,6 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
         # Capital cards, not playing cards: the chips take the hand's place and its keys
         yield CapitalChips(id="capital")
         yield from super().compose_hand()
-
-    def on_mount(self) -> None:
-        # (TableScreen's own on_mount runs too)
-        self.hand.can_focus = False
-
-    def on_resize(self) -> None:
-        # the -short and -narrow classes change with the size: the panels draw to them
-        self.call_after_refresh(self.refresh_board, self.view)
 
     @property
     def ca_view(self) -> CapitalAuctionView:
@@ -201,12 +192,6 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
     def _chosen(self, command: Command | None) -> None:
         if command is not None and self.my_turn:
             self.submit(command)
-
-    # -- focus -----------------------------------------------------------------------------------
-    def on_command_bar_closed(self, message: CommandBar.Closed) -> None:
-        message.stop()
-        message.prevent_default()  # (the table's own handler would focus the hidden hand)
-        self.chips.focus()
 
 
 TABLE = CapitalAuctionTable

@@ -88,7 +88,9 @@ def describe(command: Command, view: CapitalAuctionView, names: Sequence[str], s
 def _slot_name(view: CapitalAuctionView, seat: int | None, position: int, names: Sequence[str]) -> str:
     if seat is None or not 0 < position <= len(view.portfolios[seat]):
         return str(position)
-    return slot_text(view.portfolios[seat][position - 1], view.current, names).plain
+    slot = view.portfolios[seat][position - 1]
+    face = f"{slot.card.name} {slot.card.value}" if slot.card is not None else "face down"
+    return f"{position} ({face})"
 
 
 def phase_title(view: CapitalAuctionView) -> str:
