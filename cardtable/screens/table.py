@@ -200,12 +200,15 @@ class TableScreen(Screen[None]):
         self.sub_title = f"Turn {match.turn}"
         self.query_one("#status", Static).update(self.status_text())
         self._refresh_hand()
-        scoreboard = self.query_one(Scoreboard)
-        scoreboard.border_title = f"Scores · turn {match.turn}"
-        scoreboard.show(self.view, match.seats, self.seat_labels())
+        self._show_scores()
         self.game_log.border_title = "Log" if self.viewer is not None else "Log (public)"
         self.refresh_board(self.view)
         self.refresh_bindings()
+
+    def _show_scores(self) -> None:
+        scoreboard = self.query_one(Scoreboard)
+        scoreboard.border_title = f"Scores · turn {self.match.turn}"
+        scoreboard.show(self.view, self.match.seats, self.seat_labels(), self._thinking)
 
     def status_text(self) -> str:
         """The view's sentence, then what the table is waiting for."""
@@ -388,6 +391,7 @@ class TableScreen(Screen[None]):
         stamp = (len(match.history), match.awaiting)
         self._thinking = seat
         self.query_one("#status", Static).update(self.status_text())
+        self._show_scores()
         self._think_worker(bot, view, legal, rng, seat, stamp)
 
     @work(thread=True, exclusive=True, group="expert")
@@ -401,6 +405,8 @@ class TableScreen(Screen[None]):
     def _thought(self, seat: int, stamp, command) -> None:
         self._thinking = None
         match = self.match
+        if self.is_attached:
+            self._show_scores()
         if not self.is_attached or (len(match.history), match.awaiting) != stamp:
             if self.is_attached:
                 self._what_next()  # stale: the game moved on; think again if a bot is awaited

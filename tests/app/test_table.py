@@ -597,6 +597,15 @@ class HeldExpert:
         return legal[0]
 
 
+def scores_text(table) -> str:
+    """The scoreboard's rows as text (the status line also names a thinking expert)."""
+    from rich.console import Console
+
+    console = Console(record=True, width=120)
+    console.print(table.query_one("#scoreboard").content)
+    return console.export_text()
+
+
 async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_answer(tmp_path, monkeypatch):
     import rules.core.bots as bots
 
@@ -606,6 +615,7 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, lambda: held.asked.is_set())
         assert table._thinking == 0 and "thinking…" in table.status_text()
+        assert "Eve (expert) thinking…" in scores_text(table)
         # the app's thread is free: a key is answered (the palette opens and closes)
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -618,3 +628,5 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
         held.go.set()
         await settle(pilot, lambda: match.history)
         assert match.history[0].seat == 0 and table._thinking is None
+        await pilot.pause()
+        assert "thinking…" not in scores_text(table) and "Eve (expert)" in scores_text(table)
