@@ -1,8 +1,10 @@
 """Evaluate the expert against each game's own bot (a script, not a test).
 
-    nice .venv/bin/python tests/expert_eval.py [--games N] [--seconds S] [--workers 2] [GAME ...]
+    nice .venv/bin/python tests/expert_eval.py [--games N] [--start S0] [--seconds S] [--workers 2]
+                                               [--progress] [GAME ...]
 
-Two-player games, seeds 0..N-1, the expert's seat alternating with the seed. Prints per game:
+Two-player games, seeds S0..S0+N-1, the expert's seat alternating with the seed. Prints per game
+(and with --progress a line as each game ends, so a long run can be read while it goes):
 the expert's win rate (ties count half) with its 95% Wilson interval, its move times (median,
 p95) and playouts per second, and the machine's load average."""
 
@@ -61,15 +63,22 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("games", nargs="*", default=list(rules.GAMES))
     parser.add_argument("--games", dest="count", type=int, default=200)
+    parser.add_argument("--start", type=int, default=0, help="the first seed")
+    parser.add_argument("--progress", action="store_true", help="a line as each game ends")
     parser.add_argument("--seconds", type=float, default=0.4)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    jobs = [(name, seed, args.seconds) for name in args.games for seed in range(args.count)]
+    jobs = [(name, seed, args.seconds) for name in args.games
+            for seed in range(args.start, args.start + args.count)]
     results: dict[str, list] = {name: [] for name in args.games}
     started = time.time()
     with multiprocessing.Pool(args.workers) as pool:
         for name, score, times, playouts in pool.imap_unordered(_one, jobs):
             results[name].append((score, times, playouts))
+            if args.progress:
+                done = results[name]
+                print(f"{name}: game {len(done)}, expert {score:.1f}, so far "
+                      f"{sum(r[0] for r in done):.1f}/{len(done)}", flush=True)
     print(f"load average at the end: {os.getloadavg()}; wall {time.time() - started:.0f} s; "
           f"budget {args.seconds} s a move")
     for name, rows in results.items():

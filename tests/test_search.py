@@ -110,3 +110,23 @@ def test_simulate_seats_expert_against_bot(monkeypatch):
     monkeypatch.setitem(bots._EXPERTS, spec, capped(spec, 8))
     result = play_game(spec, [EXPERT, "bot"], 3)
     assert result.outcome is not None and result.moves[0] > 0
+
+
+@pytest.mark.parametrize("name", [n for n in rules.GAMES if hasattr(rules.GAMES[n], "estimate")])
+def test_a_games_estimate_starts_even_and_ends_at_the_final_scores(name):
+    """The expert's judge of a position (a game's ``estimate``): nobody is ahead before the
+    first move, and a finished game is judged by its outcome's scores exactly."""
+    from rules.core import chance
+
+    spec = rules.GAMES[name]
+    players = spec.players[0]
+    state = spec.setup([f"P{i}" for i in range(players)], None, 11)
+    assert len(set(spec.estimate(state))) == 1
+    bots = [get_bot(spec, "bot") for _ in range(players)]
+    count = 0
+    while (outcome := spec.outcome(state)) is None:
+        seat = min(spec.awaiting(state))
+        command = bots[seat].choose(spec.view(state, seat), spec.legal(state, seat), chance(11, str(count)))
+        spec.apply(state, seat, command)
+        count += 1
+    assert tuple(spec.estimate(state)) == tuple(float(s) for s in outcome.scores)

@@ -526,6 +526,8 @@ class PortfolioGame:
         its portfolios' income over the collections still to come."""
         from .bot import estimate
 
+        if self.outcome(state) is not None:  # the game is over: its money is final
+            return tuple(float(m) for m in state.money)
         return estimate(state)
 
     def scores(self, state: PortfolioState) -> tuple[int, ...]:
