@@ -21,6 +21,9 @@ from textual.widgets.option_list import Option
 import rules
 from rules.core import Match, RulesError, Seat, bot_levels
 
+# the seat kinds every game offers besides its own bots, said plainly
+KIND_LABELS = {"random": "Bot (random moves)", "expert": "Bot (expert: searches, ~0.4 s a move)"}
+
 from ..widgets.toggles import Tick
 
 HUMAN = "human"
@@ -58,7 +61,8 @@ class SeatRow(Horizontal):
         yield Label(f"{self.index + 1}.", classes="seat-number")
         yield Input(self._seat.name, placeholder=f"Name of player {self.index + 1}",
                     max_length=20, compact=True, classes="seat-name")
-        kinds = [("Human", HUMAN)] + [(f"Bot ({level})", level) for level in self._levels]
+        kinds = [("Human", HUMAN)] + [(KIND_LABELS.get(level, f"Bot ({level})"), level)
+                                      for level in self._levels]
         yield Select(kinds, value=self._seat.bot or HUMAN, allow_blank=False, compact=True,
                      classes="seat-kind")
 

@@ -31,6 +31,9 @@ from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Card, Command, Match, RulesError, Update, View
 from rules.core.words import join_names
+from rules.core.bots import get_bot
+from rules.core.engine import chance
+from rules.core.search import EXPERT
 
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
 from ..widgets.footer import TableFooter
@@ -87,6 +90,7 @@ class TableScreen(Screen[None]):
         self.title = match.spec.title
         self._unsubscribe: Callable[[], None] | None = None
         self._bot_pending = False
+        self._thinking: int | None = None  # the seat whose expert thinks in a worker thread
         self._bot_timer: Timer | None = None
         self._curtain_up = False
         # the human who has had the screen to themselves since lifting the curtain (or the only
@@ -196,12 +200,15 @@ class TableScreen(Screen[None]):
         self.sub_title = f"Turn {match.turn}"
         self.query_one("#status", Static).update(self.status_text())
         self._refresh_hand()
-        scoreboard = self.query_one(Scoreboard)
-        scoreboard.border_title = f"Scores · turn {match.turn}"
-        scoreboard.show(self.view, match.seats, self.seat_labels())
+        self._show_scores()
         self.game_log.border_title = "Log" if self.viewer is not None else "Log (public)"
         self.refresh_board(self.view)
         self.refresh_bindings()
+
+    def _show_scores(self) -> None:
+        scoreboard = self.query_one(Scoreboard)
+        scoreboard.border_title = f"Scores · turn {self.match.turn}"
+        scoreboard.show(self.view, self.match.seats, self.seat_labels(), self._thinking)
 
     def status_text(self) -> str:
         """The view's sentence, then what the table is waiting for."""
@@ -213,6 +220,8 @@ class TableScreen(Screen[None]):
         if self.viewer in awaiting:
             return f"{text}  ▶ Your move, {match.names[self.viewer]}."
         bots = [match.names[seat] for seat in awaiting if match.seats[seat].bot is not None]
+        if self._thinking is not None and self._thinking in awaiting:
+            return f"{text}  {match.names[self._thinking]} (expert) thinking…"
         if bots and len(bots) == len(awaiting):
             return f"{text}  {join_names(bots)} (bot{'s' * (len(bots) > 1)}) playing…"
         return f"{text}  Waiting for {join_names([match.names[seat] for seat in awaiting])}."
@@ -352,6 +361,9 @@ class TableScreen(Screen[None]):
         if not self.is_attached or not bots:
             return
         seat = bots[0]  # several awaited at once (sealed bids): one by one, in seat order
+        if match.seats[seat].bot == EXPERT:
+            self._think(seat)
+            return
         try:
             match.submit(seat, match.bot_move(seat))
         except Exception as error:  # noqa: BLE001 — a bot's bug must not end the game
@@ -364,6 +376,46 @@ class TableScreen(Screen[None]):
             self.notify(f"{match.names[seat]} (bot) made a mistake ({error}) and played its first "
                         "legal move instead.", severity="warning", title="Bot", markup=False)
             match.submit(seat, legal[0])
+
+    def _think(self, seat: int) -> None:
+        """The expert searches in a worker thread, from its seat's view and legal commands
+        (taken here, on the app's thread); its answer is submitted back on the app's thread,
+        and discarded if the game changed meanwhile (undo, another move, leaving the table)."""
+        if self._thinking is not None:
+            return
+        match = self.match
+        level = match.seats[seat].bot
+        bot = get_bot(match.spec, level)
+        view, legal = match.view(seat), match.legal(seat)
+        rng = chance(match.seed, f"bot/{len(match.history)}/{seat}")
+        stamp = (len(match.history), match.awaiting)
+        self._thinking = seat
+        self.query_one("#status", Static).update(self.status_text())
+        self._show_scores()
+        self._think_worker(bot, view, legal, rng, seat, stamp)
+
+    @work(thread=True, exclusive=True, group="expert")
+    def _think_worker(self, bot, view, legal, rng, seat, stamp) -> None:
+        try:
+            command = bot.choose(view, legal, rng)
+        except Exception as error:  # noqa: BLE001 — a bot's bug must not end the game
+            command = error
+        self.app.call_from_thread(self._thought, seat, stamp, command)
+
+    def _thought(self, seat: int, stamp, command) -> None:
+        self._thinking = None
+        match = self.match
+        if self.is_attached:
+            self._show_scores()
+        if not self.is_attached or (len(match.history), match.awaiting) != stamp:
+            if self.is_attached:
+                self._what_next()  # stale: the game moved on; think again if a bot is awaited
+            return
+        if isinstance(command, Exception) or command not in match.legal(seat):
+            self.notify(f"{match.names[seat]} (expert) made a mistake and played its first legal "
+                        "move instead.", severity="warning", title="Bot", markup=False)
+            command = match.legal(seat)[0]
+        match.submit(seat, command)
 
     # -- the hand-off curtain ------------------------------------------------------------------
     def _curtain_needed(self) -> bool:

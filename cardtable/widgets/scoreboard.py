@@ -1,5 +1,5 @@
 """The scoreboard: one row per seat from the view's ``columns`` and ``rows``, the seat names
-first, the seats whose input the game awaits marked ▶."""
+first, the seats whose input the game awaits marked ▶, a searching bot's seat "thinking…"."""
 
 from __future__ import annotations
 
@@ -10,13 +10,17 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rules.core import Seat, View
+from rules.core.search import EXPERT
 
 AWAITED = "▶"
+THINKING = "thinking…"
 
 
-def scoreboard_table(view: View, seats: Sequence[Seat], labels: Sequence[Text] | None = None) -> Table:
-    """A compact Rich table: a header row, then one row per seat (bots marked "(bot)");
-    ``labels`` replace the seat names (a table may add each seat's colour or initials)."""
+def scoreboard_table(view: View, seats: Sequence[Seat], labels: Sequence[Text] | None = None,
+                     thinking: int | None = None) -> Table:
+    """A compact Rich table: a header row, then one row per seat (bots marked "(bot)", the
+    expert "(expert)", and ``thinking`` the seat whose search is running); ``labels`` replace
+    the seat names (a table may add each seat's colour or initials)."""
     table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold",
                   show_edge=False)
     table.add_column("Player", no_wrap=True)
@@ -25,7 +29,9 @@ def scoreboard_table(view: View, seats: Sequence[Seat], labels: Sequence[Text] |
     for index, seat in enumerate(seats):
         awaited = index in view.awaiting
         marker = AWAITED if awaited else " "
-        bot = " (bot)" if seat.bot is not None else ""
+        bot = "" if seat.bot is None else (" (expert)" if seat.bot == EXPERT else " (bot)")
+        if index == thinking:
+            bot += f" {THINKING}"
         cells = view.rows[index] if index < len(view.rows) else ()
         style = "bold" if awaited else ""
         label = labels[index] if labels is not None else Text(seat.name)
@@ -42,5 +48,6 @@ class Scoreboard(Static):
     }
     """
 
-    def show(self, view: View, seats: Sequence[Seat], labels: Sequence[Text] | None = None) -> None:
-        self.update(scoreboard_table(view, seats, labels))
+    def show(self, view: View, seats: Sequence[Seat], labels: Sequence[Text] | None = None,
+             thinking: int | None = None) -> None:
+        self.update(scoreboard_table(view, seats, labels, thinking))

@@ -586,6 +586,14 @@ class AbundanceGame:
     def outcome(self, state: AbundanceState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
 
+    def estimate(self, state: AbundanceState) -> tuple[float, ...]:
+        """Each seat's money over the match so far, with its trinkets at what they would sell for
+        were the round to end now (the expert's judge of a position)."""
+        tally = counts(state)
+        banked = state.rubbers[: state.rubber - 1]  # the rubber in play is in ``money``
+        return tuple(float(sum(money[seat] for money in banked) + state.money[seat]
+                           + sale_value(state.trinkets[seat], tally, state.round)) for seat in (0, 1))
+
     # -- JSON ----------------------------------------------------------------------------------
     def to_json(self, state: AbundanceState) -> dict[str, Any]:
         return state_to_json(state)

@@ -1005,6 +1005,10 @@ class CapitalAuctionGame:
     def outcome(self, state: CapitalAuctionState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
 
+    # a game lasts a few dozen commands: the expert plays each one out to the end, where
+    # every face-down card counts (the public face-up scores would ignore them)
+    expert = {"turns": 0}
+
     score_label = "Face-up value"
 
     def scores(self, state: CapitalAuctionState) -> tuple[int, ...]:

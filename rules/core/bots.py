@@ -1,12 +1,16 @@
-"""Bots: the protocol, the RandomBot every game gets, and the registry of bot levels."""
+"""Bots: the protocol, the RandomBot every game gets, and the registry of bot levels: a game's
+own bots, then ``random`` and ``expert`` (the search of rules/core/search.py), which every game
+gets from the core."""
 
 from __future__ import annotations
 
 import random
 from typing import Any, Protocol, Sequence
+from weakref import WeakKeyDictionary
 
 from .engine import Command, View
 from .errors import RulesError
+from .search import EXPERT, ExpertBot
 
 
 class Bot(Protocol):
@@ -28,11 +32,21 @@ class RandomBot:
 
 
 RANDOM = "random"
+_RANDOM = RandomBot()
+_EXPERTS: WeakKeyDictionary[Any, ExpertBot] = WeakKeyDictionary()
+
+
+def expert(spec: Any) -> ExpertBot:
+    """The game's ``expert`` (one per game, made when first asked for)."""
+    bot = _EXPERTS.get(spec)
+    if bot is None:
+        bot = _EXPERTS[spec] = ExpertBot(spec)
+    return bot
 
 
 def bot_levels(spec: Any) -> dict[str, Bot]:
-    """Every bot level a game offers, its own first, then ``random``."""
-    return {**spec.bots, RANDOM: RandomBot()}
+    """Every bot level a game offers: its own first, then ``random`` and ``expert``."""
+    return {**spec.bots, RANDOM: _RANDOM, EXPERT: expert(spec)}
 
 
 def get_bot(spec: Any, level: str) -> Bot:

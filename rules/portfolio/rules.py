@@ -521,6 +521,15 @@ class PortfolioGame:
 
     score_label = "Money"
 
+    def estimate(self, state: PortfolioState) -> tuple[float, ...]:
+        """Each seat's expected final money (the expert's judge of a position): its money plus
+        its portfolios' income over the collections still to come."""
+        from .bot import estimate
+
+        if self.outcome(state) is not None:  # the game is over: its money is final
+            return tuple(float(m) for m in state.money)
+        return estimate(state)
+
     def scores(self, state: PortfolioState) -> tuple[int, ...]:
         """Each seat's money, public at every moment (the final score): what the results
         chart draws."""

@@ -64,6 +64,16 @@ def _estate(owners: Sequence[int | None], mortgaged: Sequence[bool], players: in
     return worth
 
 
+def estimate(state: Any) -> tuple[float, ...]:
+    """Each seat's worth as the bot judges a table (the expert's estimate of a position, in
+    dollars): money, its groups, its purchase units; a bankrupt seat far below everyone."""
+    players = len(state.money)
+    estate = _estate(state.owners, state.mortgaged, players)
+    return tuple(BANKRUPT if seat in state.bankrupt else
+                 state.money[seat] + estate[seat] + UNIT_WORTH * units_total(state.units[seat])
+                 for seat in range(players))
+
+
 class PropertyBot:
     """Picks the command that leaves it best placed against its strongest opponent."""
 

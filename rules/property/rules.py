@@ -243,6 +243,16 @@ class PropertySpec:
         """Each seat's money, public at every moment: what the results chart draws."""
         return tuple(state.money)
 
+    def estimate(self, state: PropertyState) -> tuple[float, ...]:
+        """Each seat's worth judged from the table (the expert's judge of a position): money,
+        groups and purchase units as the bot values them; a finished game's final worths."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return tuple(float(score) for score in outcome.scores)
+        from .bot import estimate
+
+        return estimate(state)
+
     def legal(self, state: PropertyState, seat: int) -> list[Command]:
         if seat not in self.awaiting(state):
             return []

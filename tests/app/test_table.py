@@ -578,3 +578,55 @@ async def test_on_a_shared_screen_undo_takes_back_the_last_players_move(tmp_path
         await pilot.pause()
         assert match.history == [] and table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
         assert table.undo_seat() is None and table.check_action("undo", ()) is None
+
+
+# -- the expert thinks in a worker thread -----------------------------------------------------
+
+class HeldExpert:
+    """An expert that thinks until the test lets it answer (the first legal command)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.go = threading.Event()
+        self.asked = threading.Event()
+
+    def choose(self, view, legal, rng):
+        self.asked.set()
+        assert self.go.wait(10)
+        return legal[0]
+
+
+def scores_text(table) -> str:
+    """The scoreboard's rows as text (the status line also names a thinking expert)."""
+    from rich.console import Console
+
+    console = Console(record=True, width=120)
+    console.print(table.query_one("#scoreboard").content)
+    return console.export_text()
+
+
+async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_answer(tmp_path, monkeypatch):
+    import rules.core.bots as bots
+
+    held = HeldExpert()
+    monkeypatch.setitem(bots._EXPERTS, SPEC, held)
+    app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Eve", "expert"), Seat("Ann")])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: held.asked.is_set())
+        assert table._thinking == 0 and "thinking…" in table.status_text()
+        assert "Eve (expert) thinking…" in scores_text(table)
+        # the app's thread is free: a key is answered (the palette opens and closes)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not match.history
+        # a stale answer (the game changed meanwhile) is discarded
+        table._thought(0, (5, frozenset({0})), match.legal(0)[0])
+        assert not match.history
+        held.go.set()
+        await settle(pilot, lambda: match.history)
+        assert match.history[0].seat == 0 and table._thinking is None
+        await pilot.pause()
+        assert "thinking…" not in scores_text(table) and "Eve (expert)" in scores_text(table)

@@ -683,6 +683,7 @@ def test_the_match_goes_to_the_higher_total_over_both_rubbers():
     assert SPEC.conserved(state) == conserved  # the last rubber's money stays where it is
     assert awaiting(state) == [] and SPEC.legal(state, ANN) == [] and state.phase == "over"
     assert SPEC.view(state, BOB).status == "The match is over: " + outcome.summary
+    assert SPEC.estimate(state) == (330.0, 320.0)  # the expert judges the end by its totals
     refused(state, ANN, Ready(), "The game is over")
 
 
@@ -939,3 +940,11 @@ def test_events_describe_themselves():
     assert ReadyToGo(BOB).describe(NAMES) == "Bob is ready."
     assert MatchOver("Ann wins.").describe(NAMES) == "Ann wins."
     assert not any(cls.reveals for cls in (PileChosen, BidMade, Passed, SealedBidIn, Won, Sold, NewRubber))
+
+
+def test_the_experts_estimate_is_the_match_money_with_trinkets_at_todays_sale():
+    # the rule text's tally (3 spades, 2 hearts, 4 diamonds, 3 clubs): spades pay 4, hearts 20
+    state = position(rubber=2, round=1, phase="trade", money=[60, 40], rubbers=[[230, 180]],
+                     trinkets=[["3S", "4S", "5S"], ["2H", "3H"]],
+                     sold=["3C", "4C", "5C", "4D", "5D", "6D", "7D"])
+    assert SPEC.estimate(state) == (230 + 60 + 36.0, 180 + 40 + 2 * 20.0)

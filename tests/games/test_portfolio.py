@@ -460,8 +460,11 @@ def test_the_game_ends_after_the_dealers_turn_when_the_dealer_drew_the_last_card
 def test_final_income_and_the_score_breakdown():
     state = table(["AS", "2C"], names=("Ann", "Bob"), money=[20, 9], current=1, last_round=True,
                   portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "JD QD KD", low="JH")])
+    # the expert's estimate: money plus each portfolio's income once more (the final income)
+    assert SPEC.estimate(state) == (25.0, 13.0)
     play(state, "discard 2C")
     outcome = SPEC.outcome(state)
+    assert SPEC.estimate(state) == (25.0, 13.0)  # a finished game: its money, nothing to come
     assert outcome.scores == (25, 13) and outcome.ranks == (1, 2) and outcome.winners == (0,)
     assert outcome.breakdown[0] == {"money before final income": 20, "final income": 5,
                                     "money": 25, "portfolio value": 5}

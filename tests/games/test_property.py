@@ -410,6 +410,22 @@ def test_rent_above_money_bankrupts_and_ends_the_game():
     assert events[-1].summary == outcome.summary
     with pytest.raises(IllegalCommand, match="over"):
         check(state, Play(C("3H"), C("5S"), 3, 5))
+    assert SPEC.estimate(state) == (0.0, 170.0)  # the expert judges a finished game by its worths
+
+
+def test_the_experts_estimate_is_money_groups_and_units():
+    from rules.property.rules import units_total
+
+    state = position(board=JB_BOARD, money=[100, 90])
+    ann, jb = SPEC.estimate(state)
+    assert ann == 100 + units_total(state.units[0])
+    # the group of six (one cell mortgaged): 0.6·6² + 2·6 − 1.5; two cells alone: 0.6 + 2 each
+    assert jb == pytest.approx(90 + 32.1 + 2 * 2.6 + units_total(state.units[1]))
+    three = position(board=JB_BOARD, hands=(("3D", "5C"), ("7H", "2S"), ("4D", "6C")), money=[100, 90, 80],
+                     players=("Ann", "J.B.", "Cy"), bankrupt=[0], options={"bankruptcies": 2})
+    assert SPEC.outcome(three) is None  # two still solvent: the game goes on
+    ann, jb, cy = SPEC.estimate(three)
+    assert ann < -100_000 and cy == 80 + units_total(three.units[2])
 
 
 def test_rent_equal_to_money_is_paid_without_bankruptcy():

@@ -1,0 +1,427 @@
+"""Information-set Monte Carlo tree search: the ``expert`` bot level of every game.
+
+One search for every registered game, over the contract alone (after Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search", 2012: single observer, availability
+counts). The expert is given what a human in its seat has — its view and its legal commands —
+and never anything more:
+
+- **Determinize.** Every iteration deals what the seat cannot see at random,
+  ``spec.sample(view, rng)``: the other hands, the stock's order (and so every draw to come), a
+  sealed bid not yet revealed. Iterations come in numbered deals, and every command weighed at
+  the root is tried on the same deals: common random numbers, so that in a game of luck the
+  difference two commands make shows through the luck of the cards much sooner.
+- **The root: a race.** The commands the expert may play are weighed side by side, deal by deal
+  (all of them when there are few; else the most promising ones by a glance at each — the
+  game's estimate one command ahead — always with the game's own bot's choice). After each
+  batch of deals a command whose paired difference from the leader is clearly negative (more
+  than ``drop`` standard errors) leaves the race. At the end the expert plays the leader if it
+  beats the bot's choice clearly (``prefer`` standard errors), and the bot's choice otherwise:
+  it departs from the game's good sense only on evidence.
+- **Below the root: the tree.** After the root command the seat to act chooses among the
+  children *available* in this determinization by UCB1 with availability counts (a child's
+  exploration term counts the times it could have been chosen, not its parent's visits). At the
+  expert's own nodes the children grow by progressive widening (``widening · visits^½``), the
+  bot's choice first, so a long list is searched from the sensible end; the other seats play
+  their bot's choice (``opponents="model"``) or are searched likewise (``"search"``). The tree
+  goes ``tree`` decisions deep at most, the bot's choice beyond.
+- **Play out.** Past the tree the game's own bot plays every seat, each from its own view of
+  the determinized state, for ``turns`` turns, and the position is judged by the game's
+  ``estimate`` (each seat's expected final score), or to the end if the game has none. A seat's
+  reward is its share of the win at the end, or before it the chance of winning its lead over
+  the best rival suggests, ``1 / (1 + e^(−lead / scale))``.
+
+The search stops at its time budget (``seconds``, wall clock, so it plays at the same pace on
+any machine), at its iteration cap (``iterations``, which tests use: with ``seconds=None`` the
+search is a pure function of the view, the legal commands and the rng it is given), or when
+the race is decided.
+
+The optional hooks of a game (documented with GameSpec in rules/core/engine.py):
+
+- ``estimate(state) -> tuple[float, ...]``: each seat's expected final score, in the units of
+  the outcome's scores, judged from the table. Without it ``scores(state)`` is used when the
+  game has it; without either, playouts run to the end.
+- ``estimate_scale``: the lead (in those units) that makes a win about three times as likely
+  as a loss (without it, the mean lead met so far in the search).
+- ``expert``: a mapping of ``Settings`` fields that suit the game better (``{"turns": 3}``).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import time
+from dataclasses import dataclass, fields, replace
+from typing import Any, Callable, Sequence
+
+from .engine import Command, View
+
+EXPERT = "expert"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the expert searches. The defaults suit every game; a game may change some with an
+    ``expert`` mapping on its spec, and tests give an iteration cap."""
+
+    seconds: float | None = 0.4
+    """Time budget per decision (wall clock); None: only the iteration cap stops it."""
+    iterations: int | None = None
+    """Iteration cap (one iteration: one command tried on one deal)."""
+    candidates: int = 12
+    """Commands weighed at the root at most (the bot's choice always among them)."""
+    batch: int = 4
+    """Deals per round of the race."""
+    drop: float = 2.0
+    """A command leaves the race when it trails the leader by this many standard errors."""
+    prefer: float = 1.5
+    """The leader is played instead of the bot's choice when ahead by this many."""
+    turns: int = 2
+    """How far a playout goes past the root, in the game's turns (``spec.turn``), before the
+    estimate judges it; 0 plays to the end."""
+    max_playout: int = 400
+    """Commands per playout at most, whatever the turns."""
+    tree: int = 4
+    """Decisions below the root that the tree searches; deeper ones are the bot's."""
+    exploration: float = 0.6
+    """UCB1's exploration constant (rewards lie in 0..1)."""
+    widening: float = 1.0
+    """Progressive widening at the expert's nodes: ``widening · visits^power`` children."""
+    widening_power: float = 0.5
+    opponents: str = "model"
+    """"model": the other seats play their bot's choice in the tree; "search": they are
+    searched like the expert's own seat (plain single-observer ISMCTS)."""
+    playout: str | None = None
+    """The bot level that plays past the tree; None: the game's own bot (``best_bot``)."""
+
+    def but(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+
+_FIELDS = {f.name for f in fields(Settings)}
+
+
+def settings_for(spec: Any, **overrides: Any) -> Settings:
+    """The defaults, then the game's own (``spec.expert``), then ``overrides``."""
+    own = {k: v for k, v in dict(getattr(spec, "expert", None) or {}).items() if k in _FIELDS}
+    unknown = set(overrides) - _FIELDS
+    if unknown:
+        raise TypeError(f"unknown expert settings: {', '.join(sorted(unknown))}")
+    return Settings(**{**own, **overrides})
+
+
+class _Node:
+    """A node of the information-set tree, reached by ``seat`` playing ``action``."""
+
+    __slots__ = ("action", "seat", "children", "visits", "available", "reward")
+
+    def __init__(self, action: Command | None, seat: int | None) -> None:
+        self.action = action
+        self.seat = seat
+        self.children: dict[Command, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+class _Candidate:
+    """A command in the race at the root: its rewards deal by deal, and its subtree."""
+
+    __slots__ = ("command", "rewards", "node", "out")
+
+    def __init__(self, command: Command, seat: int) -> None:
+        self.command = command
+        self.rewards: list[float] = []
+        self.node = _Node(command, seat)
+        self.out = False
+
+    @property
+    def mean(self) -> float:
+        return sum(self.rewards) / len(self.rewards) if self.rewards else 0.0
+
+
+def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean difference a − b over the deals both were tried on, and its standard error."""
+    n = min(len(a), len(b))
+    if n < 2:
+        return 0.0, math.inf
+    diffs = [a[i] - b[i] for i in range(n)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What one search did: for tests, the evaluation and the curious."""
+
+    iterations: int
+    seconds: float
+    playout_commands: int
+    choices: tuple[tuple[Command, int, float], ...]  # (command, deals tried, mean reward), best first
+    bot_choice: Command | None = None
+
+
+class ExpertBot:
+    """The ``expert`` level: see the module's docstring. ``choose`` follows the Bot protocol."""
+
+    def __init__(self, spec: Any, **overrides: Any) -> None:
+        self.spec = spec
+        self.settings = settings_for(spec, **overrides)
+        self.last: Stats | None = None
+
+    def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command:
+        if len(legal) == 1:
+            self.last = Stats(0, 0.0, 0, ((legal[0], 0, 0.0),))
+            return legal[0]
+        search = _Search(self.spec, self.settings, view, legal, rng)
+        command = search.run()
+        self.last = search.stats()
+        return command
+
+
+class _Search:
+    """One decision of the expert."""
+
+    def __init__(self, spec: Any, settings: Settings, view: View, legal: Sequence[Command],
+                 rng: random.Random) -> None:
+        from .bots import get_bot
+
+        if view.seat is None:
+            raise ValueError("the expert plays a seat: a spectator has no commands")
+        self.started = time.perf_counter()
+        self.spec = spec
+        self.settings = settings
+        self.view = view
+        self.legal = list(legal)
+        self.me: int = view.seat
+        self.players = len(view.names)
+        self.rng = rng
+        self.policy = get_bot(spec, settings.playout or spec.best_bot)
+        self.policy_reads_view = getattr(self.policy, "reads_view", True)
+        self.estimate: Callable[[Any], Sequence[float]] | None = (
+            getattr(spec, "estimate", None) or getattr(spec, "scores", None))
+        self.scale: float | None = getattr(spec, "estimate_scale", None)
+        self._lead_total = 0.0
+        self._lead_count = 0
+        self.iterations = 0
+        self.playout_commands = 0
+        self.elapsed = 0.0
+        self.horizon: int | None = None  # the turn at which playouts stop
+        self.deals: list[int] = []  # the seed of each deal so far
+        self._deal_cache: tuple[int, Any] | None = None
+        self.bot_choice = self._bot_choice()
+        self.field: list[_Candidate] = []
+
+    def _bot_choice(self) -> Command:
+        """What the game's own bot would play here (on the real view: it is the seat's own)."""
+        bot = self.policy
+        choice = bot.choose(self.view if self.policy_reads_view else None, self.legal,
+                            random.Random(self.rng.getrandbits(32)))
+        return choice if choice in self.legal else self.legal[0]
+
+    # -- the race ------------------------------------------------------------------------------
+    def run(self) -> Command:
+        self.field = [_Candidate(c, self.me) for c in self._entrants()]
+        if len(self.field) == 1:
+            return self.field[0].command
+        settings = self.settings
+        while not self._out_of_time():
+            racing = [c for c in self.field if not c.out]
+            if len(racing) <= 1:
+                break
+            for _ in range(settings.batch):
+                deal = len(self.deals)
+                self.deals.append(self.rng.getrandbits(62))
+                for candidate in racing:
+                    if self._out_of_time():
+                        break
+                    candidate.rewards.append(self.iterate(deal, candidate))
+                else:
+                    continue
+                break
+            self._drop_losers()
+        self.elapsed = time.perf_counter() - self.started
+        return self._decision().command
+
+    def _out_of_time(self) -> bool:
+        settings = self.settings
+        if settings.iterations is not None and self.iterations >= settings.iterations:
+            return True
+        return settings.seconds is not None and time.perf_counter() - self.started >= settings.seconds
+
+    def _entrants(self) -> list[Command]:
+        """The commands weighed at the root: all when few, else the bot's choice and the best of
+        the rest at a glance (the game's estimate one command ahead, on one deal)."""
+        limit = max(1, self.settings.candidates)
+        others = [c for c in self.legal if c != self.bot_choice]
+        if len(others) + 1 > limit and self.estimate is not None:
+            state = self.spec.sample(self.view, random.Random(self.rng.getrandbits(32)))
+            glance = {c: self._glance(state, c) for c in others}
+            others.sort(key=lambda c: -glance[c])  # stable: the game's order breaks ties
+        return [self.bot_choice, *others[: limit - 1]]
+
+    def _glance(self, state: Any, command: Command) -> float:
+        after = copy.deepcopy(state)
+        try:
+            self.spec.apply(after, self.me, command)
+        except ValueError:  # a command legal lists but this deal refuses: not a candidate
+            return -math.inf
+        values = self.estimate(after)  # type: ignore[misc]
+        return values[self.me] - max(v for s, v in enumerate(values) if s != self.me)
+
+    def _drop_losers(self) -> None:
+        racing = [c for c in self.field if not c.out]
+        leader = max(racing, key=lambda c: c.mean)
+        for candidate in racing:
+            if candidate is leader or len(candidate.rewards) < 2 * self.settings.batch:
+                continue
+            diff, error = paired(leader.rewards, candidate.rewards)
+            if diff > self.settings.drop * error and diff > 0:
+                candidate.out = True
+
+    def _decision(self) -> _Candidate:
+        bot = self.field[0]
+        leader = max((c for c in self.field if not c.out), key=lambda c: (c.mean, c is bot))
+        if leader is bot or bot.out:
+            return leader
+        diff, error = paired(leader.rewards, bot.rewards)
+        return leader if diff > self.settings.prefer * error and diff > 0 else bot
+
+    def stats(self) -> Stats:
+        ranked = sorted(self.field, key=lambda c: (not c.out, c.mean), reverse=True)
+        return Stats(self.iterations, self.elapsed, self.playout_commands,
+                     tuple((c.command, len(c.rewards), c.mean) for c in ranked), self.bot_choice)
+
+    # -- one iteration: one command on one deal -------------------------------------------------
+    def _deal(self, deal: int) -> Any:
+        """The determinized state of deal number ``deal`` (sampled once, copied for each
+        command tried on it)."""
+        if self._deal_cache is None or self._deal_cache[0] != deal:
+            state = self.spec.sample(self.view, random.Random(self.deals[deal]))
+            self._deal_cache = (deal, state)
+            if self.horizon is None and self.settings.turns and self.estimate is not None:
+                self.horizon = self.spec.turn(state) + self.settings.turns
+        return copy.deepcopy(self._deal_cache[1])
+
+    def iterate(self, deal: int, candidate: _Candidate) -> float:
+        """Play ``candidate`` on deal ``deal``, down the tree and out; return the expert's reward."""
+        self.iterations += 1
+        spec = self.spec
+        settings = self.settings
+        state = self._deal(deal)
+        rng = random.Random(self.deals[deal] + 1)  # the same for every command on this deal
+        spec.apply(state, self.me, candidate.command)
+        node = candidate.node
+        path = [node]
+        for _ in range(settings.tree):
+            if spec.outcome(state) is not None:
+                break
+            nxt = self._next(state)
+            if nxt is None:
+                break
+            seat, legal = nxt
+            if seat == self.me or settings.opponents == "search":
+                child, new = self._select(node, state, seat, legal, rng)
+            else:
+                command = self._policy(state, seat, legal, rng)
+                child = node.children.get(command)
+                new = child is None
+                if new:
+                    child = node.children[command] = _Node(command, seat)
+            spec.apply(state, seat, child.action)
+            path.append(child)
+            node = child
+            if new:
+                break
+        rewards = self._play_out(state, rng)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += rewards[visited.seat]  # type: ignore[index]
+        return rewards[self.me]
+
+    def _next(self, state: Any) -> tuple[int, list[Command]] | None:
+        """The lowest awaited seat with a legal command, and its commands (None: nobody can
+        move in this determinization; the playout stops and the position is judged)."""
+        for seat in sorted(self.spec.awaiting(state)):
+            legal = list(self.spec.legal(state, seat))
+            if legal:
+                return seat, legal
+        return None
+
+    def _select(self, node: _Node, state: Any, seat: int, legal: Sequence[Command],
+                rng: random.Random) -> tuple[_Node, bool]:
+        """The child to go down to (UCB1 with availability), or a new one (widening)."""
+        settings = self.settings
+        children = node.children
+        available = [children[c] for c in legal if c in children]
+        for child in available:
+            child.available += 1
+        room = settings.widening * (node.visits + 1) ** settings.widening_power
+        if len(available) < len(legal) and (len(available) < room or not available):
+            command = self._untried(state, seat, legal, children, rng)
+            child = children[command] = _Node(command, seat)
+            child.available = 1
+            return child, True
+        c = settings.exploration
+
+        def ucb(child: _Node) -> float:
+            if not child.visits:
+                return math.inf
+            return child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+
+        return max(available, key=ucb), False
+
+    def _untried(self, state: Any, seat: int, legal: Sequence[Command], children: dict[Command, _Node],
+                 rng: random.Random) -> Command:
+        """The next command to add at a node: the bot's choice first, then any other."""
+        choice = self._policy(state, seat, legal, rng)
+        if choice not in children and choice in legal:
+            return choice
+        return rng.choice([c for c in legal if c not in children])
+
+    def _policy(self, state: Any, seat: int, legal: Sequence[Command], rng: random.Random) -> Command:
+        view = self.spec.view(state, seat) if self.policy_reads_view else None
+        return self.policy.choose(view, legal, rng)
+
+    # -- past the tree ---------------------------------------------------------------------------
+    def _play_out(self, state: Any, rng: random.Random) -> list[float]:
+        spec = self.spec
+        horizon = self.horizon
+        for _ in range(self.settings.max_playout):
+            if spec.outcome(state) is not None:
+                break
+            if horizon is not None and spec.turn(state) >= horizon:
+                break
+            nxt = self._next(state)
+            if nxt is None:
+                break
+            seat, legal = nxt
+            spec.apply(state, seat, self._policy(state, seat, legal, rng))
+            self.playout_commands += 1
+        outcome = spec.outcome(state)
+        if outcome is not None:
+            return _shares(outcome.winners, self.players)
+        return self._judge(state)
+
+    def _judge(self, state: Any) -> list[float]:
+        """Each seat's chance of winning, from its lead over its best rival by the estimate."""
+        if self.estimate is None:
+            return [1.0 / self.players] * self.players
+        values = list(self.estimate(state))
+        leads = [value - max(v for other, v in enumerate(values) if other != seat)
+                 for seat, value in enumerate(values)]
+        scale = self.scale
+        if scale is None:
+            self._lead_total += sum(abs(lead) for lead in leads)
+            self._lead_count += len(leads)
+            scale = max(1.0, self._lead_total / self._lead_count)
+        return [1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -lead / scale)))) for lead in leads]
+
+
+def _shares(winners: Sequence[int], players: int) -> list[float]:
+    share = 1.0 / len(winners) if winners else 0.0
+    return [share if seat in winners else 0.0 for seat in range(players)]
+
+
+__all__ = ["EXPERT", "ExpertBot", "Settings", "Stats", "paired", "settings_for"]

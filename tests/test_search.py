@@ -1,0 +1,132 @@
+"""The expert (rules/core/search.py): fast, deterministic (iteration caps, no clock)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from rules.core.bots import bot_levels, get_bot
+from rules.core.search import EXPERT, ExpertBot
+from rules.core.simulate import play_game
+from tests.tiny_game import Pile, State, Take
+
+
+class SampledPile(Pile):
+    """Pile with a ``sample``: nothing is hidden but the seed, so the view tells all."""
+
+    def sample(self, view, rng):
+        return State(list(view.names), rng.getrandbits(32), pile=int(view.status.split()[1]),
+                     seat=min(view.awaiting))
+
+
+def capped(spec, iterations=40, **overrides):
+    return ExpertBot(spec, seconds=None, iterations=iterations, **overrides)
+
+
+@pytest.mark.parametrize("pile_size, winning", [(5, Take(2)), (4, Take(1))])
+def test_the_expert_finds_the_winning_take(pile_size, winning):
+    spec = SampledPile()
+    state = spec.setup(["Ann", "Bob"], {}, 1)
+    state.pile = pile_size
+    view = spec.view(state, 0)
+    bot = capped(spec, iterations=400)
+    assert bot.choose(view, spec.legal(state, 0), random.Random(3)) == winning
+
+
+def test_every_game_offers_the_expert():
+    for name in rules.GAMES:
+        spec = rules.GAMES[name]
+        assert EXPERT in bot_levels(spec)
+        assert isinstance(get_bot(spec, EXPERT), ExpertBot)
+
+
+@pytest.mark.parametrize("name", list(rules.GAMES))
+def test_a_set_position_of_every_game_gets_a_legal_repeatable_answer(name):
+    spec = rules.GAMES[name]
+    lo = spec.players[0]
+    state = spec.setup([f"P{i}" for i in range(lo)], None, 7)
+    seat = min(s for s in spec.awaiting(state) if spec.legal(state, s))
+    view, legal = spec.view(state, seat), spec.legal(state, seat)
+    answers = {capped(spec, 24).choose(view, legal, random.Random(5)) for _ in range(2)}
+    assert len(answers) == 1 and answers <= set(legal)
+
+
+class Spy:
+    """A game spec that records what the expert asks of it, and refuses what it may not use."""
+
+    def __init__(self, spec):
+        self._spec = spec
+        self.samples = []
+        self.states = []
+
+    def __getattr__(self, name):
+        if name in ("setup", "to_json", "from_json"):
+            raise AssertionError(f"the expert used {name}")
+        return getattr(self._spec, name)
+
+    def sample(self, view, rng):
+        self.samples.append(view)
+        state = self._spec.sample(view, rng)
+        state.__dict__["_spy_sampled"] = True  # copies of it carry the mark
+        return state
+
+    def _seen(self, state):
+        assert getattr(state, "_spy_sampled", False), "the expert touched a state it did not sample"
+
+    def legal(self, state, seat):
+        self._seen(state)
+        return self._spec.legal(state, seat)
+
+    def apply(self, state, seat, command):
+        self._seen(state)
+        return self._spec.apply(state, seat, command)
+
+    def awaiting(self, state):
+        self._seen(state)
+        return self._spec.awaiting(state)
+
+    def outcome(self, state):
+        self._seen(state)
+        return self._spec.outcome(state)
+
+
+def test_the_expert_uses_only_its_view_and_legal_list():
+    real = rules.GAMES["portfolio"]
+    state = real.setup(["Ann", "Bob"], None, 11)
+    seat = min(real.awaiting(state))
+    view, legal = real.view(state, seat), real.legal(state, seat)
+    spy = Spy(real)
+    choice = capped(spy, 16).choose(view, legal, random.Random(2))
+    assert choice in legal
+    assert spy.samples and all(v is view for v in spy.samples)
+
+
+def test_simulate_seats_expert_against_bot(monkeypatch):
+    import rules.core.bots as bots
+
+    spec = rules.GAMES["capital-auction"]
+    monkeypatch.setitem(bots._EXPERTS, spec, capped(spec, 8))
+    result = play_game(spec, [EXPERT, "bot"], 3)
+    assert result.outcome is not None and result.moves[0] > 0
+
+
+@pytest.mark.parametrize("name", [n for n in rules.GAMES if hasattr(rules.GAMES[n], "estimate")])
+def test_a_games_estimate_starts_even_and_ends_at_the_final_scores(name):
+    """The expert's judge of a position (a game's ``estimate``): nobody is ahead before the
+    first move, and a finished game is judged by its outcome's scores exactly."""
+    from rules.core import chance
+
+    spec = rules.GAMES[name]
+    players = spec.players[0]
+    state = spec.setup([f"P{i}" for i in range(players)], None, 11)
+    assert len(set(spec.estimate(state))) == 1
+    bots = [get_bot(spec, "bot") for _ in range(players)]
+    count = 0
+    while (outcome := spec.outcome(state)) is None:
+        seat = min(spec.awaiting(state))
+        command = bots[seat].choose(spec.view(state, seat), spec.legal(state, seat), chance(11, str(count)))
+        spec.apply(state, seat, command)
+        count += 1
+    assert tuple(spec.estimate(state)) == tuple(float(s) for s in outcome.scores)
