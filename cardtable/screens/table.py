@@ -223,6 +223,8 @@ class TableScreen(Screen[None]):
         if self._thinking is not None and self._thinking in awaiting:
             return f"{text}  {match.names[self._thinking]} (expert) thinking…"
         if bots and len(bots) == len(awaiting):
+            if all(match.seats[seat].bot == EXPERT for seat in awaiting):
+                return f"{text}  {join_names(bots)} (expert) playing…"
             return f"{text}  {join_names(bots)} (bot{'s' * (len(bots) > 1)}) playing…"
         return f"{text}  Waiting for {join_names([match.names[seat] for seat in awaiting])}."
 

@@ -615,6 +615,9 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, lambda: held.asked.is_set())
         assert table._thinking == 0 and "thinking…" in table.status_text()
+        table._thinking = None  # as in the table's pause before a search starts:
+        assert table.status_text().endswith("Eve (expert) playing…")  # named for what it is
+        table._thinking = 0
         assert "Eve (expert) thinking…" in scores_text(table)
         # the app's thread is free: a key is answered (the palette opens and closes)
         await pilot.press("ctrl+p")
