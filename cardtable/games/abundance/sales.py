@@ -15,7 +15,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from rules.abundance.state import AbundanceView
@@ -23,6 +22,7 @@ from rules.core import SUITS
 from rules.core.words import dollars
 
 from ...widgets.card import suit_colour
+from ...widgets.dialog import Dialog
 from .market import short_name
 from ...widgets.panel import Panel, columns
 
@@ -67,23 +67,14 @@ class SalesSheet(Panel):
                        "Sales · what each suit paid, what each player fetched")
 
 
-class SalesScreen(ModalScreen[None]):
+class SalesScreen(Dialog):
     """The sheet over the table: every sale of the match so far, or (``rubber``) the rubber
-    that has just ended with a heading saying who finished with what. Enter or Escape closes."""
+    that has just ended with a heading saying who finished with what. Enter or Escape closes.
+    (A Dialog for its box; it has no buttons and asks nothing.)"""
 
     DEFAULT_CSS = """
     SalesScreen {
-        align: center middle;
-        & > Vertical {
-            width: 72;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            padding: 0 1;
-            border: thick $accent;
-            border-title-style: bold;
-            background: $surface;
-        }
+        & > Vertical { width: 72; }
         & #sales-heading { margin-bottom: 1; text-style: bold; }
         & VerticalScroll { height: auto; max-height: 18; }
         & #sales-keys { color: $text-muted; margin-top: 1; }
