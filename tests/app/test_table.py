@@ -509,16 +509,22 @@ async def test_every_key_the_readme_names_at_the_table_does_what_it_says(tmp_pat
         assert not table.is_attached
 
 
-async def test_with_nothing_private_the_table_passes_between_humans_without_a_curtain(tmp_path, pile, monkeypatch):
+def open_table(pile, monkeypatch):
+    """Ann and Bob at a Pile whose views hide nothing (a game without hands: everything is on
+    the table), so only a secret to enter can call for the curtain."""
     from rules.core import View
 
-    def open_view(state, seat):  # a game without hands: everything is on the table
+    def open_view(state, seat):
         return View(seat, tuple(state.names), pile.awaiting(state), f"pile {state.pile}")
 
     monkeypatch.setattr(pile, "view", open_view)
     match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
     table = TableScreen(match, None, None, Settings(bot_delay=0))
-    app = TableApp(table)
+    return TableApp(table), table, match
+
+
+async def test_with_nothing_private_the_table_passes_between_humans_without_a_curtain(tmp_path, pile, monkeypatch):
+    app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         assert not isinstance(app.screen, HandoffScreen) and table.viewer == 0
@@ -531,15 +537,7 @@ async def test_with_nothing_private_the_table_passes_between_humans_without_a_cu
 
 
 async def test_a_secret_to_enter_on_a_shared_screen_calls_even_the_same_human_behind_the_curtain(tmp_path, pile, monkeypatch):
-    from rules.core import View
-
-    def open_view(state, seat):  # everything on the table: the keyboard passes without a curtain
-        return View(seat, tuple(state.names), pile.awaiting(state), f"pile {state.pile}")
-
-    monkeypatch.setattr(pile, "view", open_view)
-    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
-    table = TableScreen(match, None, None, Settings(bot_delay=0))
-    app = TableApp(table)
+    app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         assert table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
