@@ -1,16 +1,22 @@
 """Evaluate the expert against each game's own bot (a script, not a test).
 
     nice .venv/bin/python tests/expert_eval.py [--games N] [--start S0] [--seconds S] [--workers 2]
-                                               [--progress] [GAME ...]
+                                               [--progress] [--out FILE] [GAME ...]
+    .venv/bin/python tests/expert_eval.py --summary FILE [FILE ...]
 
 Two-player games, seeds S0..S0+N-1, the expert's seat alternating with the seed. Prints per game
 (and with --progress a line as each game ends, so a long run can be read while it goes):
 the expert's win rate (ties count half) with its 95% Wilson interval, its move times (median,
-p95) and playouts per second, and the machine's load average."""
+p95) and playouts per second, and the machine's load average.
+
+With --out every finished game is added to FILE as a line of JSON (game, seed, the expert's
+score, its move times, iterations and seconds), and games already there are not played again:
+a run stopped half-way goes on where it stopped. --summary prints the figures of such files."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -47,7 +53,7 @@ def _one(job):
     outcome = play_game(spec, levels, seed).outcome
     winners = outcome.winners
     score = (1.0 / len(winners)) if seat in winners else 0.0
-    return name, score, times, playouts
+    return name, seed, score, times, playouts
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,6 +65,36 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def summarise(results: dict[str, list]) -> None:
+    for name, rows in results.items():
+        n = len(rows)
+        if not n:
+            continue
+        wins = sum(r["score"] for r in rows)
+        lo, hi = wilson(wins, n)
+        times = sorted(t for r in rows for t in r["times"])
+        its = sum(r["iterations"] for r in rows)
+        secs = sum(r["seconds"] for r in rows) or 1.0
+        median = statistics.median(times) if times else 0.0
+        p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
+        seeds = sorted(r["seed"] for r in rows)
+        print(f"{name:16} {n:4} games (seeds {seeds[0]}-{seeds[-1]})  expert wins {wins:g} = "
+              f"{wins / n:6.1%}  [{lo:.1%}, {hi:.1%}]  move median {median:.3f} s  p95 {p95:.3f} s  "
+              f"max {times[-1] if times else 0:.3f} s  iterations/s {its / secs:7.0f}")
+
+
+def read(paths: list[str]) -> dict[str, list]:
+    results: dict[str, dict[int, dict]] = {}
+    for path in paths:
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                row = json.loads(line)
+                results.setdefault(row["game"], {})[row["seed"]] = row
+    return {name: list(rows.values()) for name, rows in results.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("games", nargs="*", default=list(rules.GAMES))
@@ -67,31 +103,33 @@ def main() -> None:
     parser.add_argument("--progress", action="store_true", help="a line as each game ends")
     parser.add_argument("--seconds", type=float, default=0.4)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", help="add each game to this file (JSON lines); skip those in it")
+    parser.add_argument("--summary", nargs="+", metavar="FILE", help="only summarise these files")
     args = parser.parse_args()
+    if args.summary:
+        summarise(read(args.summary))
+        return
+    done = read([args.out]) if args.out else {}
     jobs = [(name, seed, args.seconds) for name in args.games
-            for seed in range(args.start, args.start + args.count)]
-    results: dict[str, list] = {name: [] for name in args.games}
+            for seed in range(args.start, args.start + args.count)
+            if seed not in {r["seed"] for r in done.get(name, [])}]
+    results: dict[str, list] = {name: list(done.get(name, [])) for name in args.games}
     started = time.time()
     with multiprocessing.Pool(args.workers) as pool:
-        for name, score, times, playouts in pool.imap_unordered(_one, jobs):
-            results[name].append((score, times, playouts))
+        for name, seed, score, times, playouts in pool.imap_unordered(_one, jobs):
+            row = {"game": name, "seed": seed, "score": score, "times": times,
+                   "iterations": playouts[0], "seconds": playouts[1]}
+            results[name].append(row)
+            if args.out:
+                with open(args.out, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(row) + "\n")
             if args.progress:
-                done = results[name]
-                print(f"{name}: game {len(done)}, expert {score:.1f}, so far "
-                      f"{sum(r[0] for r in done):.1f}/{len(done)}", flush=True)
+                rows = results[name]
+                print(f"{name}: game {len(rows)} (seed {seed}), expert {score:.1f}, so far "
+                      f"{sum(r['score'] for r in rows):g}/{len(rows)}", flush=True)
     print(f"load average at the end: {os.getloadavg()}; wall {time.time() - started:.0f} s; "
           f"budget {args.seconds} s a move")
-    for name, rows in results.items():
-        n = len(rows)
-        wins = sum(r[0] for r in rows)
-        lo, hi = wilson(wins, n)
-        times = sorted(t for r in rows for t in r[1])
-        its = sum(r[2][0] for r in rows)
-        secs = sum(r[2][1] for r in rows) or 1.0
-        median = statistics.median(times) if times else 0.0
-        p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
-        print(f"{name:16} {n:4} games  expert wins {wins / n:6.1%}  [{lo:.1%}, {hi:.1%}]  "
-              f"move median {median:.3f} s  p95 {p95:.3f} s  iterations/s {its / secs:7.0f}")
+    summarise(results)
 
 
 if __name__ == "__main__":

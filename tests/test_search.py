@@ -7,6 +7,7 @@ import random
 import pytest
 
 import rules
+from rules.core import Outcome, View
 from rules.core.bots import bot_levels, get_bot
 from rules.core.search import EXPERT, ExpertBot
 from rules.core.simulate import play_game
@@ -33,6 +34,43 @@ def test_the_expert_finds_the_winning_take(pile_size, winning):
     view = spec.view(state, 0)
     bot = capped(spec, iterations=400)
     assert bot.choose(view, spec.legal(state, 0), random.Random(3)) == winning
+
+
+class Toss:
+    """Seat 0 calls a number, then a coin it cannot see decides the winner whatever it called:
+    two commands that come to the same thing on every deal."""
+
+    name, title, players, bots, best_bot = "toss", "Toss", (2, 2), {}, "random"
+
+    def sample(self, view, rng):
+        return {"coin": rng.randrange(2), "called": None}
+
+    def awaiting(self, state):
+        return frozenset() if state["called"] else frozenset({0})
+
+    def legal(self, state, seat):
+        return [Take(1), Take(2)]
+
+    def apply(self, state, seat, command):
+        state["called"] = command.n
+
+    def outcome(self, state):
+        if not state["called"]:
+            return None
+        winner = state["coin"]
+        return Outcome(ranks=(1 + winner, 2 - winner), scores=(1 - winner, winner))
+
+
+@pytest.mark.parametrize("indifference, iterations", [(0.01, 2 * 16), (0.0, 400)])
+def test_a_race_between_commands_that_come_to_the_same_thing_ends_early(indifference, iterations):
+    """Without the indifference the two calls, equal on every deal, race until the cap; with
+    it the other call leaves after four batches of deals and the bot's choice is played."""
+    spec = Toss()
+    view = View(0, ("Ann", "Bob"), frozenset({0}))
+    expert = capped(spec, iterations=400, indifference=indifference)
+    choice = expert.choose(view, spec.legal(None, 0), random.Random(4))
+    assert expert.last.iterations == iterations
+    assert choice == expert.last.bot_choice
 
 
 def test_every_game_offers_the_expert():

@@ -14,7 +14,9 @@ and never anything more:
   (all of them when there are few; else the most promising ones by a glance at each — the
   game's estimate one command ahead — always with the game's own bot's choice). After each
   batch of deals a command whose paired difference from the leader is clearly negative (more
-  than ``drop`` standard errors) leaves the race. At the end the expert plays the leader if it
+  than ``drop`` standard errors) leaves the race, and so does one clearly no better than the
+  leader by more than ``indifference`` (the bot's choice standing in for a leader that gains
+  no more than that on it): commands that come to the same thing end the race early. At the end the expert plays the leader if it
   beats the bot's choice clearly (``prefer`` standard errors), and the bot's choice otherwise:
   it departs from the game's good sense only on evidence.
 - **Below the root: the tree.** After the root command the seat to act chooses among the
@@ -76,6 +78,10 @@ class Settings:
     """A command leaves the race when it trails the leader by this many standard errors."""
     prefer: float = 1.5
     """The leader is played instead of the bot's choice when ahead by this many."""
+    indifference: float = 0.01
+    """A command also leaves the race when it is clearly (``drop`` standard errors) no better
+    than the leader by this much reward (a win chance): commands that come to the same thing
+    on every deal would otherwise race each other until the time runs out."""
     turns: int = 2
     """How far a playout goes past the root, in the game's turns (``spec.turn``), before the
     estimate judges it; 0 plays to the end."""
@@ -271,14 +277,27 @@ class _Search:
         return values[self.me] - max(v for s, v in enumerate(values) if s != self.me)
 
     def _drop_losers(self) -> None:
+        settings = self.settings
         racing = [c for c in self.field if not c.out]
         leader = max(racing, key=lambda c: c.mean)
+        bot = self.field[0]
+        if not bot.out and leader is not bot and self._no_better(leader, bot):
+            leader = bot  # the leader is no real gain on the bot's choice: measure against that
         for candidate in racing:
-            if candidate is leader or len(candidate.rewards) < 2 * self.settings.batch:
+            if candidate is leader or len(candidate.rewards) < 2 * settings.batch:
                 continue
             diff, error = paired(leader.rewards, candidate.rewards)
-            if diff > self.settings.drop * error and diff > 0:
+            if (diff > settings.drop * error and diff > 0) or self._no_better(candidate, leader):
                 candidate.out = True
+
+    def _no_better(self, candidate: _Candidate, than: _Candidate) -> bool:
+        """Whether ``candidate`` is clearly not better than ``than`` by the indifference (after
+        four batches of deals, so that a difference some deals make has had a chance to show)."""
+        settings = self.settings
+        if min(len(candidate.rewards), len(than.rewards)) < 4 * settings.batch:
+            return False
+        diff, error = paired(candidate.rewards, than.rewards)
+        return diff + settings.drop * error < settings.indifference
 
     def _decision(self) -> _Candidate:
         bot = self.field[0]
