@@ -1,7 +1,8 @@
 """Evaluate the expert against each game's own bot (a script, not a test).
 
     nice .venv/bin/python tests/expert_eval.py [--games N] [--start S0] [--seconds S] [--workers 2]
-                                               [--progress] [--out FILE] [GAME ...]
+                                               [--progress] [--out FILE] [--set NAME=VALUE]
+                                               [GAME ...]
     .venv/bin/python tests/expert_eval.py --summary FILE [FILE ...]
 
 Two-player games, seeds S0..S0+N-1, the expert's seat alternating with the seed. Prints per game
@@ -30,10 +31,10 @@ from rules.core.simulate import play_game
 
 
 def _one(job):
-    name, seed, seconds = job
+    name, seed, seconds, overrides = job
     os.nice(5) if hasattr(os, "nice") else None
     spec = rules.GAMES[name]
-    expert = ExpertBot(spec, seconds=seconds)
+    expert = ExpertBot(spec, seconds=seconds, **overrides)
     times, playouts = [], [0, 0.0]
     choose = expert.choose
 
@@ -104,13 +105,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.4)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="add each game to this file (JSON lines); skip those in it")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="an expert setting (rules/core/search.py Settings), to try one")
     parser.add_argument("--summary", nargs="+", metavar="FILE", help="only summarise these files")
     args = parser.parse_args()
     if args.summary:
         summarise(read(args.summary))
         return
+    overrides = {}
+    for setting in args.set:
+        key, _, value = setting.partition("=")
+        overrides[key] = value if not value.replace(".", "", 1).isdigit() else float(value) if "." in value else int(value)
     done = read([args.out]) if args.out else {}
-    jobs = [(name, seed, args.seconds) for name in args.games
+    jobs = [(name, seed, args.seconds, overrides) for name in args.games
             for seed in range(args.start, args.start + args.count)
             if seed not in {r["seed"] for r in done.get(name, [])}]
     results: dict[str, list] = {name: list(done.get(name, [])) for name in args.games}
@@ -128,7 +135,7 @@ def main() -> None:
                 print(f"{name}: game {len(rows)} (seed {seed}), expert {score:.1f}, so far "
                       f"{sum(r['score'] for r in rows):g}/{len(rows)}", flush=True)
     print(f"load average at the end: {os.getloadavg()}; wall {time.time() - started:.0f} s; "
-          f"budget {args.seconds} s a move")
+          f"budget {args.seconds} s a move; settings {overrides or 'as the game has them'}")
     summarise(results)
 
 
