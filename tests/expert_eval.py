@@ -30,6 +30,9 @@ from rules.core.search import EXPERT, ExpertBot
 from rules.core.simulate import play_game
 
 
+MAX_COMMANDS = 20_000  # a hundred times a long game: past this a game is taken never to end
+
+
 def _one(job):
     name, seed, seconds, overrides = job
     os.nice(5) if hasattr(os, "nice") else None
@@ -51,7 +54,10 @@ def _one(job):
     bots._EXPERTS[spec] = expert
     seat = seed % 2
     levels = [EXPERT, "bot"] if seat == 0 else ["bot", EXPERT]
-    outcome = play_game(spec, levels, seed).outcome
+    try:
+        outcome = play_game(spec, levels, seed, max_commands=MAX_COMMANDS).outcome
+    except RuntimeError:  # a game that does not end: counted as lost, and shown as unfinished
+        return name, seed, None, times, playouts
     winners = outcome.winners
     score = (1.0 / len(winners)) if seat in winners else 0.0
     return name, seed, score, times, playouts
@@ -71,7 +77,8 @@ def summarise(results: dict[str, list]) -> None:
         n = len(rows)
         if not n:
             continue
-        wins = sum(r["score"] for r in rows)
+        unfinished = [r["seed"] for r in rows if r["score"] is None]
+        wins = sum(r["score"] or 0.0 for r in rows)
         lo, hi = wilson(wins, n)
         times = sorted(t for r in rows for t in r["times"])
         its = sum(r["iterations"] for r in rows)
@@ -81,7 +88,8 @@ def summarise(results: dict[str, list]) -> None:
         seeds = sorted(r["seed"] for r in rows)
         print(f"{name:16} {n:4} games (seeds {seeds[0]}-{seeds[-1]})  expert wins {wins:g} = "
               f"{wins / n:6.1%}  [{lo:.1%}, {hi:.1%}]  move median {median:.3f} s  p95 {p95:.3f} s  "
-              f"max {times[-1] if times else 0:.3f} s  iterations/s {its / secs:7.0f}")
+              f"max {times[-1] if times else 0:.3f} s  iterations/s {its / secs:7.0f}"
+              + (f"  unfinished (counted lost): seeds {unfinished}" if unfinished else ""))
 
 
 def read(paths: list[str]) -> dict[str, list]:
@@ -132,8 +140,8 @@ def main() -> None:
                     out.write(json.dumps(row) + "\n")
             if args.progress:
                 rows = results[name]
-                print(f"{name}: game {len(rows)} (seed {seed}), expert {score:.1f}, so far "
-                      f"{sum(r['score'] for r in rows):g}/{len(rows)}", flush=True)
+                print(f"{name}: game {len(rows)} (seed {seed}), expert {score if score is not None else 'unfinished'}, so far "
+                      f"{sum(r['score'] or 0.0 for r in rows):g}/{len(rows)}", flush=True)
     print(f"load average at the end: {os.getloadavg()}; wall {time.time() - started:.0f} s; "
           f"budget {args.seconds} s a move; settings {overrides or 'as the game has them'}")
     summarise(results)

@@ -139,7 +139,18 @@ class _Plan:
         count = 1
         while count + 1 <= worth and draw_cost(count + 1) <= view.turn_income:
             count += 1
+        if count == 1 and take and not self.playable(top):
+            # a lone draw from the discard pile leaves the stock as it was: two players passing
+            # cards back and forth so would never end the game (the expert and this bot did), so
+            # a lone draw takes the discard top only to play it this turn
+            take = False
         return Draw(count, take)
+
+    def playable(self, card: Card) -> bool:
+        """Whether ``card`` could be played this turn: on a portfolio, or in a new run."""
+        if self.table_use.get(card.face, 0.0) > 0:
+            return True
+        return any(card.face in {c.face for c in run} for run in runs_in(self.hand + [card]))
 
     # -- the act phase -------------------------------------------------------------------------
     def act(self) -> Command:

@@ -142,6 +142,18 @@ def test_bot_takes_a_useful_discard():
     assert choice(state) == Draw(1, False)
 
 
+def test_a_lone_draw_takes_the_discard_only_to_play_it_this_turn():
+    """A single draw of the discard top leaves the stock as it was; a bot that took a card it
+    could only keep for later would, against a player doing the same, never end the game."""
+    near = position(["2C 9H", "AH", "AD"], phase="draw", discard="KC.1 10H")
+    assert choice(near) == Draw(1, False)  # beside the 9♥, but no run of three yet
+    run = position(["8H 9H", "AH", "AD"], phase="draw", discard="KC.1 10H")
+    assert choice(run) == Draw(1, True)  # 8♥ 9♥ 10♥ can be laid this turn
+    paid = position(["2C 9H", "AH", "AD"], phase="draw", discard="KC.1 10H", turn_income=20,
+                    money=(26, 6, 6))
+    assert choice(paid).discard and choice(paid).count >= 2  # with stock cards too, it keeps it
+
+
 def answer(offer_text, **kwargs):
     """Bob (the bot) answers Ann's offer in a position with his portfolio P2 worth $2 (3H–5H)."""
     kwargs.setdefault("portfolios", [("P2", 1, "3H 4H 5H", None, None)])
@@ -186,6 +198,6 @@ def test_the_greedy_bot_never_trades():
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
-    """It wins 299 of 300 (seats alternated)."""
+    """It wins 300 of 300 (seats alternated)."""
     summary = simulate(SPEC, ["bot", "greedy"], 300, seed=0)
     assert summary.shares[0] >= 0.95, summary.shares
