@@ -154,6 +154,12 @@ def test_a_lone_draw_takes_the_discard_only_to_play_it_this_turn():
     assert choice(paid).discard and choice(paid).count >= 2  # with stock cards too, it keeps it
 
 
+def test_the_expert_races_its_candidates_to_the_end_of_its_time():
+    from rules.core.search import settings_for
+
+    assert settings_for(SPEC).indifference == 0.0  # measured: 54.5 of 80 games, 46 of 79 with 1%
+
+
 def answer(offer_text, **kwargs):
     """Bob (the bot) answers Ann's offer in a position with his portfolio P2 worth $2 (3H–5H)."""
     kwargs.setdefault("portfolios", [("P2", 1, "3H 4H 5H", None, None)])
