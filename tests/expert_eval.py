@@ -17,6 +17,7 @@ a run stopped half-way goes on where it stopped. --summary prints the figures of
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import multiprocessing
@@ -123,11 +124,15 @@ def main() -> None:
     overrides = {}
     for setting in args.set:
         key, _, value = setting.partition("=")
-        overrides[key] = value if not value.replace(".", "", 1).isdigit() else float(value) if "." in value else int(value)
+        try:
+            overrides[key] = ast.literal_eval(value)  # 6, 0.01, None
+        except (ValueError, SyntaxError):
+            overrides[key] = value  # a word: opponents=search
     done = read([args.out]) if args.out else {}
+    played = {name: {r["seed"] for r in rows} for name, rows in done.items()}
     jobs = [(name, seed, args.seconds, overrides) for name in args.games
             for seed in range(args.start, args.start + args.count)
-            if seed not in {r["seed"] for r in done.get(name, [])}]
+            if seed not in played.get(name, ())]
     results: dict[str, list] = {name: list(done.get(name, [])) for name in args.games}
     started = time.time()
     with multiprocessing.Pool(args.workers) as pool:

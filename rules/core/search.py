@@ -16,9 +16,10 @@ and never anything more:
   batch of deals a command whose paired difference from the leader is clearly negative (more
   than ``drop`` standard errors) leaves the race, and so does one clearly no better than the
   leader by more than ``indifference`` (the bot's choice standing in for a leader that gains
-  no more than that on it): commands that come to the same thing end the race early. At the end the expert plays the leader if it
-  beats the bot's choice clearly (``prefer`` standard errors), and the bot's choice otherwise:
-  it departs from the game's good sense only on evidence.
+  no more than that on it): commands that come to the same thing end the race early. At the
+  end the expert plays the leader if it beats the bot's choice clearly (``prefer`` standard
+  errors), and the bot's choice otherwise: it departs from the game's good sense only on
+  evidence.
 - **Below the root: the tree.** After the root command the seat to act chooses among the
   children *available* in this determinization by UCB1 with availability counts (a child's
   exploration term counts the times it could have been chosen, not its parent's visits). At the
