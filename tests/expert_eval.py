@@ -38,7 +38,7 @@ def _one(job):
     name, seed, seconds, overrides = job
     os.nice(5) if hasattr(os, "nice") else None
     spec = rules.GAMES[name]
-    expert = ExpertBot(spec, seconds=seconds, **overrides)
+    expert = ExpertBot(spec, **({"seconds": seconds} if seconds is not None else {}), **overrides)
     times, playouts = [], [0, 0.0]
     choose = expert.choose
 
@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument("--games", dest="count", type=int, default=200)
     parser.add_argument("--start", type=int, default=0, help="the first seed")
     parser.add_argument("--progress", action="store_true", help="a line as each game ends")
-    parser.add_argument("--seconds", type=float, default=0.4)
+    parser.add_argument("--seconds", type=float, help="the budget a move (default: the game's)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="add each game to this file (JSON lines); skip those in it")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -148,7 +148,8 @@ def main() -> None:
                 print(f"{name}: game {len(rows)} (seed {seed}), expert {score if score is not None else 'unfinished'}, so far "
                       f"{sum(r['score'] or 0.0 for r in rows):g}/{len(rows)}", flush=True)
     print(f"load average at the end: {os.getloadavg()}; wall {time.time() - started:.0f} s; "
-          f"budget {args.seconds} s a move; settings {overrides or 'as the game has them'}")
+          f"budget {args.seconds or 'as the game has it'} (s a move); "
+          f"settings {overrides or 'as the game has them'}")
     summarise(results)
 
 

@@ -73,6 +73,56 @@ def test_a_race_between_commands_that_come_to_the_same_thing_ends_early(indiffer
     assert choice == expert.last.bot_choice
 
 
+class First:
+    reads_view = False
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+
+
+class Nudge:
+    """Seat 0 calls 1 or 2, and the position is judged. Calling 2 nudges its lead up or down,
+    deal by deal: up, up, then down and up in turn. Worth no more than calling 1 in the long
+    run, it is a little ahead (well within the noise) at every look of the race."""
+
+    name, title, players, best_bot = "nudge", "Nudge", (2, 2), "first"
+    bots = {"first": First()}
+    estimate_scale = 1.0
+
+    def __init__(self):
+        self.deals = 0
+
+    def sample(self, view, rng):
+        self.deals += 1
+        up = self.deals <= 2 or self.deals % 2 == 1
+        return {"nudge": 0.08 if up else -0.08, "called": None}
+
+    def awaiting(self, state):
+        return frozenset() if state["called"] else frozenset({0})
+
+    def legal(self, state, seat):
+        return [Take(1), Take(2)]
+
+    def apply(self, state, seat, command):
+        state["called"] = command.n
+
+    def outcome(self, state):
+        return None
+
+    def estimate(self, state):
+        return (state["nudge"] if state["called"] == 2 else 0.0, 0.0)
+
+
+def test_a_rival_ahead_within_the_noise_is_not_played_over_the_bots_choice():
+    """The bot's choice stays in the race when it is merely no better than the leader: had it
+    left, the call that is ahead by luck would be played with no test of its lead."""
+    spec = Nudge()
+    view = View(0, ("Ann", "Bob"), frozenset({0}))
+    expert = capped(spec, iterations=400, turns=0)
+    assert expert.choose(view, spec.legal(None, 0), random.Random(1)) == Take(1)
+    assert expert.last.iterations > 2 * 16  # past the first look, where it would have left
+
+
 def test_every_game_offers_the_expert():
     for name in rules.GAMES:
         spec = rules.GAMES[name]

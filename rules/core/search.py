@@ -14,12 +14,12 @@ and never anything more:
   (all of them when there are few; else the most promising ones by a glance at each — the
   game's estimate one command ahead — always with the game's own bot's choice). After each
   batch of deals a command whose paired difference from the leader is clearly negative (more
-  than ``drop`` standard errors) leaves the race, and so does one clearly no better than the
-  leader by more than ``indifference`` (the bot's choice standing in for a leader that gains
-  no more than that on it): commands that come to the same thing end the race early. At the
-  end the expert plays the leader if it beats the bot's choice clearly (``prefer`` standard
-  errors), and the bot's choice otherwise: it departs from the game's good sense only on
-  evidence.
+  than ``drop`` standard errors) leaves the race, and so does any but the bot's choice that is
+  clearly no better than the leader by more than ``indifference`` (the bot's choice standing in
+  for a leader that gains no more than that on it): commands that come to the same thing end
+  the race early. At the end the expert plays the leader if it beats the bot's choice clearly
+  (``prefer`` standard errors), and the bot's choice otherwise: it departs from the game's good
+  sense only on evidence.
 - **Below the root: the tree.** After the root command the seat to act chooses among the
   children *available* in this determinization by UCB1 with availability counts (a child's
   exploration term counts the times it could have been chosen, not its parent's visits). At the
@@ -288,7 +288,11 @@ class _Search:
             if candidate is leader or len(candidate.rewards) < 2 * settings.batch:
                 continue
             diff, error = paired(leader.rewards, candidate.rewards)
-            if (diff > settings.drop * error and diff > 0) or self._no_better(candidate, leader):
+            if diff > settings.drop * error and diff > 0:
+                candidate.out = True
+            elif candidate is not bot and self._no_better(candidate, leader):
+                # Never the bot's choice: out of the race, it could not stop a leader that is
+                # ahead within the noise from being played without the ``prefer`` test.
                 candidate.out = True
 
     def _no_better(self, candidate: _Candidate, than: _Candidate) -> bool:
