@@ -80,7 +80,7 @@ class First:
         return legal[0]
 
 
-class Nudge:
+class Nudge(Toss):
     """Seat 0 calls 1 or 2, and the position is judged. Calling 2 nudges its lead up or down,
     deal by deal: up, up, then down and up in turn. Worth no more than calling 1 in the long
     run, it is a little ahead (well within the noise) at every look of the race."""
@@ -96,15 +96,6 @@ class Nudge:
         self.deals += 1
         up = self.deals <= 2 or self.deals % 2 == 1
         return {"nudge": 0.08 if up else -0.08, "called": None}
-
-    def awaiting(self, state):
-        return frozenset() if state["called"] else frozenset({0})
-
-    def legal(self, state, seat):
-        return [Take(1), Take(2)]
-
-    def apply(self, state, seat, command):
-        state["called"] = command.n
 
     def outcome(self, state):
         return None
