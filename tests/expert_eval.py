@@ -35,10 +35,10 @@ MAX_COMMANDS = 20_000  # a hundred times a long game: past this a game is taken 
 
 
 def _one(job):
-    name, seed, seconds, overrides = job
+    name, seed, overrides = job
     os.nice(5) if hasattr(os, "nice") else None
     spec = rules.GAMES[name]
-    expert = ExpertBot(spec, **({"seconds": seconds} if seconds is not None else {}), **overrides)
+    expert = ExpertBot(spec, **overrides)
     times, playouts = [], [0, 0.0]
     choose = expert.choose
 
@@ -128,9 +128,11 @@ def main() -> None:
             overrides[key] = ast.literal_eval(value)  # 6, 0.01, None
         except (ValueError, SyntaxError):
             overrides[key] = value  # a word: opponents=search
+    if args.seconds is not None:
+        overrides["seconds"] = args.seconds
     done = read([args.out]) if args.out else {}
     played = {name: {r["seed"] for r in rows} for name, rows in done.items()}
-    jobs = [(name, seed, args.seconds, overrides) for name in args.games
+    jobs = [(name, seed, overrides) for name in args.games
             for seed in range(args.start, args.start + args.count)
             if seed not in played.get(name, ())]
     results: dict[str, list] = {name: list(done.get(name, [])) for name in args.games}
@@ -148,7 +150,6 @@ def main() -> None:
                 print(f"{name}: game {len(rows)} (seed {seed}), expert {score if score is not None else 'unfinished'}, so far "
                       f"{sum(r['score'] or 0.0 for r in rows):g}/{len(rows)}", flush=True)
     print(f"load average at the end: {os.getloadavg()}; wall {time.time() - started:.0f} s; "
-          f"budget {args.seconds or 'as the game has it'} (s a move); "
           f"settings {overrides or 'as the game has them'}")
     summarise(results)
 
