@@ -170,4 +170,7 @@ class GameLog(RichLog):
                 start = plain_end
             self._write(lines[start:], show=False)
             self._show()
+        elif self._size_known and self.auto_scroll:
+            # a shorter log (the hand beneath it grew a row) would otherwise stop short of its end
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
         self._width = event.size.width

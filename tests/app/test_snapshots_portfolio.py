@@ -11,9 +11,10 @@ import pytest
 from rules.core import Card, Match, Seat
 from rules.portfolio.state import ACT, DRAW
 
+from cardtable.games.portfolio.dialogs import DrawDialog
 from cardtable.games.portfolio.table import PortfolioTable
 from cardtable.widgets import CardWidget
-from pilot_helpers import bot_played, snapshot_app as app_for
+from pilot_helpers import bot_played, settle, snapshot_app as app_for
 
 SIZES = [(80, 24), (120, 40)]
 SEED = 5
@@ -66,7 +67,8 @@ def test_portfolio_draw_dialog(snap_compare, tmp_path):
     match = played_until(ONE_HUMAN, ann_drawing)
 
     async def three_with_the_discard(pilot):
-        await pilot.pause()
+        # the table opens the dialog after its first refresh: keys pressed before then go to the table
+        await settle(pilot, lambda: isinstance(pilot.app.screen, DrawDialog))
         await pilot.press("3", "t")
         await pilot.pause()
 

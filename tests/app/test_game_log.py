@@ -1,0 +1,26 @@
+"""The log widget on its own: it stays at its end when the table around it changes its size."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from cardtable.widgets import GameLog
+
+
+class LogApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield GameLog(id="log")
+
+
+async def test_the_log_stays_at_its_end_when_it_gets_shorter():
+    app = LogApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        log = app.query_one(GameLog)
+        log._write([f"line {n}" for n in range(60)])
+        await pilot.pause()
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        # as when the hand under the log wraps onto one more row
+        log.styles.height = 15
+        await pilot.pause()
+        assert log.size.height == 15
+        assert log.scroll_y == log.max_scroll_y
