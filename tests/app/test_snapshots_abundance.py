@@ -12,7 +12,8 @@ import pytest
 from rules.core import Match, Seat
 
 from cardtable.games.abundance.table import AbundanceTable
-from pilot_helpers import board_fits, bot_played, snapshot_app as app_for, table_of
+from cardtable.screens.handoff import HandoffScreen
+from pilot_helpers import board_fits, bot_played, settle, snapshot_app as app_for, table_of
 
 SIZES = [(80, 24), (120, 40)]
 SEED = 1
@@ -60,7 +61,7 @@ def test_abundance_sealed_bid_behind_the_curtain(snap_compare, tmp_path):
     match.submit(0, "bid 9")
 
     async def bob_types(pilot):
-        await pilot.pause()
+        await settle(pilot, lambda: isinstance(pilot.app.screen, HandoffScreen))
         await pilot.press("enter")  # the curtain: Bob is looking
         await pilot.pause()
         await pilot.press("7")

@@ -11,8 +11,9 @@ import pytest
 from rules.core import Card, Match, Seat
 from rules.portfolio.state import ACT, DRAW
 
-from cardtable.games.portfolio.dialogs import DrawDialog
+from cardtable.games.portfolio.dialogs import DealAnswer, DrawDialog
 from cardtable.games.portfolio.table import PortfolioTable
+from cardtable.screens.handoff import HandoffScreen
 from cardtable.widgets import CardWidget
 from pilot_helpers import bot_played, settle, snapshot_app as app_for
 
@@ -100,8 +101,8 @@ def test_portfolio_deal_answer(snap_compare, tmp_path):
     match.submit(0, f"offer Bob: give {card.key},$1 take {bobs[0] if bobs else '2C'}")
 
     async def lift_the_curtain(pilot):
-        await pilot.pause()
+        await settle(pilot, lambda: isinstance(pilot.app.screen, HandoffScreen))
         await pilot.press("enter")  # Bob is looking
-        await pilot.pause()
+        await settle(pilot, lambda: isinstance(pilot.app.screen, DealAnswer))
 
     assert snap_compare(app_for(tmp_path, match), terminal_size=(80, 24), run_before=lift_the_curtain)
