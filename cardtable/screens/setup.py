@@ -20,14 +20,22 @@ from textual.widgets.option_list import Option
 
 import rules
 from rules.core import Match, RulesError, Seat, bot_levels
-
-# the seat kinds every game offers besides its own bots, said plainly
-KIND_LABELS = {"random": "Bot (random moves)", "expert": "Bot (expert: searches, ~0.4 s a move)"}
+from rules.core.search import EXPERT, settings_for
 
 from ..widgets.toggles import Tick
 
 HUMAN = "human"
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay")
+
+
+def kind_label(spec: Any, level: str) -> str:
+    """A bot level as the seat list names it: the kinds every game offers said plainly, with the
+    expert's own time a move in this game."""
+    if level == "random":
+        return "Bot (random moves)"
+    if level == EXPERT:
+        return f"Bot (expert: searches, ~{settings_for(spec).seconds:g} s a move)"
+    return f"Bot ({level})"
 
 
 def default_name(index: int) -> str:
@@ -51,18 +59,17 @@ def sentence(message: str) -> str:
 class SeatRow(Horizontal):
     """One seat: its number, the player's name, and who plays it (a human or a bot level)."""
 
-    def __init__(self, index: int, seat: Seat, levels: Sequence[str]) -> None:
+    def __init__(self, index: int, seat: Seat, levels: Sequence[tuple[str, str]]) -> None:
         super().__init__(classes="seat")
         self.index = index
         self._seat = seat
-        self._levels = levels
+        self._levels = levels  # (label, level)
 
     def compose(self) -> ComposeResult:
         yield Label(f"{self.index + 1}.", classes="seat-number")
         yield Input(self._seat.name, placeholder=f"Name of player {self.index + 1}",
                     max_length=20, compact=True, classes="seat-name")
-        kinds = [("Human", HUMAN)] + [(KIND_LABELS.get(level, f"Bot ({level})"), level)
-                                      for level in self._levels]
+        kinds = [("Human", HUMAN), *self._levels]
         yield Select(kinds, value=self._seat.bot or HUMAN, allow_blank=False, compact=True,
                      classes="seat-kind")
 
@@ -171,6 +178,7 @@ class SetupScreen(Screen):
 
     async def _show_seats(self) -> None:
         levels = list(bot_levels(self.spec))
+        labelled = [(kind_label(self.spec, level), level) for level in levels]
         rows = []
         for index in range(self._count):
             seat = self._seats.get(index)
@@ -178,7 +186,7 @@ class SetupScreen(Screen):
                 # a fresh seat: the first is the player at the keyboard, the others the best bot
                 name = default_name(index) if seat is None else seat.name
                 seat = Seat(name, None if index == 0 else self.spec.best_bot)
-            rows.append(SeatRow(index, seat, levels))
+            rows.append(SeatRow(index, seat, labelled))
         box = self.query_one("#setup-seats", Vertical)
         await box.remove_children()
         await box.mount(*rows)

@@ -19,7 +19,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.screens.resume import ResumeScreen, SavesList
 from cardtable.screens.rules import RulesScreen
 from cardtable.screens.settings import SettingsScreen
-from cardtable.screens.setup import SeatRow, SetupScreen
+from cardtable.screens.setup import SeatRow, SetupScreen, kind_label
 from cardtable.screens.table import TableScreen
 from cardtable.settings import Settings, load_settings, read_settings, save_settings, settings_path
 from rules.core import Match, Seat
@@ -90,6 +90,14 @@ async def test_new_game_by_keys_and_clicks_starts_a_saved_table(store):
         assert info.seats == (Seat("Ann"), Seat("Bob", "bot"), Seat("Cleo", "random"))
         assert app.screen.game_id == info.id
 
+
+
+def test_the_seat_list_names_each_games_expert_with_its_own_time_a_move():
+    abundance, property_ = rules.find_game("abundance"), rules.find_game("property")
+    assert kind_label(abundance, "expert") == "Bot (expert: searches, ~0.2 s a move)"
+    assert kind_label(property_, "expert") == "Bot (expert: searches, ~0.4 s a move)"
+    assert kind_label(property_, "random") == "Bot (random moves)"
+    assert kind_label(property_, "greedy") == "Bot (greedy)"
 
 async def test_bad_setup_shows_the_rules_message_and_keeps_the_form(store):
     app = make_app(store)
