@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from cardtable.widgets import GameLog
+from pilot_helpers import settle
 
 
 class LogApp(App[None]):
@@ -17,10 +18,8 @@ async def test_the_log_stays_at_its_end_when_it_gets_shorter():
     async with app.run_test(size=(40, 20)) as pilot:
         log = app.query_one(GameLog)
         log._write([f"line {n}" for n in range(60)])
-        await pilot.pause()
-        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        await settle(pilot, lambda: log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y)
         # as when the hand under the log wraps onto one more row
         log.styles.height = 15
-        await pilot.pause()
-        assert log.size.height == 15
-        assert log.scroll_y == log.max_scroll_y
+        # the new size, its Resize and the scroll after the refresh take a few turns of the loop
+        await settle(pilot, lambda: log.size.height == 15 and log.scroll_y == log.max_scroll_y)
