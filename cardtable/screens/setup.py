@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 import rules
 from rules.core import Match, RulesError, Seat, bot_levels
+from rules.core.bots import RANDOM
 from rules.core.search import EXPERT, settings_for
 
 from ..widgets.toggles import Tick
@@ -31,7 +32,7 @@ NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay")
 def kind_label(spec: Any, level: str) -> str:
     """A bot level as the seat list names it: the kinds every game offers said plainly, with the
     expert's own time a move in this game."""
-    if level == "random":
+    if level == RANDOM:
         return "Bot (random moves)"
     if level == EXPERT:
         return f"Bot (expert: searches, ~{settings_for(spec).seconds:g} s a move)"

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
+import rules
+from rules.core import Match, Seat
+
 from cardtable.widgets import GameLog
+from game_helpers import play_random
 from pilot_helpers import settle
 
 
@@ -17,7 +21,10 @@ async def test_the_log_stays_at_its_end_when_it_gets_shorter():
     app = LogApp()
     async with app.run_test(size=(40, 20)) as pilot:
         log = app.query_one(GameLog)
-        log._write([f"line {n}" for n in range(60)])
+        match = Match(rules.find_game("portfolio"), [Seat("Ann"), Seat("Bob")], seed=1)
+        for _ in range(40):
+            play_random(match)
+        log.rebuild(match.history, match.names, None)
         await settle(pilot, lambda: log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y)
         # as when the hand under the log wraps onto one more row
         log.styles.height = 15
