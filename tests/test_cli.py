@@ -417,7 +417,7 @@ def test_saves_and_resume_survive_saves_damaged_inside(data, launched, capsys, d
         "deep": lambda: text.replace('"options": {', '"options": ' + "[" * 50_000 + "]" * 50_000 + ', "x": {'),
         "date": lambda: re.sub(r'"saved": "[^"]*"', '"saved": "0001-01-01T00:00:00+14:00"', text),
         "seed": lambda: re.sub(r'"seed": \d+', '"seed": ' + "9" * 5000, text),
-        "newer": lambda: text.replace('"format": 2', '"format": 99'),
+        "newer": lambda: text.replace('"format": 3', '"format": 99'),
     }[damage]()
     path.write_text(text)
 

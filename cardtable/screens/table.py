@@ -30,13 +30,14 @@ from textual.widgets import Header, Static
 from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Card, Command, Match, RulesError, Update, View
-from rules.core.words import join_names
+from rules.core.words import Sentence, join_names, player, players, say
 from rules.core.bots import get_bot
 from rules.core.engine import chance
 from rules.core.search import EXPERT
 
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
 from ..widgets.footer import TableFooter
+from ..widgets.words import plain, styled
 from .confirm import ConfirmScreen
 from .handoff import HandoffScreen
 
@@ -172,6 +173,8 @@ class TableScreen(Screen[None]):
         return next((seat for seat in sorted(self.match.awaiting) if seat in self.humans), None)
 
     def on_mount(self) -> None:
+        self.game_log.notation = self.match.spec.notation
+        self.game_log.four_colour = self.settings.four_colour
         self._unsubscribe = self.match.subscribe(self._on_match_update)
         self._hold_save()
         settings_changed = getattr(self.app, "settings_changed_signal", None)
@@ -198,7 +201,7 @@ class TableScreen(Screen[None]):
         self.view = match.view(self.viewer)
         self.legal = match.legal(self.viewer)
         self.sub_title = f"Turn {match.turn}"
-        self.query_one("#status", Static).update(self.status_text())
+        self._show_status()
         self._refresh_hand()
         self._show_scores()
         self.game_log.border_title = "Log" if self.viewer is not None else "Log (public)"
@@ -210,23 +213,27 @@ class TableScreen(Screen[None]):
         scoreboard.border_title = f"Scores · turn {self.match.turn}"
         scoreboard.show(self.view, self.match.seats, self.seat_labels(), self._thinking)
 
-    def status_text(self) -> str:
+    def _show_status(self) -> None:
+        self.query_one("#status", Static).update(styled(self.status_text(), four_colour=self.settings.four_colour))
+
+    def status_text(self) -> Sentence:
         """The view's sentence, then what the table is waiting for."""
         match = self.match
-        text = self.view.status
+        text = Sentence(self.view.status)
         awaiting = sorted(match.awaiting)
         if not awaiting:
             return text
+        names = match.names
         if self.viewer in awaiting:
-            return f"{text}  ▶ Your move, {match.names[self.viewer]}."
-        bots = [match.names[seat] for seat in awaiting if match.seats[seat].bot is not None]
+            return say("{}  ▶ Your move, {}.", text, player(names, self.viewer))
+        bots = [seat for seat in awaiting if match.seats[seat].bot is not None]
         if self._thinking is not None and self._thinking in awaiting:
-            return f"{text}  {match.names[self._thinking]} (expert) thinking…"
+            return say("{}  {} (expert) thinking…", text, player(names, self._thinking))
         if bots and len(bots) == len(awaiting):
             if all(match.seats[seat].bot == EXPERT for seat in awaiting):
-                return f"{text}  {join_names(bots)} (expert) playing…"
-            return f"{text}  {join_names(bots)} (bot{'s' * (len(bots) > 1)}) playing…"
-        return f"{text}  Waiting for {join_names([match.names[seat] for seat in awaiting])}."
+                return say("{}  {} (expert) playing…", text, join_names(players(names, bots)))
+            return say("{}  {} (bot{}) playing…", text, join_names(players(names, bots)), "s" * (len(bots) > 1))
+        return say("{}  Waiting for {}.", text, join_names(players(names, awaiting)))
 
     def seat_labels(self) -> list[Text] | None:
         """How the scoreboard names each seat; a game's table may add colours or initials."""
@@ -240,7 +247,7 @@ class TableScreen(Screen[None]):
                            if self.humans else "Only bots are playing: every hand is hidden.")
         else:
             count = len(self.view.hand)
-            hand.border_title = f"{self.match.names[self.viewer]}'s hand · {count} card{'s' * (count != 1)}"
+            hand.border_title = plain(f"{self.match.names[self.viewer]}'s hand · {count} card{'s' * (count != 1)}")
             placeholder = "No cards in hand."
         hand.show(self.view.hand, placeholder, four_colour=self.settings.four_colour, fresh=self.fresh_cards())
 
@@ -392,7 +399,7 @@ class TableScreen(Screen[None]):
         rng = chance(match.seed, f"bot/{len(match.history)}/{seat}")
         stamp = (len(match.history), match.awaiting)
         self._thinking = seat
-        self.query_one("#status", Static).update(self.status_text())
+        self._show_status()
         self._show_scores()
         self._think_worker(bot, view, legal, rng, seat, stamp)
 
@@ -475,7 +482,7 @@ class TableScreen(Screen[None]):
         it; otherwise the reason is shown as an error notification and nothing changes."""
         if self.viewer is None:
             self.notify("No player's hand is on the table: nobody can play from here now.",
-                        severity="error", title="Not allowed")
+                        severity="error", title="Not allowed", markup=False)
             return False
         try:
             self.match.submit(self.viewer, command)
@@ -547,7 +554,7 @@ class TableScreen(Screen[None]):
         try:
             self.match.undo(self.viewer if seat is None else seat)
         except RulesError as error:
-            self.notify(str(error), severity="warning", title="Undo")
+            self.notify(str(error), severity="warning", title="Undo", markup=False)
 
     def action_rules(self) -> None:
         from .rules import RulesScreen, keys_of

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 from .errors import IllegalCommand, RulesError
-from .words import join_names
+from .words import join_names, player, players, say
 
 
 def chance(seed: int, counter: int | str) -> random.Random:
@@ -263,5 +263,5 @@ def check_awaited(awaiting: frozenset[int], seat: Any, names: Sequence[str]) -> 
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(names):
         raise IllegalCommand("Only a player at the table can play; a spectator cannot.")
     if seat not in awaiting:
-        waiting = join_names([names[s] for s in sorted(awaiting)])
-        raise IllegalCommand(f"It is not {names[seat]}'s move: the game is waiting for {waiting}.")
+        waiting = join_names(players(names, sorted(awaiting)))
+        raise IllegalCommand(say("It is not {}'s move: the game is waiting for {}.", player(names, seat), waiting))

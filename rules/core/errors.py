@@ -2,7 +2,14 @@
 
 
 class RulesError(ValueError):
-    """Something a player or a file asked for does not fit the rules."""
+    """Something a player or a file asked for does not fit the rules. The message may be a
+    ``words.Sentence`` (its players, cards and money kept as parts): ``sentence`` gives it back
+    whole, where ``str(error)`` gives its plain text."""
+
+    @property
+    def sentence(self) -> str:
+        message = self.args[0] if len(self.args) == 1 else None
+        return message if isinstance(message, str) else str(self)
 
 
 class IllegalCommand(RulesError):

@@ -19,9 +19,12 @@ from .engine import Command, Event, Outcome, View, chance, resolve_options
 from .errors import IllegalCommand, ReplayError, RulesError, SaveFormatError
 from .jsonio import read_int, read_list, read_str
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """1: commands as notation only (every game awaited one seat at a time).
-2: every command with its seat, ``[seat, "notation"]``."""
+2: every command with its seat, ``[seat, "notation"]``.
+3: as 2, and a player named inside a command is written by seat number from 1 (``offer 2: …``),
+never by name, so a saved move means one thing whatever the players are called. (Versions 1
+and 2 named players; their moves are read as a person's typing is, by name.)"""
 
 
 @dataclass(frozen=True)

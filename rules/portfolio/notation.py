@@ -157,6 +157,8 @@ def _holding(word: str) -> str | None:
 
 
 def _parse_offer(text: str, rest: str, view: PortfolioView, hand: Sequence[Card]) -> Offer:
-    name, rest = counterparty(text, rest, view.names, view.seat)
+    to, rest = counterparty(text, rest, view.names, view.seat)
+    if to is None:  # at a table of two, "offer: …" goes to the other player
+        to = 1 - view.seat if view.seat is not None else 0
     give, take = parse_sides(text, rest, _holding, lambda card, chosen: resolve(hand, card, chosen))
-    return Offer(name, give, take)
+    return Offer(to, give, take)

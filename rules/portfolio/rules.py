@@ -21,7 +21,7 @@ from rules.core.jsonio import (
     card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
     require,
 )
-from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side
+from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import dollars, join_names, winners_sentence
 
@@ -282,13 +282,6 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
     return portfolio, cost
 
 
-def _seat_named(state: PortfolioState, name: str) -> int:
-    for seat, known in enumerate(state.names):
-        if known.lower() == name.strip().lower():
-            return seat
-    raise IllegalCommand(f"There is no player named {name!r}; the players are {', '.join(state.names)}.")
-
-
 def _side(state: PortfolioState, seat: int, side: Side, whose: str, money: bool = True) -> None:
     """The public part of one side of a deal: its portfolios and (unless told not to) money."""
     for i, pid in enumerate(side.holdings):
@@ -307,9 +300,7 @@ def validate_offer(state: PortfolioState, seat: int, offer: Offer) -> int:
     """The responder's seat. The responder's hand is hidden, so only their public side is checked."""
     if state.offered:
         raise IllegalCommand("You have already made an offer this turn; one offer per turn.")
-    responder = _seat_named(state, offer.to)
-    if responder == seat:
-        raise IllegalCommand("You cannot make a deal with yourself.")
+    responder = responder_of(offer, seat, state.players)
     if offer.give.empty and offer.take.empty:
         raise IllegalCommand("An offer must give or take something.")
     _need_cards(state, seat, offer.give.cards)
@@ -620,13 +611,12 @@ class PortfolioGame:
         offers: list[Command] = []
         for step in range(1, state.players):
             other = (seat + step) % state.players
-            name = state.names[other]
             for portfolio in state.owned(other):
                 price = 2 * portfolio_value(portfolio.cards)
                 if price <= state.money[seat]:
-                    offers.append(Offer(name, Side(money=price), Side(holdings=(portfolio.pid,))))
+                    offers.append(Offer(other, Side(money=price), Side(holdings=(portfolio.pid,))))
             if step == 1 and state.money[other] >= 1:
-                offers += [Offer(name, Side(cards=(card,)), Side(money=1)) for card in cards]
+                offers += [Offer(other, Side(cards=(card,)), Side(money=1)) for card in cards]
         return offers
 
     # -- checking ------------------------------------------------------------------------------

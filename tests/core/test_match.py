@@ -122,7 +122,7 @@ def test_save_records_seats_and_replays_to_the_same_position(pile):
     for seat, text in [(0, "peek"), (0, "take 2"), (1, "guess 2"), (0, "guess 1"), (1, "mark"), (1, "take 2"), (0, "take 1")]:
         match.submit(seat, text)
     data = match.to_json()
-    assert data["format"] == FORMAT_VERSION == 2 and data["commands"][2] == [1, "guess 2"]
+    assert data["format"] == FORMAT_VERSION == 3 and data["commands"][2] == [1, "guess 2"]
     loaded = rules.load_match(data)
     assert pile.to_json(loaded.state) == pile.to_json(match.state)
     assert loaded.outcome == match.outcome and loaded.outcome.winners == (0,)

@@ -255,7 +255,7 @@ class DealDialog(Dialog):
         take = Side(tuple(parse_cards(self.query_one("#deal-take-cards", Input).value)),
                     tuple(self.query_one("#deal-take-portfolios", SelectionList).selected),
                     self._money("#deal-take-money"))
-        return Offer(self.names[self.counterparty], give, take)
+        return Offer(self.counterparty, give, take)
 
     def _offer_or_error(self) -> tuple[Offer | None, str | None]:
         try:
