@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -133,7 +134,7 @@ class ReplayScreen(ReadOnlyTable):
         super().refresh_table()
         replay = self.replay
         self.sub_title = f"Replay · move {replay.position} of {replay.moves}"
-        self.game_log.border_title = f"Log as {self.viewer_name()} read it"
+        self.game_log.border_title = Text(f"Log as {self.viewer_name()} read it")
 
     def status_text(self) -> str:
         replay = self.replay
@@ -164,7 +165,7 @@ class ReplayScreen(ReadOnlyTable):
         self._rebuild_log()
         self.refresh_table()
         name = "the public view (every hand hidden)" if seat is None else f"{self.replay.names[seat]}'s view"
-        self.notify(f"Showing {name}.", title="Replay", timeout=2)
+        self.notify(f"Showing {name}.", title="Replay", timeout=2, markup=False)
 
     # -- keys ------------------------------------------------------------------------------------
     def can(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -278,7 +279,7 @@ class GoToScreen(ModalScreen[int | None]):
         try:
             position = position_for(self.replay, event.value)
         except ValueError as error:
-            self.query_one("#goto-error", Static).update(str(error))
+            self.query_one("#goto-error", Static).update(Text(str(error)))
             return
         self.dismiss(position)
 

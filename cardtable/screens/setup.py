@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -250,7 +251,7 @@ class SetupScreen(Screen):
 
     def _set_error(self, message: str) -> None:
         error = self.query_one("#setup-error", Static)
-        error.update(message)
+        error.update(Text(message))
         error.display = bool(message)
         if message:
             self.notify(message, title="Cannot start", severity="error", markup=False)

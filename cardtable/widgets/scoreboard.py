@@ -25,7 +25,7 @@ def scoreboard_table(view: View, seats: Sequence[Seat], labels: Sequence[Text] |
                   show_edge=False)
     table.add_column("Player", no_wrap=True)
     for label in view.columns:
-        table.add_column(label, justify="right", no_wrap=True)
+        table.add_column(Text(str(label)), justify="right", no_wrap=True)
     for index, seat in enumerate(seats):
         awaited = index in view.awaiting
         marker = AWAITED if awaited else " "
@@ -35,7 +35,8 @@ def scoreboard_table(view: View, seats: Sequence[Seat], labels: Sequence[Text] |
         cells = view.rows[index] if index < len(view.rows) else ()
         style = "bold" if awaited else ""
         label = labels[index] if labels is not None else Text(seat.name)
-        table.add_row(Text.assemble(f"{marker} ", label, bot), *map(str, cells), style=style)
+        # Text, never str: a rich table reads a str cell as markup
+        table.add_row(Text.assemble(f"{marker} ", label, bot), *(Text(str(cell)) for cell in cells), style=style)
     return table
 
 
