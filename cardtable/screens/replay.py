@@ -87,6 +87,11 @@ class ReadOnlyTable(TableScreen):
         """Whether one of this screen's own keys can act now (None greys it)."""
         return True
 
+    def why_not(self, action: str) -> str | None:
+        if action not in self.ACTIONS and action not in getattr(self, "VIEW_ACTIONS", ()):
+            return READ_ONLY  # a game's key: nothing is played here
+        return super().why_not(action)
+
     def _refresh_hand(self) -> None:
         if self.viewer is not None:
             super()._refresh_hand()

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -94,9 +94,6 @@ class TableScreen(Screen[None]):
         self._thinking: int | None = None  # the seat whose expert thinks in a worker thread
         self._bot_timer: Timer | None = None
         self._curtain_up = False
-        # the human who has had the screen to themselves since lifting the curtain (or the only
-        # human); None while the screen is shared (the keyboard passed without a curtain)
-        self._alone: int | None = self.viewer
         self._results_shown = False
         # each human's hand just before their last command: what came since is marked new
         self._hand_before: dict[int, frozenset[Card]] = {}
@@ -273,8 +270,8 @@ class TableScreen(Screen[None]):
             self._hand_before.pop(seat, None)
         elif seat == viewer and seat is not None:
             self._hand_before[seat] = frozenset(self.view.hand)  # the view before this command
-        if self._curtain_needed() and (self._private(viewer) or self._private(self.next_human())):
-            # hide the last player's things before anything else is drawn
+        if self._curtain_needed():
+            # hide the last player's screen before anything else is drawn
             self.viewer = None
         if update.kind == "command" and self.viewer == viewer:
             self.game_log.append(update.played, match.names, self.viewer)
@@ -428,35 +425,21 @@ class TableScreen(Screen[None]):
 
     # -- the hand-off curtain ------------------------------------------------------------------
     def _curtain_needed(self) -> bool:
+        """Whenever the seat to act changes between two humans at this screen, the curtain comes
+        first: even where nothing on the table is private (Abundance's open auctions), the one
+        who answers must know it is their turn, and the one who played must not be able to act
+        for them (undo, a key pressed too late)."""
         seat = self.next_human()
         if len(self.humans) < 2 or self._curtain_up or seat is None:
             return False
-        # another human is next; or the same one, about to enter something private (a sealed
-        # bid) on a screen that every player has been watching since it passed without a curtain
-        return seat != self.viewer or (seat != self._alone and self._private(seat))
-
-    def _private(self, seat: int | None) -> bool:
-        """Whether anything on the table is for ``seat``'s eyes only: a private zone (a hand, a
-        sealed bid) or a secret command to enter. A game with none (Abundance's open rounds)
-        passes between humans without a curtain."""
-        if seat is None:
-            return False
-        return bool(self.match.view(seat).zones) or any(c.secret for c in self.match.legal(seat))
+        return seat != self.viewer
 
     def _hand_over(self, seat: int) -> None:
-        """The next human is ``seat``: behind the curtain if anything private would show, else
-        straight away."""
-        if self._private(seat) or self._private(self.viewer):
-            self._raise_curtain(seat)
-        else:
-            self.viewer = seat
-            self._alone = None  # everyone at the table may be looking now
-            self._rebuild_log()
-            self.refresh_table()
+        """The next human is ``seat``: the curtain, then their screen."""
+        self._raise_curtain(seat)
 
     def _raise_curtain(self, seat: int) -> None:
         self._curtain_up = True
-        self._alone = None
         if self.viewer is not None:
             self.viewer = None
             self._rebuild_log()
@@ -470,7 +453,6 @@ class TableScreen(Screen[None]):
         self._curtain_up = False
         if self.next_human() == seat:
             self.viewer = seat
-            self._alone = seat
             self._rebuild_log()
             self.refresh_table()
             self.hand.focus()
@@ -527,32 +509,55 @@ class TableScreen(Screen[None]):
     # -- actions -------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
-            return True if self.undo_seat() is not None else None
+            return True if self.match.can_undo(self.viewer) else None
         if action == "command_bar":
             return True if self.my_turn else None
         return True
 
+    def why_not(self, action: str) -> str | None:
+        """Why the key bound to ``action`` does nothing now, in a sentence (a key press is never
+        ignored in silence: ``on_key`` shows it). A game's table adds its own actions' reasons,
+        the rules' refusal where there is one, and calls super for the rest."""
+        if action == "undo":
+            return ("Nothing to take back: only your own latest moves can be, before anything "
+                    "was drawn or revealed and before anyone else played.")
+        if action == "command_bar":
+            if self.viewer is None:
+                return "No player's hand is on the table: nobody can type a move from here now."
+            waiting = join_names(players(self.match.names, sorted(self.match.awaiting)))
+            return str(say("It is not your move: the game is waiting for {}.", waiting)) if waiting else None
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        """A key bound here that would do nothing now says why, on the spot (the footer greys
+        or hides it, but a player who presses it deserves a word). Bindings run after the key
+        has passed through the screen, so this asks the same question they will."""
+        bound = [(node, binding) for node, bindings in self._modal_binding_chain
+                 for binding in bindings.key_to_bindings.get(event.key, ())]
+        if not bound:
+            if event.is_printable and event.character and not event.character.isspace():
+                self.notify(f"{event.character} is not a key of this table: F1 lists them all.",
+                            title="Keys", timeout=3, markup=False)
+            return
+        if any(self.app._check_action_state(binding.action, node) for node, binding in bound):
+            return
+        node, binding = bound[0]
+        action = binding.action.removeprefix("screen.")
+        reason = self.why_not(action)
+        if reason is None:
+            what = binding.description or action.replace("_", " ")
+            reason = f"{what} is not possible now."
+        self.notify(reason, title=binding.description or "Not now", severity="warning", timeout=4,
+                    markup=False)
+
     def action_command_bar(self) -> None:
         self.command_bar.open(self.legal_texts())
 
-    def undo_seat(self) -> int | None:
-        """Whose latest command ctrl+z takes back now, if anyone's: the viewer's own; on a screen
-        the players share (the keyboard passed without a curtain, nothing private on it), the
-        human who played last, who is still looking."""
-        match = self.match
-        if match.can_undo(self.viewer):
-            return self.viewer
-        if self.viewer is None or self._alone is not None or not match.history:
-            return None
-        seat = match.history[-1].seat
-        if seat in self.humans and match.can_undo(seat) and not self._private(seat):
-            return seat
-        return None
-
     def action_undo(self) -> None:
-        seat = self.undo_seat()
+        """Take back the viewer's own latest command: never another player's (each seat's undo
+        is its own, in every game)."""
         try:
-            self.match.undo(self.viewer if seat is None else seat)
+            self.match.undo(self.viewer)
         except RulesError as error:
             self.notify(str(error), severity="warning", title="Undo", markup=False)
 

@@ -523,59 +523,74 @@ def open_table(pile, monkeypatch):
     return TableApp(table), table, match
 
 
-async def test_with_nothing_private_the_table_passes_between_humans_without_a_curtain(tmp_path, pile, monkeypatch):
-    app, table, match = open_table(pile, monkeypatch)
-    async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 0
-        await open_bar_and_type(pilot, "take 1")
-        await pilot.pause()
-        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 1  # straight to Bob
-        await open_bar_and_type(pilot, "take 1")  # the pile is at 3: a secret guess each
-        await pilot.pause()
-        assert isinstance(app.screen, HandoffScreen)  # a secret to enter: the curtain again
+async def curtain(pilot) -> None:
+    """Wait for the hand-off curtain and for it to be drawn."""
+    await settle(pilot, lambda: isinstance(pilot.app.screen, HandoffScreen))
+    await pilot.pause()
 
 
-async def test_a_secret_to_enter_on_a_shared_screen_calls_even_the_same_human_behind_the_curtain(tmp_path, pile, monkeypatch):
+async def test_between_two_humans_the_curtain_comes_first_even_with_nothing_private(tmp_path, pile, monkeypatch):
     app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        assert table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
-        # Ann takes 2: the pile is at 3 and both guess in secret, Ann first. Bob has been
-        # watching the shared screen, so the curtain calls Ann although she is at the keys
-        await open_bar_and_type(pilot, "take 2")
-        await pilot.pause()
-        assert match.awaiting == {0, 1} and isinstance(app.screen, HandoffScreen)
+        await curtain(pilot)
         assert "Pass to Ann" in screenshot(app) and table.viewer is None
         await pilot.press("enter")
-        await pilot.pause()
-        assert table.viewer == 0
-        await open_bar_and_type(pilot, "guess 2")
-        await pilot.pause()
-        assert isinstance(app.screen, HandoffScreen) and "Pass to Bob" in screenshot(app)
-
-
-async def test_on_a_shared_screen_undo_takes_back_the_last_players_move(tmp_path, pile, monkeypatch):
-    from rules.core import View
-
-    def open_view(state, seat):
-        return View(seat, tuple(state.names), pile.awaiting(state), f"pile {state.pile}")
-
-    monkeypatch.setattr(pile, "view", open_view)
-    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
-    table = TableScreen(match, None, None, Settings(bot_delay=0))
-    app = TableApp(table)
-    async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
+        await settle(pilot, lambda: table.viewer == 0)
         await open_bar_and_type(pilot, "take 1")
+        # nothing on the table is Bob's alone, but the one who answers must know it is their
+        # turn and Ann must not act for him: the curtain calls Bob
+        await curtain(pilot)
+        assert "Pass to Bob" in screenshot(app) and table.viewer is None
+
+
+async def test_several_humans_awaited_at_once_are_called_one_by_one(tmp_path, pile, monkeypatch):
+    app, table, match = open_table(pile, monkeypatch)
+    async with app.run_test(size=SMALL) as pilot:
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 0)
+        # Ann takes 2: the pile is at 3 and both guess in secret, Ann first; she has had the
+        # screen to herself since the curtain, so she guesses at once, then the curtain calls Bob
+        await open_bar_and_type(pilot, "take 2")
         await pilot.pause()
-        # the keys passed to Bob without a curtain; Ann, still looking, may take her move back
-        assert table.viewer == 1 and table.undo_seat() == 0
-        assert table.check_action("undo", ()) is True
+        assert match.awaiting == {0, 1} and table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
+        await open_bar_and_type(pilot, "guess 2")
+        await curtain(pilot)
+        assert "Pass to Bob" in screenshot(app)
+
+
+async def test_a_key_that_does_nothing_says_why(tmp_path, pile, monkeypatch):
+    app, table, match = open_table(pile, monkeypatch)
+    async with app.run_test(size=SMALL) as pilot:
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 0)
+        notes = record_notes(table)
+        await pilot.press("ctrl+z")  # nothing played yet
+        await pilot.press("z")  # no key of this table
+        await pilot.pause()
+        assert notes[0].startswith("Nothing to take back")
+        assert notes[1] == "z is not a key of this table: F1 lists them all."
+        assert match.history == []
+
+
+async def test_undo_takes_back_only_the_pressers_own_moves(tmp_path, pile, monkeypatch):
+    app, table, match = open_table(pile, monkeypatch)
+    async with app.run_test(size=SMALL) as pilot:
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 0)
+        await open_bar_and_type(pilot, "take 1")
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 1)
+        # Ann's move could still be taken back by Ann, but ctrl+z is Bob's now: it says why not
+        assert match.can_undo(0) and table.check_action("undo", ()) is None
+        notes = record_notes(table)
         await pilot.press("ctrl+z")
         await pilot.pause()
-        assert match.history == [] and table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
-        assert table.undo_seat() is None and table.check_action("undo", ()) is None
+        assert len(match.history) == 1 and table.viewer == 1
+        assert notes and notes[-1].startswith("Nothing to take back")
 
 
 # -- the expert thinks in a worker thread -----------------------------------------------------
