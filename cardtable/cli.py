@@ -203,8 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the save's id, or the start of it (default: the most recently played game)")
 
     stats = command("stats", "Games, wins, win rate, best score and winning streaks from the record of finished games.")
-    stats.add_argument("name", nargs="?", metavar="NAME", help="one player: their games and their opponents")
-    stats.add_argument("other", nargs="?", metavar="OTHER", help="a second player: NAME and OTHER head to head")
+    stats.add_argument("name", nargs="?", metavar="NAME", help="one player (a bot as LEVEL:Name, e.g. bot:Cleo): their games and their opponents")
+    stats.add_argument("other", nargs="?", metavar="OTHER", help="a second player: NAME and OTHER head to head (the human Bob is not the bot Bob)")
     stats.add_argument("--game", metavar="GAME", help="only this game")
 
     serve = command("serve", "Serve cardtable to web browsers (textual-serve): the same app, pass-and-play on a tablet.")
@@ -332,8 +332,23 @@ def cmd_stats(args: argparse.Namespace, store: SaveStore) -> int:
     return 1 if record.notices else status
 
 
+def who(record: Any, text: str) -> tuple[str, str | None]:
+    """A player as ``stats`` is given one: ``Bob`` (the human; a bot of that name when no human
+    has it and only one bot level does), or ``LEVEL:Name`` for a bot (``bot:Cleo``,
+    ``random:Dan``), as seats are written for ``new``."""
+    level, colon, name = text.partition(":")
+    if colon and level.strip():
+        return name.strip(), level.strip().lower()
+    kinds = record.kinds(text)
+    if None not in kinds and len(kinds) == 1:
+        return text, kinds[0]
+    return text, None
+
+
 def print_stats(record: Any, name: str | None, other: str | None, game: str | None) -> int:
-    """Print the stats asked for; the exit status (1 when the player or the pair is not found)."""
+    """Print the stats asked for; the exit status (1 when the player or the pair is not found).
+    A player is a name and a kind (a human, or a bot of one level): the human Bob is never
+    counted with a bot called Bob."""
     if name is None:
         stats = [s for s in record.players() if game is None or s.game == game]
         if not stats:
@@ -342,24 +357,35 @@ def print_stats(record: Any, name: str | None, other: str | None, game: str | No
             return 0
         print(format_player_stats(stats, game))
         return 0
-    stats = [s for s in record.players(name) if game is None or s.game == game]
-    if not stats:
-        if game is not None:
-            return fail(f"{name!r} has no finished game of {rules.INFO[game].title} in the record", 1)
-        return fail(f"no finished game of {name!r} is in the record", 1)
     if other is None:
+        plain_name, level = who(record, name) if ":" in name else (name, None)
+        stats = [s for s in record.players(plain_name) if (game is None or s.game == game)
+                 and (":" not in name or s.bot == level)]
+        if not stats:
+            return fail(_no_games(name, game), 1)
         print(format_player_stats(stats, game))
-        opponents = record.opponents(name, game)
-        if opponents:
-            print()
-            print(format_opponents(opponents))
+        for bot in dict.fromkeys(s.bot for s in stats):
+            opponents = record.opponents(plain_name, game, bot)
+            if opponents:
+                print()
+                print(format_opponents(opponents))
         return 0
-    meetings = [h for h in record.head_to_head(name, other) if game is None or h.game == game]
+    (first, first_bot), (second, second_bot) = who(record, name), who(record, other)
+    meetings = [h for h in record.head_to_head(first, second, first_bot, second_bot)
+                if game is None or h.game == game]
     if not meetings:
+        if not [s for s in record.players(first) if s.bot == first_bot and (game is None or s.game == game)]:
+            return fail(_no_games(name, game), 1)
         return fail(f"{name} and {other} have not finished a game together"
                     + (f" of {rules.INFO[game].title}" if game else ""), 1)
     print(format_head_to_head(meetings))
     return 0
+
+
+def _no_games(name: str, game: str | None) -> str:
+    if game is not None:
+        return f"{name!r} has no finished game of {rules.INFO[game].title} in the record"
+    return f"no finished game of {name!r} is in the record"
 
 
 def game_title(name: str | None) -> str:

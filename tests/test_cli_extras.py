@@ -171,7 +171,8 @@ def test_stats_of_one_player_and_head_to_head(data, capsys):
         ["Bob", "3", "2", "1", "0"]]
     assert main(["--data-dir", str(data), "stats", "Ann", "Cleo"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Ann against Cleo: 2 games together; Ann finished ahead 2, Cleo 0, tied 0.")
+    # Cleo is a bot: the kind is part of who she is (the human Cleo would be another player)
+    assert out.startswith("Ann against Cleo (bot): 2 games together; Ann finished ahead 2, Cleo (bot) 0, tied 0.")
 
 
 @pytest.mark.parametrize("argv, status, words", [

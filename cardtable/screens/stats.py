@@ -149,13 +149,13 @@ class StatsScreen(Screen):
             f"winning streak {s.streak} now, longest {s.longest}; last played "
             f"{s.last.astimezone().strftime('%Y-%m-%d')}."))
         try:
-            against = self.app.record.opponents(s.name, self.game)
+            against = self.app.record.opponents(s.name, self.game, s.bot)
         except RecordError as error:
             line.update(Text(str(error)))
             return
         for h in against:
             opponents.add_row(Text(h.second), *(_right(n) for n in (h.games, h.first_ahead, h.second_ahead, h.tied)))
-        opponents.border_title = Text(f"{s.name} head to head")
+        opponents.border_title = Text(f"{s.label} head to head")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "stats-players":
