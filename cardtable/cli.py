@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
 import rules
 from rules.core.errors import RulesError, SaveFormatError
+from rules.core.words import player_count
 
 from . import __version__
 
@@ -123,7 +124,7 @@ def parse_levels(spec: Any, text: str | None) -> list[tuple[str, str]]:
         seats.append((name.strip() if sep and name.strip() else f"{level.capitalize()} {place}", level))
     low, high = spec.players
     if not low <= len(seats) <= high:
-        raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(seats)}")
+        raise RulesError(f"{spec.title} is for {player_count(spec.players)}, not {len(seats)}")
     return seats
 
 
@@ -132,11 +133,10 @@ def games_help() -> str:
     when help is asked for: every other launch starts without loading a game's rules)."""
     lines = ["games:"]
     for name, spec in sorted(rules.GAMES.items()):
-        low, high = spec.players
         from rules.core.bots import bot_levels
 
         levels = ", ".join(bot_levels(spec))
-        lines.append(f"  {name:<16}{spec.title}, {low}-{high} players; bots: {levels} (best: {spec.best_bot})")
+        lines.append(f"  {name:<16}{spec.title}, {player_count(spec.players)}; bots: {levels} (best: {spec.best_bot})")
         for option in spec.options:
             choices = f" [{'/'.join(map(str, option.choices))}]" if option.choices else ""
             lines.append(f"  {'':<18}--option {option.key}=...  {option.label}{choices} "
@@ -474,10 +474,9 @@ def format_summary(spec: Any, summary: Any, names: Sequence[str] | None = None) 
     n = summary.games
     lines = [f"{spec.title}: {n} game{'s' if n != 1 else ''}, {len(summary.levels)} seats (seats rotate)"]
     names = list(names) if names is not None else [f"Seat {i}" for i in range(1, len(summary.levels) + 1)]
-    from rules.core.bots import RANDOM
+    from rules.core.bots import kind_of
 
-    labels = [f"{name} ({'random moves' if level == RANDOM else 'bot: ' + level})"
-              for name, level in zip(names, summary.levels)]
+    labels = [f"{name} ({kind_of(level, spec.best_bot)})" for name, level in zip(names, summary.levels)]
     width = max(len(label) for label in labels)
     for label, share, ms in zip(labels, summary.shares, summary.ms_per_move):
         lines.append(f"  {label:<{width}}  {share * 100:5.1f}% of wins  {ms:6.2f} ms a move")

@@ -165,9 +165,9 @@ class HeadToHead:
 
 
 def player_label(name: str, bot: str | None) -> str:
-    if bot is None:
-        return name
-    return f"{name} (bot)" if bot == "bot" else f"{name} (bot: {bot})"
+    from rules.core.bots import seat_name
+
+    return seat_name(name, bot)
 
 
 def record_path(root: Path) -> Path:

@@ -99,9 +99,9 @@ def result_text(outcome: Outcome | None, names: Sequence[str]) -> str:
 def seat_label(seat: Seat, best_bot: str | None = None) -> str:
     """A seat as the saves list shows it: "Ann"; "Cleo (bot)" for the game's best bot;
     "Dan (bot: random)" for any other level."""
-    if seat.bot is None:
-        return seat.name
-    return f"{seat.name} (bot)" if seat.bot == best_bot else f"{seat.name} (bot: {seat.bot})"
+    from rules.core.bots import seat_name
+
+    return seat_name(seat.name, seat.bot, best_bot or "bot")
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,7 @@ def test_simulate_defaults_to_the_best_bot_at_the_fewest_seats(capsys):
     assert main(["simulate", spec.name, "--games", "1"]) == 0
     out = capsys.readouterr().out
     assert len(win_shares(out)) == spec.players[0]
-    assert out.count(f"(bot: {spec.best_bot})") == spec.players[0]
+    assert out.count("(bot)") == spec.players[0]
 
 
 @needs_game
@@ -280,7 +280,7 @@ def test_simulate_labels_seats_by_name_and_level_and_times_moves(capsys):
     seats = ",".join([f"bot:Cleo"] + [f"random:R{i}" for i in range(spec.players[0] - 1)])
     assert main(["simulate", spec.name, "--games", "2", "--seats", seats]) == 0
     out = capsys.readouterr().out
-    assert f"Cleo (bot: {spec.best_bot})" in out and "R0 (random moves)" in out
+    assert "Cleo (bot)" in out and "R0 (bot: random)" in out
     assert len(re.findall(r"[\d.]+ ms a move", out)) == spec.players[0]
 
 
@@ -329,7 +329,7 @@ def game_mistakes():
     name, low, high = spec.name, *spec.players
     too_many = players_text(spec, low) + "".join(f",P{i}" for i in range(high + 1 - low))
     return [
-        (["new", name, "--players", too_many], f"is for {low}-{high} players, not {high + 1}"),
+        (["new", name, "--players", too_many], f"is for {low}–{high} players, not {high + 1}"),
         (["new", name, "--players", players_text(spec), "--option", "nosuch=1"], "unknown option 'nosuch'"),
         (["new", name, "--players", players_text(spec), "--option", "nosuch"], "should be written KEY=VALUE"),
         (["new", name, "--players", "Ann,robot:Cleo"], "unknown bot level 'robot'"),

@@ -224,10 +224,10 @@ class TableScreen(Screen[None]):
             return say("{}  ▶ Your move, {}.", text, player(names, self.viewer))
         bots = [seat for seat in awaiting if match.seats[seat].bot is not None]
         if self._thinking is not None and self._thinking in awaiting:
-            return say("{}  {} (expert) thinking…", text, player(names, self._thinking))
+            return say("{}  {} (bot: expert) thinking…", text, player(names, self._thinking))
         if bots and len(bots) == len(awaiting):
             if all(match.seats[seat].bot == EXPERT for seat in awaiting):
-                return say("{}  {} (expert) playing…", text, join_names(players(names, bots)))
+                return say("{}  {} (bot: expert) playing…", text, join_names(players(names, bots)))
             return say("{}  {} (bot{}) playing…", text, join_names(players(names, bots)), "s" * (len(bots) > 1))
         return say("{}  Waiting for {}.", text, join_names(players(names, awaiting)))
 
@@ -417,7 +417,7 @@ class TableScreen(Screen[None]):
                 self._what_next()  # stale: the game moved on; think again if a bot is awaited
             return
         if isinstance(command, Exception) or command not in match.legal(seat):
-            self.notify(f"{match.names[seat]} (expert) made a mistake and played its first legal "
+            self.notify(f"{match.names[seat]} (bot: expert) made a mistake and played its first legal "
                         "move instead.", severity="warning", title="Bot", markup=False)
             command = match.legal(seat)[0]
         match.submit(seat, command)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 from .errors import IllegalCommand, RulesError
-from .words import join_names, player, players, say
+from .words import join_names, player, player_count, players, say
 
 
 def chance(seed: int, counter: int | str) -> random.Random:
@@ -245,7 +245,7 @@ def check_setup(spec: Any, names: Sequence[str], options: Mapping[str, Any] | No
     """The shared argument checks of ``setup``: the player count and names, then the options."""
     low, high = spec.players
     if not low <= len(names) <= high:
-        raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(names)}")
+        raise RulesError(f"{spec.title} is for {player_count(spec.players)}, not {len(names)}")
     if not all(isinstance(n, str) and n.strip() for n in names) or (
             len({name.strip().lower() for name in names}) != len(names)):
         raise RulesError("every player needs a name of their own")

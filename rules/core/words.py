@@ -140,6 +140,12 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def player_count(players: tuple[int, int]) -> str:
+    """A game's player count: "2 players", "2–5 players"."""
+    low, high = players
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
 def dollars(amount: int) -> Sentence:
     """``dollars(8)`` → "$8" (a Money part)."""
     return Sentence(Money(amount))

@@ -629,9 +629,9 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
         await settle(pilot, lambda: held.asked.is_set())
         assert table._thinking == 0 and "thinking…" in table.status_text()
         table._thinking = None  # as in the table's pause before a search starts:
-        assert table.status_text().endswith("Eve (expert) playing…")  # named for what it is
+        assert table.status_text().endswith("Eve (bot: expert) playing…")  # named as every list names it
         table._thinking = 0
-        assert "Eve (expert) thinking…" in scores_text(table)
+        assert "Eve (bot: expert) thinking…" in scores_text(table)
         # the app's thread is free: a key is answered (the palette opens and closes)
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -645,4 +645,4 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
         await settle(pilot, lambda: match.history)
         assert match.history[0].seat == 0 and table._thinking is None
         await pilot.pause()
-        assert "thinking…" not in scores_text(table) and "Eve (expert)" in scores_text(table)
+        assert "thinking…" not in scores_text(table) and "Eve (bot: expert)" in scores_text(table)
