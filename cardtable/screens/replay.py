@@ -97,6 +97,7 @@ class ReadOnlyTable(TableScreen):
             super()._refresh_hand()
             return
         hand = self.hand
+        hand.display = any("hand" in sizes for sizes in self.view.zone_sizes)
         hand.border_title = "Hands hidden"
         hand.show((), self.public_hand_note(), four_colour=self.settings.four_colour)
 

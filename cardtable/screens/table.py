@@ -237,6 +237,11 @@ class TableScreen(Screen[None]):
 
     def _refresh_hand(self) -> None:
         hand = self.hand
+        # a game without a hand of cards (Abundance; Capital Auction's chips take its place)
+        # shows none, in play and in a replay alike, rather than an empty one
+        hand.display = any("hand" in sizes for sizes in self.view.zone_sizes) or "hand" in self.view.zones
+        if not hand.display:
+            return
         if self.viewer is None:
             hand.border_title = "Hands hidden"
             placeholder = ("Hands stay hidden until the next player is ready."
