@@ -72,7 +72,6 @@ class TableScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo"),
         Binding("question_mark", "rules", "Rules & keys", key_display="?"),
         Binding("q", "leave", "Menu"),
-        Binding("ctrl+q", "leave", "Menu", show=False),
         Binding("escape", "escape", "Close / leave", show=False),
     ]
 
