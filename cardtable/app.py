@@ -20,6 +20,7 @@ from textual.signal import Signal
 from textual.widget import Widget
 
 
+from .screens.confirm import ConfirmScreen
 from .screens.menu import MenuScreen
 from .settings import BOT_SPEEDS, FOUR_COLOUR_HELP, Settings, read_settings
 from .settings import save_settings as write_settings
@@ -42,6 +43,13 @@ class SizeGuard(Widget):
             f"[b]The terminal is too small ({width}×{height}).[/b]\n\n"
             f"Make the terminal at least {MIN_WIDTH}×{MIN_HEIGHT} to play cardtable."
         )
+
+
+class QuitQuestion(ConfirmScreen):
+    """ctrl+q's question in a browser (No being the default)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, default=False)
 
 
 class CardtableApp(App[None]):
@@ -151,6 +159,19 @@ class CardtableApp(App[None]):
         self.push_screen(replay_screen(replay, self.settings))
         if notice:
             self.notify(notice, title="The replay ends early", severity="warning", timeout=20, markup=False)
+
+    async def action_quit(self) -> None:
+        """ctrl+q. In a browser, quitting ends the tab's cardtable ("Session ended"), and ctrl+q
+        is easily pressed there by habit: it asks first, No being the default."""
+        if not self.is_web:
+            self.exit()
+            return
+        if isinstance(self.screen, QuitQuestion):
+            return
+        unsaved = any(getattr(screen, "save_error", None) for screen in self.screen_stack)
+        saved = "the latest moves on the table are NOT saved" if unsaved else "every game is already saved"
+        self.push_screen(QuitQuestion(f"Quit cardtable? It ends in this browser tab; {saved}."),
+                         lambda yes: self.exit() if yes else None)
 
     def action_stats(self) -> None:
         from .screens.stats import StatsScreen

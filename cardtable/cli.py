@@ -213,6 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     serve.add_argument("--public-url", metavar="URL",
                        help="the address browsers use to reach it, when not http://HOST:PORT (behind a proxy)")
+    from .serve import MAX_TABS  # (no textual-serve: that is imported only to serve)
+
+    serve.add_argument("--max-tabs", type=int, default=MAX_TABS, metavar="N",
+                       help=f"browser tabs that can play at once, each running its own cardtable (default {MAX_TABS})")
     return parser
 
 
@@ -445,7 +449,7 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
     from .serve import ServeError, serve
 
     try:
-        return serve(store.root, args.host, args.port, args.public_url)
+        return serve(store.root, args.host, args.port, args.public_url, args.max_tabs)
     except ServeError as error:
         return fail(str(error), 1)
 

@@ -25,8 +25,10 @@ KeyRow = tuple[str, str, str]
 APP_KEYS: tuple[KeyRow, ...] = (
     ("^p", "Command palette: themes, bot speed, four-colour deck, rules, settings", ""),
     ("F1", "This page: the keys of the screen you came from", ""),
-    ("^q", "Quit cardtable, from any screen (every game in play is already saved)", ""),
 )
+QUIT_KEY: KeyRow = ("^q", "Quit cardtable, from any screen (every game in play is already saved)", "")
+QUIT_KEY_IN_BROWSER: KeyRow = ("^q", "Quit cardtable, ending it in this browser tab: asks first "
+                                     "(a game in play is already saved)", "")
 
 
 def keys_of(screen: Screen) -> list[KeyRow]:
@@ -64,7 +66,7 @@ def keys_of(screen: Screen) -> list[KeyRow]:
                 else:
                     rows[row] = (shown, binding.description, note)
         taken |= mine
-    return [*rows.values(), *APP_KEYS]
+    return [*rows.values(), *APP_KEYS, QUIT_KEY_IN_BROWSER if app.is_web else QUIT_KEY]
 
 
 def _key_display(app: App, key: str) -> str:
