@@ -162,16 +162,21 @@ class CardtableApp(App[None]):
 
     async def action_quit(self) -> None:
         """ctrl+q. In a browser, quitting ends the tab's cardtable ("Session ended"), and ctrl+q
-        is easily pressed there by habit: it asks first, No being the default."""
-        if not self.is_web:
-            self.exit()
-            return
+        is easily pressed there by habit: it asks first, No being the default. In a terminal it
+        quits at once, as a terminal program should — unless a game's latest moves could not be
+        saved: then it asks, as ``q`` at the table does."""
         if isinstance(self.screen, QuitQuestion):
             return
         unsaved = any(getattr(screen, "save_error", None) for screen in self.screen_stack)
-        saved = "the latest moves on the table are NOT saved" if unsaved else "every game is already saved"
-        self.push_screen(QuitQuestion(f"Quit cardtable? It ends in this browser tab; {saved}."),
-                         lambda yes: self.exit() if yes else None)
+        if not self.is_web and not unsaved:
+            self.exit()
+            return
+        if self.is_web:
+            saved = "the latest moves on the table are NOT saved" if unsaved else "every game is already saved"
+            question = f"Quit cardtable? It ends in this browser tab; {saved}."
+        else:
+            question = "The latest moves of the game on the table are NOT saved. Quit cardtable and lose them?"
+        self.push_screen(QuitQuestion(question), lambda yes: self.exit() if yes else None)
 
     def action_stats(self) -> None:
         from .screens.stats import StatsScreen

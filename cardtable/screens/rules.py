@@ -26,7 +26,7 @@ APP_KEYS: tuple[KeyRow, ...] = (
     ("^p", "Command palette: themes, bot speed, four-colour deck, rules, settings", ""),
     ("F1", "This page: the keys of the screen you came from", ""),
 )
-QUIT_KEY: KeyRow = ("^q", "Quit cardtable, from any screen (every game in play is already saved)", "")
+QUIT_KEY: KeyRow = ("^q", "Quit cardtable, from any screen (every game in play is already saved; asks first when its latest moves are not)", "")
 QUIT_KEY_IN_BROWSER: KeyRow = ("^q", "Quit cardtable, ending it in this browser tab: asks first "
                                      "(a game in play is already saved)", "")
 
