@@ -176,7 +176,7 @@ def test_setup_is_deterministic_for_a_seed():
 
 
 def test_setup_checks_players_and_options():
-    with pytest.raises(RulesError, match="2-6 players"):
+    with pytest.raises(RulesError, match="Property is for 2–6 players, not 1"):
         SPEC.setup(["A"], None, 1)
     with pytest.raises(RulesError, match="bankruptcies"):
         SPEC.setup(["A", "B"], {"bankruptcies": 4}, 1)
