@@ -82,12 +82,11 @@ class PropertyNotation:
         cards = [parse_card(word) for word in card_words]
         for card in cards:
             if card.is_joker or card.rank > 10:
-                raise NotationError(f"{card.code} is a purchase unit, not a number card: play two cards A-10")
+                raise NotationError(say("{} is a purchase unit, not a number card: play two cards A-10", card))
         first, second = cards
         if first.colour is second.colour:
-            raise NotationError(
-                f"play needs one red and one black card; {first.code} and {second.code} are both {first.colour.value}"
-            )
+            raise NotationError(say("play needs one red and one black card; {} and {} are both {}",
+                                    first, second, first.colour.value))
         red, black = (first, second) if first.is_red else (second, first)
         red, black = (find_card(hand, red) or red), (find_card(hand, black) or black)
         if cell_words:
@@ -95,9 +94,9 @@ class PropertyNotation:
         elif is_wild(red) or is_wild(black):
             wild = red if is_wild(red) else black
             col, row = cells_for(red, black)[0]
-            raise NotationError(
-                f"{wild.code} is wild: say which cell it names, e.g. play {red.key} {black.key} at {col},{row}"
-            )
+            # the example is what to type: in the notation's letters
+            raise NotationError(say("{} is wild: say which cell it names, e.g. play {} {} at {},{}",
+                                    wild, red.key, black.key, col, row))
         else:
             col, row = red.rank, black.rank
         return Play(red, black, col, row)

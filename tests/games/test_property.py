@@ -230,7 +230,7 @@ def test_nine_and_ten_are_wild_but_keep_their_suit():
 
 def test_a_wild_play_must_name_its_cell():
     state = position(hands=(("10D", "4C"), ("7H", "2S")))
-    with pytest.raises(NotationError, match="10D is wild: say which cell"):
+    with pytest.raises(NotationError, match="10♦ is wild: say which cell it names, e.g. play 10D 4C at 1,4"):
         parse("play 10D 4C", state)
     with pytest.raises(IllegalCommand, match="no cell 9·4"):
         check(state, Play(C("10D"), C("4C"), 9, 4))
@@ -612,9 +612,9 @@ def test_parse_buy_and_decline_forgivingly():
     ("", "empty command"),
     ("bid 12", "not a Property command"),
     ("play 3D", "play needs two cards"),
-    ("play 3D 5H", "3D and 5H are both red"),
-    ("play KS 3D", "KS is a purchase unit"),
-    ("play 9H 5C", "9H is wild: say which cell it names, e.g. play 9H 5C at 1,5"),
+    ("play 3D 5H", "3♦ and 5♥ are both red"),
+    ("play KS 3D", "K♠ is a purchase unit"),
+    ("play 9H 5C", "9♥ is wild: say which cell it names, e.g. play 9H 5C at 1,5"),
     ("play 9H 5C at x", "after 'at' give the column and the row"),
     ("play 3D 5Z", "'Z' is not a suit"),
     ("buy", "buy needs the purchase units"),
@@ -845,3 +845,16 @@ def test_the_log_shows_a_command_with_its_cards():
     assert buy == "buy K♠ JK" and C("JK.1") in buy.parts  # the second joker, without its copy number
     assert notation.display(Decline(), HOSTILE) == "decline"
 
+
+def test_a_notation_error_writes_the_cards_it_read_as_the_table_does():
+    state = position(hands=(("3D", "9H", "5C"), ("7H", "2S")))
+    with pytest.raises(NotationError) as refused:
+        parse("play ks 3d", state)
+    assert str(refused.value) == "K♠ is a purchase unit, not a number card: play two cards A-10"
+    assert C("KS") in refused.value.sentence.parts
+    with pytest.raises(NotationError) as refused:
+        parse("play 3d 5h", state)
+    assert {C("3D"), C("5H")} <= set(refused.value.sentence.parts)
+    with pytest.raises(NotationError) as refused:
+        parse("play 9h 5c", state)
+    assert refused.value.sentence.parts[0] == C("9H")  # the example after it is what to type: 9H
