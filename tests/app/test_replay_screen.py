@@ -55,7 +55,9 @@ def after(match: Match, moves: int) -> Match:
 
 
 def log_of(match: Match, moves: int, viewer: int | None) -> list[str]:
-    return [line for played in match.history[:moves] for line in visible_lines(played, match.names, viewer)]
+    # as the log writes them: each command by its game's notation's display
+    return [line for played in match.history[:moves]
+            for line in visible_lines(played, match.names, viewer, match.spec.notation)]
 
 
 def same_log(shown: list[str], match: Match, moves: int, viewer: int | None) -> bool:
@@ -63,7 +65,7 @@ def same_log(shown: list[str], match: Match, moves: int, viewer: int | None) -> 
     log keeps from its last MAX_ENTRIES moves on) the end of it."""
     full = log_of(match, moves, viewer)
     recent = [line for played in match.history[:moves][-MAX_ENTRIES:]
-              for line in visible_lines(played, match.names, viewer)]
+              for line in visible_lines(played, match.names, viewer, match.spec.notation)]
     return len(shown) >= len(recent) and shown == full[len(full) - len(shown):]
 
 
