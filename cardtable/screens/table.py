@@ -483,11 +483,12 @@ class TableScreen(Screen[None]):
         return True
 
     def refusal(self, command: Command | str) -> str | None:
-        """The rules' reason for refusing ``command`` from the viewer now, or None."""
+        """The rules' reason for refusing ``command`` from the viewer now (the rules' Sentence,
+        its parts kept), or None."""
         try:
             self.match.check(self.viewer, command)
         except RulesError as error:
-            return str(error)
+            return error.sentence  # a Sentence: a table styles its cards and names from its parts
         except Exception as error:  # noqa: BLE001 — as in submit: say so, never crash
             return f"That command cannot be judged ({type(error).__name__}: {error})."
         return None

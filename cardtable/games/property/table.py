@@ -23,7 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.core import Card, Command, Match, RulesError, View
+from rules.core import Card, Match, View
 from rules.core.words import Sentence, player, plural, say
 from rules.property import (
     Buy, Decline, PendingPurchase, Play, PropertyView, cell_name, cells_for, group, is_wild,
@@ -303,17 +303,6 @@ class PropertyTable(TableScreen):
         have = units_total(self.property_view.units[offer.payer])
         return say("Buy {} from {}: {} needed, you have {}", cell_name(offer.col, offer.row),
                    player(self.match.names, offer.owner), plural(offer.group_size, "unit"), have)
-
-    def refusal(self, command: Command | str) -> str | None:
-        """The rules' reason as they gave it, a Sentence whose cards the preview line colours
-        (the shared table's ``refusal`` gives its plain text)."""
-        try:
-            self.match.check(self.viewer, command)
-        except RulesError as error:
-            return error.sentence
-        except Exception:  # noqa: BLE001 — the shared table words it
-            return super().refusal(command)
-        return None
 
     def _offer(self) -> PendingPurchase | None:
         """The purchase the viewer is being offered, if any."""
