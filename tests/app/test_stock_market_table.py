@@ -28,6 +28,7 @@ from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, card_text
+from textual.widgets import Tooltip
 from game_helpers import bot_choice
 from pilot_helpers import record_notes, screen_text, settle, TableApp
 
@@ -236,6 +237,94 @@ def notes_under(table: StockMarketTable) -> dict[str, tuple[str, str]]:
     return {card.symbol: (buy.plain, lay.plain) for card, (buy, lay) in zip(widget.cards, widget.notes)}
 
 
+# -- names are data ---------------------------------------------------------------------------
+
+HOSTILE = ("[/]", "Bob [kid]", "[@click=app.quit]")
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed_through_a_game(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    seats = [Seat(HOSTILE[0]), Seat(HOSTILE[1]), Seat(HOSTILE[2], "bot")]
+    match = Match(SPEC, seats, seed=GAME_SEED)
+    game_id = store.create(match)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=game_id)
+    async with app.run_test(size=SMALL) as pilot:
+        table = the_table(app)
+
+        def ready() -> bool:
+            if isinstance(app.screen, HandoffScreen):
+                return True
+            seat = min(match.awaiting)
+            return table.viewer == seat and not match.seats[seat].bot and app.screen is table
+
+        seen = ""
+        while len(match.history) < 24:
+            await settle(pilot, ready)
+            if isinstance(app.screen, HandoffScreen):
+                seen += await on_screen(pilot)
+                await pilot.press("enter")
+                continue
+            before = len(match.history)
+            command = bot_choice(match, BOT, chance(GAME_SEED, before))[1]
+            await play_with_keys(pilot, table, command, match, clicks=before % 2 == 0)
+            await settle(pilot, lambda: len(match.history) > before)
+            seen += await on_screen(pilot)
+        assert {kind(played.command) for played in match.history} >= {"buy", "lay", "end"}
+        # every name on screen as typed (the curtain, the status, the holdings, the log), and
+        # "[@click=app.quit]" quit nothing
+        for name in HOSTILE:
+            assert name in seen
+        # the log gives each move with its cards as the table writes them (buy 7♥, never 7H)
+        for played in match.history:
+            if played.seat != 2 and isinstance(played.command, (Buy, Sell, Lay)):
+                card = played.command.card
+                assert f"{HOSTILE[played.seat]}: {played.text.replace(card.key, card.symbol)}" in seen
+                assert f": {played.text}" not in seen
+        assert app.is_running and app.return_code is None
+    assert store.load(game_id).names == match.names
+
+
+async def test_a_crash_named_by_markup_names_asks_shows_its_tooltip_and_logs_as_typed():
+    # ♠ at $3 can be crashed; "[/]" holds 4 shares of ♠, "Bob [kid]" 7 and 5 (a queen's five)
+    data = position(["QS 9S 2D", "4D", "5D"], names=HOSTILE, holdings=["4S", "7S QS.1", ""],
+                    piles={**PILES, "S": ["3S"]}, money=[10, 200, 200])
+    app, table, match, notes = table_at(data)
+    app.TOOLTIP_DELAY = 0.01  # (0 is not a timer Textual can run)
+    losses = "[/] loses 4 shares ($12) and Bob [kid] loses 12 shares ($36)"
+    async with app.run_test(size=SMALL, notifications=True, tooltips=True) as pilot:
+        await pilot.pause()
+        # the card's tooltip (a Text: a str tooltip is markup, and "[/]" would end the app)
+        queen = next(widget for widget in table.hand.query(CardWidget) if widget.card == C("QS"))
+        await pilot.hover(queen)
+        tooltip = app.screen.query_one(Tooltip)
+        await settle(pilot, lambda: tooltip.display)
+        await pilot.pause()
+        assert str(tooltip.render()) == f"lay as $0: bankrupts ♠: {losses}"
+        assert "bankrupts ♠: [/] loses 4" in await on_screen(pilot)  # on screen, as typed
+        await select_by_keys(pilot, table, C("QS"))
+        assert table.card_line_text().plain.startswith(f"Q♠: 0 ⚠ $0 bankrupts ♠: {losses}")
+        await pilot.press("0")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert f"♠ goes bankrupt: {losses}." in app.screen.message.plain
+        await pilot.press("y")
+        await settle(pilot, lambda: bool(match.history))
+        assert match.history[-1].text == "lay QS 0"
+        # a refusal under a card: the rules' words, the card in its colour
+        await select_by_keys(pilot, table, C("2D"))
+        line = table.card_line_text()
+        assert line.plain == ("2♦: no buy: 2♦ buys 2 shares of ♦ at $8: $16; you have $10. · no lay: ♦ stands "
+                              "at $8 and may move only from $6 to $11: 2♦ ($2) is out of range.")
+        at = line.plain.index("2♦", 2)
+        assert any(span.start == at and span.end == at + 2 and span.style == card_text(C("2D")).style
+                   for span in line.spans)
+        await pilot.press("e")
+        await settle(pilot, lambda: match.awaiting == {0} or match.over)
+        text = await on_screen(pilot)
+        for name in HOSTILE:
+            assert name in text
+        assert app.is_running and app.return_code is None
+
+
 async def test_the_notes_under_the_hand_follow_the_rules_examples():
     # Hearts at $6 accepts 2 up to J ($11) and refuses A, Q, K and any court card as $0;
     # a K bought at price 6 costs $30
@@ -258,8 +347,8 @@ async def test_the_notes_under_the_hand_follow_the_rules_examples():
         assert "lay" not in line
         await select_by_keys(pilot, table, C("JH"))
         assert table.card_line_text().plain == "J♥: b buys 5 shares for $30 · p lays ♥ $6 → $11"
-        # the marks (and tooltips) say it in the rules' own words
-        assert table.hand.marks[C("JH").key] == "buy 5 shares of ♥ for $30 · lay: ♥ $6 → $11"
+        # the marks (and tooltips) say it in the rules' own words, as Text (a str tooltip is markup)
+        assert table.hand.marks[C("JH").key].plain == "buy 5 shares of ♥ for $30 · lay: ♥ $6 → $11"
 
 
 async def test_buy_lay_and_a_refusal_in_words_that_changes_nothing():
@@ -350,7 +439,7 @@ async def test_laying_as_zero_asks_first_naming_every_loss_with_no_as_the_defaul
         await pilot.press("0")
         await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         dialog = app.screen
-        assert dialog.message == (
+        assert dialog.message.plain == (
             "Lay Q♠ as $0? ♠ goes bankrupt: Ann loses 4 shares ($12) and Bob loses 12 shares "
             "($36). Every ♠ certificate goes to the discard pile, and nobody can buy ♠ until a "
             "number card is laid on it.")
