@@ -371,9 +371,9 @@ async def test_buy_lay_and_a_refusal_in_words_that_changes_nothing():
         before = SPEC.to_json(match.state)
         await select_by_keys(pilot, table, C("4C"))
         assert table.check_action("buy", ()) is None  # greyed: no buy is legal now
-        await pilot.press("b")  # a greyed key does nothing
+        await pilot.press("b")  # a greyed key changes nothing, and says so
         await pilot.pause()
-        assert notes == [] and SPEC.to_json(match.state) == before
+        assert notes == ["Buy is not possible now."] and SPEC.to_json(match.state) == before
         # typed in the command bar, the rules say why
         await pilot.press("colon", *"buy 4C", "enter")
         await pilot.pause()
@@ -471,7 +471,7 @@ async def test_a_court_card_laid_with_p_goes_at_its_face_value_and_zero_is_refus
         await select_by_keys(pilot, table, C("QS"))
         await pilot.press("0")
         await pilot.pause()
-        assert app.screen is table and notes == [] and match.history == []
+        assert app.screen is table and notes == ["Lay $0 is not possible now."] and match.history == []
         await pilot.press("p")
         await pilot.pause()
         assert match.history[-1].text == "lay QS 12"

@@ -193,9 +193,9 @@ def test_the_spec():
 def test_setup_is_seeded_and_checks_players_and_options():
     a, b, c = (SPEC.to_json(SPEC.setup(["A", "B", "C"], None, seed)) for seed in (5, 5, 6))
     assert a == b != c
-    with pytest.raises(RulesError, match="2-6 players"):
+    with pytest.raises(RulesError, match="2–6 players"):
         SPEC.setup(["A"], None, 1)
-    with pytest.raises(RulesError, match="2-6 players"):
+    with pytest.raises(RulesError, match="2–6 players"):
         SPEC.setup(list("ABCDEFG"), None, 1)
     with pytest.raises(RulesError, match="unknown option"):
         SPEC.setup(["A", "B"], {"jokers": 3}, 1)
