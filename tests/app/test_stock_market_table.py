@@ -8,18 +8,20 @@ players."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from rich.cells import cell_len
 
 import rules
 from rules.core import Card, Match, Seat, chance, get_bot, parse_card
-from rules.stock_market import Buy, Discard, End, Lay, Sell, range_of, shares
+from rules.stock_market import Buy, Discard, End, Lay, Sell, held_shares, holding_value, range_of, shares, worth
 from rules.stock_market.state import ALL_CARDS, COMPANIES
 
 from cardtable.app import CardtableApp
 from cardtable.games.stock_market.notes import HandNotes
 from cardtable.games.stock_market.sheet import (
-    chart_prices, chart_rows, range_text,
+    chart_prices, chart_rows, money, range_text,
 )
 from cardtable.games.stock_market.table import StockMarketTable
 from cardtable.saves import SaveStore
@@ -554,6 +556,64 @@ async def test_six_players_fit_at_80x24_and_the_board_needs_no_scrollbar():
                 assert region.height >= 1 and region.bottom <= size[1], widget
             # the chart has a line per company per chart_height
             assert table.sheet.chart_height == (1 if size == SMALL else 2)
+
+
+def in_cells(line: str) -> str:
+    """``line`` with each character as many times as the cells it takes (a Chinese character
+    two): an index into the result is a column on the screen."""
+    return "".join(char * cell_len(char) for char in line)
+
+
+# a long name (40 characters, the most there may be), markup, wide characters, a short one
+ALIGN_NAMES = ("Ann", "Bob [kid]", "Maximilian Alexander von Habsburg-Lothri", "李雷", "Zoë", "[/]")
+
+
+@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+async def test_the_holdings_columns_line_up_whatever_the_names(size, players):
+    names = ALIGN_NAMES[:players] if players == 6 else ALIGN_NAMES[1:4]
+    match = Match(SPEC, [Seat(names[0])] + [Seat(n, "bot") for n in names[1:]], seed=4)
+    while match.awaiting != {0} or len(match.history) < 30:
+        match.submit(*bot_choice(match, BOT, chance(4, len(match.history))))
+    table = StockMarketTable(match, None, None, Settings(bot_delay=0))
+    async with TableApp(table).run_test(size=size) as pilot:
+        await pilot.pause()
+        holdings, view = table.holdings, table.view
+        rows = [in_cells(line) for line in str(holdings.render()).split("\n")]
+        assert len(rows) == 1 + players and all(len(row) <= holdings.size.width for row in rows)
+        header = rows[0]
+        assert header.startswith("Player") and "Debt" not in header
+        # each column's words end on one screen column, on every row: under its header
+        ends = {word.group(): word.end() for word in re.finditer(r"\S+", header)}
+        order = ["Money", *(suit.symbol for suit in COMPANIES), "Shares", "Worth"]
+        value_ends: dict[str, set[int]] = {suit.symbol: set() for suit in COMPANIES}
+        for seat, row in enumerate(rows[1:]):
+            expected = {"Money": money(view.money[seat]), "Shares": money(holding_value(view, seat)),
+                        "Worth": money(worth(view, seat))}
+            for suit in COMPANIES:
+                expected[suit.symbol] = str(held_shares(view.holdings[seat], suit) or "·")
+            starts = {}
+            for column in order:
+                text, end = expected[column], ends[column]
+                assert row[end - len(text) - 1:end] == " " + text, (seat, column, row)
+                assert row[end:end + 1] in ("", " "), (seat, column, row)
+                starts[column] = end - len(text)
+            # a company's shares have their value beside them where the width allows
+            for suit, after in zip(COMPANIES, order[2:]):
+                value = re.compile(r" +\$[\d,]+").match(row, ends[suit.symbol])
+                if value and value.end() < starts[after]:
+                    value_ends[suit.symbol].add(value.end())
+        # and those values line up too: one end for each company
+        assert all(len(found) <= 1 for found in value_ends.values()), (value_ends, rows)
+        assert any(value_ends.values()) == (size == LARGE)  # at 120 columns there is room for them
+        # the names as typed, as far as the column lets them go; a bot keeps its "(bot)"
+        for seat, (name, row) in enumerate(zip(names, rows[1:])):
+            label = row[2:ends["Money"] - len(money(view.money[seat]))].rstrip()
+            shown = label.removesuffix(" (bot)")
+            assert (seat == 0) != label.endswith(" (bot)")
+            assert shown == in_cells(name) or (shown.endswith("…") and in_cells(name).startswith(shown[:-1]))
+        if size == LARGE:
+            assert all(in_cells(name) in "\n".join(rows) for name in names if len(name) < 30)
 
 
 async def test_a_resumed_game_shows_the_saved_position(tmp_path):
