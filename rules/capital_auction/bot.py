@@ -194,7 +194,7 @@ class CapitalAuctionBot:
         """The change of value, per seat, that ``seat`` playing ``play`` would make (an estimate)."""
         view = r.view
         effect = CARDS.tool(play.tool).effect
-        other = view.names.index(play.player) if play.player in view.names else None
+        other = play.player
         theirs = (view.portfolios[other][play.card - 1]
                   if other is not None and 0 < play.card <= len(view.portfolios[other]) else None)
         own = view.portfolios[seat][play.own - 1] if 0 < play.own <= len(view.portfolios[seat]) else None

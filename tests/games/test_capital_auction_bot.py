@@ -175,7 +175,7 @@ def tool_position(ann_tools, portfolios, **extra):
 def test_the_bot_takes_over_the_best_card_of_its_strongest_rival():
     state = tool_position(["takeover", "bailout"],
                           (up("print-shop"), up("railway-bonds", "corner-bakery"), up("shipping-line")))
-    assert choose(BOT, state) == Play("takeover", "Bob", 1, pay=(2, 2, 1, 1))
+    assert choose(BOT, state) == Play("takeover", BOB, 1, pay=(2, 2, 1, 1))
 
 
 def test_the_bot_writes_off_its_own_worst_card():
@@ -187,7 +187,7 @@ def test_the_bot_writes_off_its_own_worst_card():
 def test_the_bot_merges_its_worst_card_for_a_rivals_best():
     mine = [{"card": "failing-bank", "up": True}, {"card": "steel-works", "up": True}]
     state = tool_position(["merger"], (mine, up("print-shop", "railway-bonds"), up("brewery")), round=4)
-    assert choose(BOT, state) == Play("merger", "Bob", 2, own=1, pay=(1, 1))
+    assert choose(BOT, state) == Play("merger", BOB, 2, own=1, pay=(1, 1))
 
 
 def test_the_bot_passes_with_nothing_worth_playing():
