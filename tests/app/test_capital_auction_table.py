@@ -275,3 +275,48 @@ async def test_the_board_redraws_to_the_terminal_it_is_given(tmp_path):
         await pilot.pause()
         assert "Decks:" not in screen_text(app) and table.has_class("-short")
         board_fits(app, CapitalAuctionTable)
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed(tmp_path):
+    # issue 20: a name was read as markup — "[/]" crashed the table, "[@click=app.quit]" ran an
+    # action, "Bob [kid]" showed as "Bob ". The same pinned game, the seats renamed, played
+    # through the keys until a Tool has named a player (so the log, the status and the dialog
+    # all name them)
+    names = ["[/]", "Bob [kid]", "[@click=app.quit]"]
+    match = Match(SPEC, [Seat(names[0]), Seat(names[1]), Seat(names[2], "bot")], seed=GAME_SEED)
+    app = snapshot_app(tmp_path, match)
+    aimed = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        for _ in range(200):
+            await until(pilot, lambda: isinstance(app.screen, HandoffScreen)
+                        or (app.screen is table and table.viewer in match.awaiting))
+            if isinstance(app.screen, HandoffScreen):
+                await pilot.pause()
+                assert any(f"Pass to {name}" in screen_text(app) for name in names[:2])
+                await keys(pilot, "enter")
+                await until(pilot, lambda: table.viewer is not None)
+                continue
+            await pilot.pause()
+            text = screen_text(app)
+            for name in names:
+                assert name in text  # on the scoreboard and in the portfolios, as typed
+            seat, before = table.viewer, len(match.history)
+            command = human_choice(match, seat)
+            await play_by_keys(pilot, table, command)
+            await until(pilot, lambda: len(match.history) > before)
+            aimed += isinstance(command, Play) and command.player is not None
+            if aimed >= 2:
+                break
+        assert aimed >= 2
+        if isinstance(app.screen, HandoffScreen):
+            await keys(pilot, "enter")
+        await until(pilot, lambda: app.screen is table and table.viewer is not None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert all(name in text for name in names)
+        # the log names the Tool's target by name (its command is saved by number)
+        named = next(p for p in reversed(match.history) if isinstance(p.command, Play) and p.command.player is not None)
+        line = f"{names[named.seat]}: {SPEC.notation.display(named.command, names)}"
+        assert line in table.game_log.plain and names[named.command.player] in line
+        assert app.is_running

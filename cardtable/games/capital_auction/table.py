@@ -28,6 +28,7 @@ from rules.capital_auction.state import BID, FLIP, PICK, REACT, TAX, TOOL, VENTU
 from rules.core import Command, Match
 
 from ...screens.table import TableScreen
+from ...widgets.words import plain
 from .dialogs import ChoiceDialog
 from .panels import AuctionPanel, CapitalChips, PortfoliosPanel, ToolsPanel
 from .words import describe
@@ -105,7 +106,7 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
         chips = self.chips
         view = self.ca_view
         if self.viewer is None:
-            chips.border_title = "Capital"
+            chips.border_title = plain("Capital")
             chips.show((), "Each player's Capital cards are theirs alone to see.")
             return
         cards, laid = view.capital, ()
@@ -121,7 +122,7 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
             # the rules say at once whether the ticked cards make a bid, before b is pressed
             if chips.chosen:
                 hint = self.refusal(Bid(chips.chosen)) or f"b bids {sum(chips.chosen)}."
-        chips.border_title = title
+        chips.border_title = plain(title)
         chips.show_hint(hint)
 
     @on(CapitalChips.Changed)
@@ -159,7 +160,8 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
             return
         values = self.chips.chosen
         if not values:
-            self.notify("Tick the Capital cards to bid with first (space, or a click).", severity="warning")
+            self.notify("Tick the Capital cards to bid with first (space, or a click).", severity="warning",
+                        markup=False)
             return
         if self.submit(Bid(values)):
             self.chips.untick()
