@@ -201,9 +201,9 @@ def test_the_decks_are_shuffled():
 
 
 def test_setup_checks_players_and_options():
-    with pytest.raises(RulesError, match="2-5 players"):
+    with pytest.raises(RulesError, match="2–5 players"):
         SPEC.setup(["A"], None, 1)
-    with pytest.raises(RulesError, match="2-5 players"):
+    with pytest.raises(RulesError, match="2–5 players"):
         SPEC.setup(list("ABCDEF"), None, 1)
     with pytest.raises(RulesError, match="ask-only-holders"):
         SPEC.setup(["A", "B"], {"ask-only-holders": "perhaps"}, 1)

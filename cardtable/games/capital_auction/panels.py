@@ -115,7 +115,7 @@ class AuctionPanel(Panel):
 class PortfoliosPanel(Panel):
     def show(self, view: CapitalAuctionView, names: Sequence[str], viewer: int | None, short: bool = False) -> None:
         self.show_text(portfolios_text(view, names, viewer, short),
-                       f"Portfolios · {BACK} face down · \\[name] known")
+                       f"Portfolios · {BACK} face down · [name] known")
 
 
 class ToolsPanel(Panel):
