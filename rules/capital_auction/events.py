@@ -255,14 +255,19 @@ class Cancelled(Event):
 @dataclass(frozen=True)
 class Looked(Event):
     """Insider Information: the looker reads the face and remembers it. The card lies on the
-    table (``lot``) or in ``owner``'s portfolio at ``position``."""
+    table (``lot``) or in ``owner``'s portfolio at ``position``; ``news`` is False when the
+    looker knew it already (their own card, one they had seen)."""
 
-    reveals: ClassVar[bool] = True
     seat: int
     card: Investment
     lot: str = ""
     owner: int | None = None
     position: int = 0
+    news: bool = True
+
+    @property
+    def reveals(self) -> bool:  # type: ignore[override]
+        return self.news
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         where = (Sentence(self.lot) if self.owner is None

@@ -368,15 +368,16 @@ def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolvin
             if slot.up:
                 raise IllegalCommand(f"{play.lot} lies face up: there is nothing to look at.")
             return {"slot": slot, "lot": (auction, index)}
-        if play.player == seat:
-            raise IllegalCommand("You can always look at your own face-down cards; choose a card on the "
-                                 "table or in another player's portfolio.")
-        other = _other_player(state, seat, play.player, name)
-        slot = _card_of(state, other, play.card, _whose(state, other))
+        if play.player is None:
+            raise IllegalCommand(f"{name} needs a face-down card: one on the table (3a) or one in a portfolio "
+                                 "(a player and the card's place).")
+        # any portfolio, the player's own too: it shows them nothing new, but the card allows it
+        owner = seat if play.player == seat else _other_player(state, seat, play.player, name)
+        whose = Sentence("Your") if owner == seat else _whose(state, owner)
+        slot = _card_of(state, owner, play.card, whose)
         if slot.up:
-            raise IllegalCommand(say("{} card {} lies face up: there is nothing to look at.", _whose(state, other),
-                                     play.card))
-        return {"slot": slot, "owner": other, "position": play.card}
+            raise IllegalCommand(say("{} card {} lies face up: there is nothing to look at.", whose, play.card))
+        return {"slot": slot, "owner": owner, "position": play.card}
     if effect in ("press", "cover-up", "write-off"):
         _refuse_extra(play, {"own"}, kind)
         slot = _card_of(state, seat, play.own, "Your")
@@ -440,7 +441,7 @@ def _targets(state: CapitalAuctionState, seat: int, key: str) -> list[dict[str, 
     lots = [(lot_name(a, i), slot) for a, lot in enumerate(state.table, 1) for i, slot in enumerate(lot)]
     if effect == "insider":
         found += [{"lot": name} for name, slot in lots if not slot.up]
-        found += [{"player": o, "card": i} for o in others
+        found += [{"player": o, "card": i} for o in (*others, seat)
                   for i, slot in enumerate(state.portfolios[o], 1) if not slot.up]
     elif effect == "press":
         found += [{"own": i} for i, slot in enumerate(own, 1) if not slot.up]
@@ -489,10 +490,11 @@ def _apply_effect(state: CapitalAuctionState, pending: Pending, targets: dict[st
     effect = kind.effect
     slot: Slot | None = targets.get("slot")
     if effect == "insider":
+        news = seat not in slot.seen
         slot.seen.add(seat)
         if play.lot:
-            return [Looked(seat, slot.card, lot=play.lot)]
-        return [Looked(seat, slot.card, owner=targets["owner"], position=targets["position"])]
+            return [Looked(seat, slot.card, lot=play.lot, news=news)]
+        return [Looked(seat, slot.card, owner=targets["owner"], position=targets["position"], news=news)]
     if effect in ("press", "audit", "cover-up"):
         owner = targets["owner"]
         if effect == "cover-up" or (effect == "audit" and slot.up):

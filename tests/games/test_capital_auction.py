@@ -506,12 +506,13 @@ def test_a_tool_takes_only_the_targets_it_names():
 
 def test_insider_information_shows_the_looker_a_card_and_they_remember_it():
     state = tools_for(ann=["insider"])
+    # any face-down card: on the table, in another portfolio, in one's own (the card's text)
     assert legal(state) == [Play("insider", lot="2b"), Play("insider", lot="3a"), Play("insider", lot="3b"),
-                            Play("insider", BOB, 2), Play("insider", CLEO, 1), Pass()]
+                            Play("insider", BOB, 2), Play("insider", CLEO, 1), Play("insider", ANN, 1), Pass()]
     apply(state, Play("insider", lot="3a"))
     events = everyone_declines(state)
     looked = next(e for e in events if isinstance(e, Looked))
-    assert looked == Looked(ANN, Investment("railway-bonds"), lot="3a")
+    assert looked == Looked(ANN, Investment("railway-bonds"), lot="3a") and looked.reveals
     assert looked.describe(NAMES, ANN) == "Ann looks at 3a: Railway Bonds (9)."
     assert looked.describe(NAMES, BOB) == "Ann looks at 3a."
     assert SPEC.view(state, ANN).table[2][0].card == Investment("railway-bonds")
@@ -526,21 +527,46 @@ def test_insider_information_shows_the_looker_a_card_and_they_remember_it():
 def test_insider_information_looks_at_a_card_in_a_portfolio():
     state = tools_for(ann=["insider"])
     apply(state, Play("insider", BOB, 2))
-    everyone_declines(state)
+    events = everyone_declines(state)
+    looked = next(e for e in events if isinstance(e, Looked))
+    assert looked == Looked(ANN, Investment("patent-dispute"), owner=BOB, position=2) and looked.reveals
+    assert looked.describe(NAMES, ANN) == "Ann looks at Bob's card 2: Patent Dispute (-2)."
+    assert looked.describe(NAMES, CLEO) == "Ann looks at Bob's card 2."
     assert SPEC.view(state, ANN).portfolios[BOB][1].card == Investment("patent-dispute")
     assert SPEC.view(state, CLEO).portfolios[BOB][1].card is None
 
 
-def test_insider_information_needs_a_face_down_card_of_the_table_or_another_portfolio():
+def test_insider_information_may_look_at_ones_own_face_down_card_and_shows_nothing_new():
+    match = Match(SPEC, [Seat(name) for name in NAMES], seed=1)
+    match.state = tools_for(ann=["insider"])
+    before = {seat: match.view(seat).portfolios for seat in (ANN, BOB, CLEO)}
+    assert match.check(ANN, "tool insider Ann 1") == Play("insider", ANN, 1)
+    match.submit(ANN, "tool insider 1 1")
+    events = [event for seat in (BOB, CLEO) for event in match.submit(seat, Decline())]
+    looked = next(e for e in events if isinstance(e, Looked))
+    assert looked == Looked(ANN, Investment("gold-mine"), owner=ANN, position=1, news=False)
+    assert looked.describe(NAMES, ANN) == "Ann looks at their own card 1: Gold-Mine Swindle (-4)."
+    assert looked.describe(NAMES, BOB) == "Ann looks at their own card 1."
+    # nobody learns anything: every view of every portfolio is as it was, and as nothing was
+    # revealed the last answer may still be taken back
+    assert {seat: match.view(seat).portfolios for seat in (ANN, BOB, CLEO)} == before
+    assert not looked.reveals and match.state.portfolios[ANN][0].seen == {ANN} and match.can_undo(CLEO)
+
+
+def test_insider_information_needs_a_face_down_card_on_the_table_or_in_a_portfolio():
     state = tools_for(ann=["insider"])
     refused(state, Play("insider", BOB, 1), "Bob's card 1 lies face up")
+    refused(state, Play("insider", ANN, 2), "Your card 2 lies face up")
     refused(state, Play("insider", lot="2a"), "2a lies face up")
     refused(state, Play("insider", lot="1a"), "There is no card '1a' on the table")
-    refused(state, Play("insider", ANN, 1), "You can always look at your own face-down cards")
     refused(state, Play("insider", BOB, 3), "Bob's portfolio has cards 1 to 2, not 3")
+    refused(state, Play("insider", ANN, 3), "Your portfolio has cards 1 to 2, not 3")
     refused(state, Play("insider", 3, 1), "There is no player 4 at this table; the players are Ann, Bob and Cleo")
     refused(state, Play("insider", BOB, 2, lot="3a"), "looks at one card")
-    nothing = tools_for(ann=["insider"], table=[[], [], []], portfolios=[ANNS, [], []])
+    refused(state, Play("insider"), "Insider Information needs a face-down card: one on the table")
+    own_only = tools_for(ann=["insider"], table=[[], [], []], portfolios=[ANNS, [], []])
+    assert legal(own_only) == [Play("insider", ANN, 1), Pass()]
+    nothing = tools_for(ann=["insider"], table=[[], [], []], portfolios=[[ANNS[1]], [], []])
     assert legal(nothing) == [Pass()]
     refused(nothing, Play("insider", CLEO, 1), "Cleo's portfolio is empty")
 

@@ -261,3 +261,18 @@ def test_the_greedy_bot_plays_no_tools_and_never_reacts():
     assert choose(GREEDY, state) == Pass()
     asked = react_position(["connection"], {"tool": "takeover", "player": "Ann", "card": 1, "pay": [1, 1, 1, 1]})
     assert choose(GREEDY, asked) == Decline()
+
+
+def test_the_bot_looks_only_at_a_card_it_does_not_know():
+    # Insider Information may look at the bot's own face-down card: legal, and worth nothing to it
+    # (in round 4, when a card played is no longer drawn back)
+    mine = [{"card": "gold-mine", "up": False}]
+    known = [[], [], [{"card": "patent-dispute", "up": False, "seen": [0]}]]
+    own_only = position([["1", "2"], ["4"], ["6"]], tools=(["insider"], [], []), phase="tool", table=known, round=4,
+                        portfolios=(mine, up("brewery"), up("print-shop")))
+    assert Play("insider", ANN, 1) in SPEC.legal(own_only, ANN)
+    assert choose(BOT, own_only) == Pass()
+    unknown = [[], [], [{"card": "patent-dispute", "up": False}]]
+    state = position([["1", "2"], ["4"], ["6"]], tools=(["insider"], [], []), phase="tool", table=unknown, round=4,
+                     portfolios=(mine, up("brewery"), up("print-shop")))
+    assert choose(BOT, state) == Play("insider", lot="3a")
