@@ -320,3 +320,38 @@ async def test_names_that_look_like_markup_are_shown_as_typed(tmp_path):
         line = f"{names[named.seat]}: {SPEC.notation.display(named.command, names)}"
         assert line in table.game_log.plain and names[named.command.player] in line
         assert app.is_running
+
+
+def human_asked(kind):
+    """The pinned game played on (every move the bot's) until a human may choose between
+    several commands of ``kind``; the match and that seat."""
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    while True:
+        seat = min(match.awaiting)
+        if seat != 2 and sum(isinstance(c, kind) for c in match.legal(seat)) > 1:
+            return match, seat
+        match.submit(seat, match.bot_move(seat) if seat == 2 else human_choice(match, seat))
+
+
+@pytest.mark.parametrize("kind, key", [(React, "c"), (DiscardCapital, "x")], ids=["connection", "tax"])
+async def test_enter_in_a_dialog_that_spends_capital_spends_the_least(tmp_path, kind, key):
+    # issue 21: the Connection dialog proposed the highest Capital card first, so Enter paid a
+    # 5 where a 1 would do; so did Tax Inspection's discards
+    match, seat = human_asked(kind)
+    options = [c for c in match.legal(seat) if isinstance(c, kind)]
+    cheapest = min(options, key=lambda c: sum(getattr(c, "pay", None) or c.values))
+    assert options[0] != cheapest  # the rules list the dearest first
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await keys(pilot, "enter")
+        await until(pilot, lambda: table.viewer == seat)
+        before = len(match.history)
+        await keys(pilot, key)
+        await until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
+        dialog = app.screen
+        assert dialog.query_one("OptionList").highlighted == 0 and dialog.choices[0][1] == cheapest
+        await keys(pilot, "enter")
+        await until(pilot, lambda: len(match.history) > before)
+        assert match.history[before].command == cheapest

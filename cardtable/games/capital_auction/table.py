@@ -43,6 +43,15 @@ PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
     "bid": (BID,), "pass": (BID, TOOL), "tool": (TOOL,),
     "react": (REACT,), "let_stand": (REACT,), "choose": (FLIP, PICK, TAX, VENTURE),
 }
+
+
+def spent(command: Command) -> tuple[int, tuple[int, ...]]:
+    """What a choice costs its player in Capital (a Connection's payment, a Tax Inspection's
+    discards): the total, then the values, the highest card kept longest; nothing for others."""
+    values = command.pay if isinstance(command, React) else command.values if isinstance(command, DiscardCapital) else ()
+    return (sum(values), values)
+
+
 CHOICE_TITLES = {
     FLIP: "Turn one of auction 3's cards face up",
     PICK: "Industrial Espionage: take one Capital card",
@@ -175,7 +184,8 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
                     "your lowest Capital cards pay its cost.", plays)
 
     def action_react(self) -> None:
-        reactions = [command for command in self.legal if isinstance(command, React)]
+        # the cheapest payment first: Enter must not spend a card the player did not need to
+        reactions = sorted((command for command in self.legal if isinstance(command, React)), key=spent)
         if len(reactions) == 1:
             self.submit(reactions[0])
         else:
@@ -186,7 +196,8 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
 
     def action_choose(self) -> None:
         view = self.ca_view
-        choices = [command for command in self.legal if isinstance(command, CHOICES)]
+        # a Tax Inspection's discards cheapest first, as a Connection's payment
+        choices = sorted((command for command in self.legal if isinstance(command, CHOICES)), key=spent)
         self._offer(CHOICE_TITLES.get(view.phase, "Choose"), view.status, choices)
 
     def _offer(self, title: str, note: str, commands: list[Command]) -> None:
