@@ -355,3 +355,19 @@ async def test_enter_in_a_dialog_that_spends_capital_spends_the_least(tmp_path, 
         await keys(pilot, "enter")
         await until(pilot, lambda: len(match.history) > before)
         assert match.history[before].command == cheapest
+
+
+async def test_the_capital_title_gives_the_value_and_the_cards_it_is_in(tmp_path):
+    # issue 21: "Your Capital · 16 in hand" read as sixteen cards
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        await keys(pilot, "enter")
+        await until(pilot, lambda: table.viewer == 0)
+        await pilot.pause()
+        hand = match.view(0).capital
+        assert len(hand) == 6 and sum(c.value for c in hand) != 6
+        assert f"Your Capital · {sum(c.value for c in hand)} in 6 cards" in screen_text(app)
+        assert "in hand" not in screen_text(app)

@@ -26,6 +26,7 @@ from rules.capital_auction.commands import (
 )
 from rules.capital_auction.state import BID, FLIP, PICK, REACT, TAX, TOOL, VENTURE, CapitalAuctionView
 from rules.core import Command, Match
+from rules.core.words import plural
 
 from ...screens.table import TableScreen
 from ...widgets.words import plain
@@ -119,7 +120,9 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
             chips.show((), "Each player's Capital cards are theirs alone to see.")
             return
         cards, laid = view.capital, ()
-        title = f"Your Capital · {sum(c.value for c in cards)} in hand"
+        # the value first, then the cards it is in: "16 in hand" read as sixteen cards
+        title = f"Your Capital · {sum(c.value for c in cards)} in {plural(len(cards), 'card')}" if cards else (
+            "Your Capital · none")
         if view.phase == BID and self.my_turn:
             # a raise is a whole new bid: the cards already laid can be part of it again
             laid = view.bids[self.viewer]
