@@ -68,18 +68,28 @@ def test_both_bots_are_registered():
     assert SPEC.best_bot == "bot" and set(SPEC.bots) == {"bot", "greedy"}
 
 
+# The bot's standard for this game (RULINGS.md; the deck's luck caps every bot: one that sees
+# every hidden card wins about 78% against two random players): at least 75% of wins against
+# two random players in three-player games, 85% against one in two-player games and 60%
+# against the greedy level, each over at least 300 games, seats rotated.
+
 def test_the_bot_beats_two_random_players_in_300_three_player_games():
-    """The issue asks for 90%; the bot wins 76% (seeds 0-299: 228 of 300, seats rotated).
-    This test holds the line at 74% so that a weaker bot fails it."""
     summary = simulate(SPEC, ["bot", "random", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.74, summary.shares
+    assert summary.shares[0] >= 0.75, summary.shares  # 232 of 300 (seeds 0-299)
+
+
+def test_the_bot_beats_one_random_player_in_300_two_player_games():
+    summary = simulate(SPEC, ["bot", "random"], 300, seed=0)
+    assert summary.games == 300
+    assert summary.shares[0] >= 0.85, summary.shares  # 260.5 of 300 (a shared win counts half)
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
     summary = simulate(SPEC, ["bot", "greedy"], 300, seed=0)
+    assert summary.games == 300
     assert summary.shares[0] >= 0.60, summary.shares
-    assert summary.shares[0] >= 0.90  # it wins about 95%
+    assert summary.shares[0] >= 0.90  # it wins about 95% (286 of 300)
 
 
 def test_the_greedy_bot_beats_random_bidding_less_often_than_the_bot():
