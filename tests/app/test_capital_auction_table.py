@@ -57,6 +57,16 @@ def tick_keys(chips: CapitalChips, values) -> list[str]:
     return keys
 
 
+async def past_the_curtain(pilot, seat: int) -> CapitalAuctionTable:
+    """The table, once the curtain that opens the game (or a hand-off) is lifted for ``seat``."""
+    app = pilot.app
+    table = table_of(app, CapitalAuctionTable)
+    await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+    await keys(pilot, "enter")
+    await until(pilot, lambda: table.viewer == seat)
+    return table
+
+
 async def choose_in_dialog(pilot, command) -> None:
     dialog = pilot.app.screen
     assert isinstance(dialog, ChoiceDialog)
@@ -173,10 +183,7 @@ async def test_a_bid_the_rules_refuse_changes_nothing_and_says_why(tmp_path):
     match.submit(0, match.legal(0)[0])  # the least bid: Bob's lowest card cannot beat it
     app = snapshot_app(tmp_path, match)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == 1)
+        table = await past_the_curtain(pilot, 1)
         await pilot.pause()
         assert table.check_action("bid", ()) is None  # nothing ticked: greyed
         chips = table.chips
@@ -212,10 +219,7 @@ async def test_a_tool_dialog_lists_the_legal_plays_and_escape_plays_nothing(tmp_
     seat = min(match.awaiting)
     app = snapshot_app(tmp_path, match)
     async with app.run_test(size=(120, 40)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == seat)
+        table = await past_the_curtain(pilot, seat)
         before = len(match.history)
         await keys(pilot, "t")
         await until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
@@ -264,12 +268,14 @@ async def test_the_board_redraws_to_the_terminal_it_is_given(tmp_path):
     match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
     app = snapshot_app(tmp_path, match)
     async with app.run_test(size=(120, 40)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == 0)
+        table = await past_the_curtain(pilot, 0)
         await pilot.pause()
         assert "Decks:" in screen_text(app)  # room for the decks' line
+        # the Capital's title gives the value and the cards it is in (issue 21: "Your Capital ·
+        # 16 in hand" read as sixteen cards)
+        hand = match.view(0).capital
+        assert len(hand) == 6 and sum(c.value for c in hand) != 6
+        assert f"Your Capital · {sum(c.value for c in hand)} in 6 cards" in screen_text(app)
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         await pilot.pause()
@@ -343,10 +349,7 @@ async def test_enter_in_a_dialog_that_spends_capital_spends_the_least(tmp_path, 
     assert options[0] != cheapest  # the rules list the dearest first
     app = snapshot_app(tmp_path, match)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == seat)
+        table = await past_the_curtain(pilot, seat)
         before = len(match.history)
         await keys(pilot, key)
         await until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
@@ -355,19 +358,3 @@ async def test_enter_in_a_dialog_that_spends_capital_spends_the_least(tmp_path, 
         await keys(pilot, "enter")
         await until(pilot, lambda: len(match.history) > before)
         assert match.history[before].command == cheapest
-
-
-async def test_the_capital_title_gives_the_value_and_the_cards_it_is_in(tmp_path):
-    # issue 21: "Your Capital · 16 in hand" read as sixteen cards
-    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
-    app = snapshot_app(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == 0)
-        await pilot.pause()
-        hand = match.view(0).capital
-        assert len(hand) == 6 and sum(c.value for c in hand) != 6
-        assert f"Your Capital · {sum(c.value for c in hand)} in 6 cards" in screen_text(app)
-        assert "in hand" not in screen_text(app)
