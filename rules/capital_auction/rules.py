@@ -641,7 +641,8 @@ class CapitalAuctionGame:
         return state.awaiting
 
     def turn(self, state: CapitalAuctionState) -> int:
-        return state.turns
+        """The turn being played, from 1 (``turns`` counts the bid and Tool turns taken)."""
+        return state.turns + 1
 
     def conserved(self, state: CapitalAuctionState) -> dict[str, Any]:
         capital = [*state.capital_deck, *state.capital_discard, *(c for h in state.capital for c in h),

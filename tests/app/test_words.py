@@ -78,3 +78,10 @@ def test_the_help_says_2_players_not_2_2(capsys):
     out = capsys.readouterr().out
     assert "Abundance, 2 players;" in out and "2-2" not in out and "2–2" not in out
     assert "Property, 2–6 players;" in out
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_a_new_game_is_at_turn_1_not_turn_0(game):
+    spec = rules.find_game(game)
+    match = Match(spec, [Seat(f"P{i}") for i in range(spec.players[0])], seed=1)
+    assert match.turn == 1

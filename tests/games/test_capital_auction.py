@@ -1154,7 +1154,7 @@ def test_cards_are_conserved_and_turns_count():
         seat = min(SPEC.awaiting(state))
         SPEC.apply(state, seat, rng.choice(SPEC.legal(state, seat)))
         assert SPEC.conserved(state) == conserved
-    assert SPEC.turn(state) == state.turns > 0
+    assert SPEC.turn(state) == state.turns + 1 > 1
 
 
 def test_only_the_awaited_seat_may_act():
@@ -1203,16 +1203,16 @@ def test_an_auction_without_cards_is_skipped():
 
 def test_turns_count_bids_passes_and_tool_turns_not_answers():
     state = position()
-    assert SPEC.turn(state) == 0
+    assert SPEC.turn(state) == 1  # the turn being played, from 1 (a new game never says turn 0)
     play(state, "bid 1")
     play(state, "pass")
-    assert SPEC.turn(state) == 2
+    assert SPEC.turn(state) == 3
     tools = tools_for(ann=["bailout"], bob=["connection"])
     play(tools, "tool bailout")
     play(tools, "decline")
     play(tools, "decline")
     play(tools, "pass")
-    assert SPEC.turn(tools) == 2
+    assert SPEC.turn(tools) == 3
 
 
 def test_the_reshuffle_and_the_random_take_use_up_chance_draws():
