@@ -4,7 +4,9 @@ A ``Replay`` is a Match rebuilt from a game's seed and commands — the rules re
 those — that keeps the position after every move, so it can be moved to any of them at once
 (``goto``). It is a Match to read (views per seat, history, turn, outcome, awaiting), never to
 play: ``legal`` is empty and ``submit``, ``check`` and ``undo`` refuse. A table shows it as it
-shows a game in play, through ``view(seat)`` and the history's events as that seat may read them.
+shows a game in play, through ``view(seat)`` and the history's events as that seat may read them;
+a player's view only once the game is over at its last move (until then it can still be played,
+and a replay must not show anyone a hand or a sealed bid they would play against).
 
 ``scores()`` charts the game: each seat's public standing (money, points) after every move,
 from the game's optional ``scores(state)`` function, else from the first scoreboard column of
@@ -18,11 +20,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .engine import Command
+from .engine import Command, View
 from .errors import IllegalCommand, ReplayError, RulesError
 from .match import FORMAT_VERSION, Match, Played, Seat, _read_save
 
 READ_ONLY = "This is a replay: nothing can be played here."
+PUBLIC_ONLY = "The game is not over: only the public view can be replayed until it ends."
 
 
 @dataclass(frozen=True)
@@ -41,12 +44,19 @@ class Replay(Match):
     ``stopped`` is the move that did not replay (a save edited by hand or damaged, or from rules
     that have changed since), as a ReplayError: the replay holds the moves before it.
     ``differs`` says where the position the save stored differs from where its moves lead (None
-    when it agrees): the replay shows the moves, which are the truth."""
+    when it agrees): the replay shows the moves, which are the truth.
+
+    While the game can still be played (not over at its last move) only the public view can be
+    replayed: ``view(seat)`` of a player refuses (``private_views`` says which it is), so that
+    nobody reads a hand or a sealed bid of a game they may yet play against."""
 
     def __init__(self, spec: Any, seats: Sequence[Seat], options: Mapping[str, Any] | None,
                  seed: int, moves: Sequence[Any] = (), *, strict: bool = True,
                  version: int = FORMAT_VERSION) -> None:
         super().__init__(spec, seats, options, seed)
+        # every seat's view is read while the moves are replayed (each is parsed as its seat
+        # typed it); whether they may be shown is decided once the last move is known
+        self.private_views = True
         self.stopped: ReplayError | None = None
         self.differs: str | None = None
         self._states: list[Any] = [copy.deepcopy(self.state)]
@@ -63,6 +73,9 @@ class Replay(Match):
         self._played: tuple[Played, ...] = tuple(self.history)
         self._turns = tuple(spec.turn(state) for state in self._states)
         self.position = len(self._played)
+        self.private_views: bool = self.over
+        """Whether each player's view may be shown: only when the game is over at its last
+        move (a game that can still be resumed keeps its secrets)."""
         self._series: ScoreSeries | None = None
 
     # -- making one ------------------------------------------------------------------------------
@@ -84,6 +97,17 @@ class Replay(Match):
         if replay.stopped is None:
             replay.differs = replay._differs_from(data.get("snapshot"))
         return replay
+
+    def check_view(self, seat: int | None) -> None:
+        """Raise IllegalCommand saying why ``seat``'s view may not be shown: a player's view of
+        a game not over at its last move (the public's, None, always may)."""
+        if seat is not None and not self.private_views:
+            raise IllegalCommand(PUBLIC_ONLY)
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` saw at the position shown (None: the public); see ``check_view``."""
+        self.check_view(seat)
+        return super().view(seat)
 
     # -- moving between positions ----------------------------------------------------------------
     @property

@@ -75,7 +75,7 @@ def test_a_save_replays_and_a_move_that_no_longer_does_ends_the_replay_there(gam
     cut = rules.load_replay(data)
     assert cut.moves == 5 and isinstance(cut.stopped, ReplayError) and cut.stopped.move == 6
     assert "move 6 ('not a move at all') does not replay" in str(cut.stopped)
-    assert cut.view(0) == _after(match, 5).view(0)
+    assert cut.view(None) == _after(match, 5).view(None)
 
 
 @pytest.mark.parametrize("entry", [[9, "take 1"], "take 1", {"seat": 0}])
@@ -96,6 +96,25 @@ def test_moves_that_do_not_reach_the_saved_position_replay_all_and_say_where():
     replay = rules.load_replay(data)
     assert replay.stopped is None and replay.moves == len(match.history)
     assert replay.differs == "turn" and replay.view(None) == match.view(None)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_only_the_public_view_of_a_game_not_over_is_replayed(game):
+    match = finished(game)
+    replay = Replay.of(match)
+    assert replay.private_views
+    replay.goto(3)
+    assert all(replay.view(seat) == _after(match, 3).view(seat) for seat in range(len(match.seats)))
+    unfinished = Replay.of(_after(match, len(match.history) - 1))  # one move from the end
+    assert not unfinished.private_views
+    for position in (0, 3, unfinished.moves):
+        unfinished.goto(position)
+        assert unfinished.view(None) == _after(match, position).view(None)
+        for seat in range(len(match.seats)):
+            with pytest.raises(IllegalCommand, match="The game is not over: only the public view"):
+                unfinished.check_view(seat)
+            with pytest.raises(IllegalCommand, match="The game is not over"):
+                unfinished.view(seat)
 
 
 def _after(match: Match, moves: int) -> Match:
