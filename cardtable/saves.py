@@ -85,11 +85,30 @@ class GameInUse(SaveError):
     """The game is open in another cardtable; the message names that process."""
 
 
+class UnusablePath(ValueError):
+    """A folder the player named (a flag, an environment variable) that cannot be used as
+    written; the message names where it came from and says why."""
+
+
+def user_path(text: str | Path, source: str) -> Path:
+    """``text`` as a path, a leading ``~`` or ``~user`` expanded. Raises UnusablePath, naming
+    ``source`` ("--data-dir", "CARDTABLE_DATA_DIR"), when that home folder cannot be found (an
+    unknown user: pathlib raises a bare RuntimeError)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        head = str(text).replace("\\", "/").split("/", 1)[0]
+        why = (f"there is no user {head[1:]!r} on this computer, so {head!r} names no home folder"
+               if len(head) > 1 else "your home folder ('~') cannot be found")
+        raise UnusablePath(f"{source} {str(text)!r} cannot be used: {why}") from None
+
+
 def default_data_dir() -> Path:
-    """``$CARDTABLE_DATA_DIR`` if set, else the platform's user data folder for cardtable."""
+    """``$CARDTABLE_DATA_DIR`` if set, else the platform's user data folder for cardtable.
+    Raises UnusablePath for a value naming a home folder that cannot be found."""
     override = os.environ.get(DATA_DIR_ENV, "").strip()
     if override:
-        return Path(override).expanduser()
+        return user_path(override, DATA_DIR_ENV)
     return platformdirs.user_data_path(APP_NAME)
 
 
@@ -188,13 +207,14 @@ _IN_FLIGHT: set[str] = set()
 
 
 class SaveStore:
-    """Saved games in ``root/saves/<id>.json``; ``root`` defaults to ``default_data_dir()``.
+    """Saved games in ``root/saves/<id>.json``; ``root`` defaults to ``default_data_dir()``
+    (either raises UnusablePath for a ``~user`` that cannot be found).
 
     ``problems`` holds one message per thing the last ``list()`` could not read at all (the
     folder itself); a damaged file is an entry of the list, not a problem."""
 
     def __init__(self, root: Path | str | None = None) -> None:
-        self.root = Path(root).expanduser() if root is not None else default_data_dir()
+        self.root = user_path(root, "the data folder") if root is not None else default_data_dir()
         self.problems: list[str] = []
         # game id → "created" timestamp, so an autosave need not re-read its own file
         self._created: dict[str, str] = {}
