@@ -119,7 +119,7 @@ class CardtableApp(App[None]):
                     self.notify_not_saved(error)
             self.open_game(match, game_id, failure)
             if notice:
-                self.notify(notice, title="Resumed before a move that no longer replays",
+                self.notify(notice, title="Resumed at its last good move",
                             severity="warning", timeout=20, markup=False)
         if self._replay is not None:
             self.open_replay(self._replay, notice)

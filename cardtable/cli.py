@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for t
     from rules.core import Match, Replay, Seat
 
     from .record import HeadToHead, PlayerStats
-from .saves import GameInUse, SaveInfo, SaveStore, finish_writes_before_dying, is_valid_id
+from .saves import GameInUse, SaveInfo, SaveStore, UnusablePath, finish_writes_before_dying, is_valid_id, user_path
+from .settings import config_dir
 
 PROG = "cardtable"
 
@@ -456,6 +457,8 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
 
 COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_saves,
             "simulate": cmd_simulate, "replay": cmd_replay, "stats": cmd_stats, "serve": cmd_serve}
+OPENS_THE_APP = frozenset({None, "new", "resume", "replay", "serve"})
+"""The commands that run the app (serve: one for each browser), which reads the settings."""
 
 
 # -- output ----------------------------------------------------------------------------------
@@ -522,9 +525,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as done:  # --help and --version have printed what was asked
             return done.code if isinstance(done.code, int) else 0
-        store = SaveStore(args.data_dir)
+        store = SaveStore(None if args.data_dir is None else user_path(args.data_dir, "--data-dir"))
+        if args.command in OPENS_THE_APP:
+            config_dir()  # where the app keeps its settings: a value that cannot be used is said now
         return COMMANDS[args.command](args, store)
-    except UsageError as error:
+    except (UsageError, UnusablePath) as error:
         return fail(str(error), 2)
     except SaveFormatError as error:
         return fail(str(error), 1)

@@ -245,6 +245,42 @@ def test_data_dir_flag_wins_over_the_environment(data, tmp_path, monkeypatch, ca
     assert capsys.readouterr().out.startswith("No saved games")
 
 
+NOBODY = "cardtable-no-such-user"
+NOBODYS_HOME = f"~{NOBODY}/games"  # Path.expanduser raises RuntimeError on it
+
+
+def unknown_home(source: str) -> str:
+    return (f"cardtable: {source} '{NOBODYS_HOME}' cannot be used: there is no user '{NOBODY}' on "
+            f"this computer, so '~{NOBODY}' names no home folder")
+
+
+@needs_game
+@pytest.mark.parametrize("argv, env", [
+    (["--data-dir", NOBODYS_HOME, "saves"], None),
+    (["saves", "--data-dir", NOBODYS_HOME], None),
+    (["new", FIRST, "--players", "Ann,bot:Cleo", "--data-dir", NOBODYS_HOME], None),
+    (["saves"], "CARDTABLE_DATA_DIR"),
+    (["new", FIRST, "--players", "Ann,bot:Cleo"], "CARDTABLE_DATA_DIR"),
+])
+def test_a_data_dir_in_the_home_of_an_unknown_user_is_a_usage_error(argv, env, monkeypatch, launched, capsys):
+    if env:
+        monkeypatch.setenv(env, NOBODYS_HOME)
+    assert main(argv) == 2
+    assert one_error_line(capsys) == unknown_home(env or "--data-dir")
+    assert launched == []
+
+
+@needs_game
+def test_a_config_dir_in_the_home_of_an_unknown_user_is_said_before_the_app_opens(data, monkeypatch, launched, capsys):
+    monkeypatch.setenv("CARDTABLE_CONFIG_DIR", NOBODYS_HOME)
+    assert main(["new", FIRST, "--players", "Ann,bot:Cleo", "--data-dir", str(data)]) == 2
+    assert one_error_line(capsys) == unknown_home("CARDTABLE_CONFIG_DIR")
+    assert launched == [] and not (data / "saves").exists(), "nothing may be saved"
+    # a command that never reads the settings is not held up by them
+    assert main(["saves", "--data-dir", str(data)]) == 0
+    assert capsys.readouterr().err == ""
+
+
 # -- simulate --------------------------------------------------------------------------------
 def win_shares(out: str) -> list[float]:
     return [float(share) for share in re.findall(r"(\d+\.\d)% of wins", out)]

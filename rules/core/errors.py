@@ -32,3 +32,17 @@ class ReplayError(SaveFormatError):
         super().__init__(message)
         self.move = move
         self.text = text
+
+
+class SnapshotMismatch(SaveFormatError):
+    """A save whose moves all replay but do not reach the position it stored (its ``snapshot``).
+
+    The moves are the truth (the game is its seed and its commands; the snapshot is only a check
+    written beside them), so the game can resume after its last move, ``moves``, where they
+    lead. ``where`` is the first place the saved position differs ("money[1]"), or "" when it
+    differs as a whole."""
+
+    def __init__(self, message: str, moves: int, where: str) -> None:
+        super().__init__(message)
+        self.moves = moves
+        self.where = where

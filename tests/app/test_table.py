@@ -610,6 +610,33 @@ class HeldExpert:
         return legal[0]
 
 
+class FakeClock:
+    """The expert's clock in a test: it moves only when told (a search's time, a wait)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.waits: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:  # stands for TableScreen._wait_in_worker
+        self.waits.append(seconds)
+        self.now += seconds
+
+
+class ThinkingExpert:
+    """An expert whose search takes ``seconds`` on the fake clock (it plays the first legal
+    command)."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        self.clock, self.seconds = clock, seconds
+
+    def choose(self, view, legal, rng):
+        self.clock.now += self.seconds
+        return legal[0]
+
+
 def scores_text(table) -> str:
     """The scoreboard's rows as text (the status line also names a thinking expert)."""
     from rich.console import Console
@@ -624,6 +651,9 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
 
     held = HeldExpert()
     monkeypatch.setitem(bots._EXPERTS, SPEC, held)
+    clock = FakeClock()  # its answers need not wait out the budget here
+    monkeypatch.setattr(TableScreen, "clock", clock)
+    monkeypatch.setattr(TableScreen, "_wait_in_worker", clock.wait)
     app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Eve", "expert"), Seat("Ann")])
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, lambda: held.asked.is_set())
@@ -646,3 +676,93 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
         assert match.history[0].seat == 0 and table._thinking is None
         await pilot.pause()
         assert "thinking…" not in scores_text(table) and "Eve (bot: expert)" in scores_text(table)
+
+
+# -- the expert answers after its whole budget, whatever it holds ------------------------------
+
+def test_an_answer_comes_no_sooner_than_its_deadline():
+    from cardtable.screens.table import answer_after
+
+    for thinking, waited in [(0.0, 0.4), (0.25, 0.15), (0.4, None), (0.7, None)]:
+        clock = FakeClock()
+        deadline = clock() + 0.4
+
+        def choose():
+            clock.now += thinking
+            return "answer"
+
+        assert answer_after(choose, deadline, clock, clock.wait) == "answer"
+        assert clock.waits == ([] if waited is None else [pytest.approx(waited)])
+        assert clock.now == pytest.approx(1000 + max(0.4, thinking))
+    clock = FakeClock()
+    assert answer_after(lambda: 7, None, clock, clock.wait) == 7 and clock.waits == []
+
+
+def one_legal_for_the_expert(match) -> bool:
+    return 0 in match.awaiting and len(match.legal(0)) == 1
+
+
+@pytest.mark.parametrize("legal", ["one", "several"])
+async def test_the_expert_submits_after_its_whole_budget_with_one_legal_command_or_several(
+        tmp_path, monkeypatch, legal):
+    import rules.core.bots as bots
+    from cardtable.screens.table import SETTLE
+    from pilot_helpers import bot_played
+    from rules.core.search import settings_for
+
+    clock = FakeClock()
+    monkeypatch.setattr(TableScreen, "clock", clock)
+    monkeypatch.setattr(TableScreen, "_wait_in_worker", clock.wait)
+    if legal == "one":  # a reaction window without a Connection to react with: "decline" alone
+        game, seats = "capital-auction", [Seat("Eve", "expert"), Seat("Bob", "bot"), Seat("Ann")]
+        match = bot_played(game, seats, 3, one_legal_for_the_expert)
+        searched = 0.0  # the real expert answers a lone command at once
+    else:
+        game, seats = GAME, [Seat("Eve", "expert"), Seat("Ann")]
+        match = Match(rules.find_game(game), seats, seed=1)
+        assert len(match.legal(0)) > 1
+        searched = 0.25
+        monkeypatch.setitem(bots._EXPERTS, match.spec, ThinkingExpert(clock, searched))
+    budget = settings_for(match.spec).seconds
+    assert budget and budget > searched
+    submitted = []
+    match.subscribe(lambda m, update: submitted.append((update.played.seat, clock())))
+    table = TableScreen(match, None, None, Settings(bot_delay=0))
+    async with TableApp(table).run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: submitted)
+    # asked at 1000 on the fake clock: the answer is submitted after the budget, whatever the
+    # search took, and not before
+    assert submitted[0] == (0, pytest.approx(1000 + budget + SETTLE))
+    assert clock.waits[0] == pytest.approx(budget + SETTLE - searched)
+
+
+async def test_leaving_the_table_ends_the_experts_wait_at_once(tmp_path, monkeypatch):
+    import threading
+
+    import cardtable.screens.table as table_module
+    from rules.core.search import Settings as SearchSettings
+
+    woke = threading.Event()
+    waited = []
+    real_wait = TableScreen._wait_in_worker
+
+    def watched_wait(table, seconds):
+        waited.append(seconds)
+        real_wait(table, seconds)
+        woke.set()
+
+    monkeypatch.setattr(TableScreen, "_wait_in_worker", watched_wait)
+    monkeypatch.setattr(table_module, "settings_for", lambda spec: SearchSettings(seconds=3600))
+    clock = FakeClock()
+    monkeypatch.setattr(TableScreen, "clock", clock)
+    app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Eve", "expert"), Seat("Ann")])
+    import rules.core.bots as bots
+
+    monkeypatch.setitem(bots._EXPERTS, SPEC, ThinkingExpert(clock, 0.0))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: waited)
+        assert waited == [pytest.approx(3600 + table_module.SETTLE)] and not woke.is_set()
+        app.pop_screen()
+        await pilot.pause()
+        assert woke.wait(30), "the expert still waits after the table was left"
+    assert match.history == []  # nothing was played for a table that is gone
