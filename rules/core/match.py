@@ -248,7 +248,8 @@ class Match:
                 "the moves replay but do not reach the saved position ("
                 + (f"it differs at {where})" if where else "it is not a position of this game)"),
                 moves, where)
-        match._undo.clear()  # a resumed game starts with nothing to take back
+        # what could be taken back before the game was saved can be after: replaying kept the
+        # same undo record as playing did (cleared at every reveal)
         return match
 
     def _replay(self, version: int, number: int, entry: Any) -> None:

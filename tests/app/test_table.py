@@ -766,3 +766,24 @@ async def test_leaving_the_table_ends_the_experts_wait_at_once(tmp_path, monkeyp
         await pilot.pause()
         assert woke.wait(30), "the expert still waits after the table was left"
     assert match.history == []  # nothing was played for a table that is gone
+
+
+async def test_undo_still_takes_back_a_move_after_the_game_is_resumed(tmp_path):
+    seats = [Seat("Ann"), Seat("Bob", "random")]
+    seed, before, text = undoable_position(seats)
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, seats, seed=seed)
+    for seat, command in [*before, [0, text]]:
+        match.submit(seat, command)
+    assert match.can_undo(0)
+    game_id = store.create(match)  # quit here: the move could still be taken back
+    resumed = store.open(game_id).match
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=resumed, game_id=game_id)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        if not isinstance(app.screen, TableScreen):  # a game's own dialog opened first
+            await pilot.press("escape")
+            await pilot.pause()
+        await pilot.press("ctrl+z")
+        await settle(pilot, lambda: len(resumed.history) == len(before))
+        assert [[p.seat, p.text] for p in resumed.history] == before

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import pytest
 
 import rules
@@ -144,7 +145,24 @@ def test_a_format_1_save_replays_each_command_for_the_one_seat_awaited(pile):
             {"name": "Bob", "bot": None}], "seed": 3, "commands": ["mark", "take 1", "take 1"]}
     match = rules.load_match(data)
     assert [(p.seat, p.text) for p in match.history] == [(0, "mark"), (0, "take 1"), (1, "take 1")]
-    assert not match.can_undo(1)  # a resumed game starts with nothing to take back
+    # a resumed game may take back what could be taken back before it was saved
+    live = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    for seat, text in [(0, "mark"), (0, "take 1"), (1, "take 1")]:
+        live.submit(seat, text)
+    assert [match.can_undo(seat) for seat in (0, 1)] == [live.can_undo(seat) for seat in (0, 1)]
+
+
+def test_undo_survives_saving_and_resuming_until_something_is_revealed(pile):
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    match.submit(0, "take 1")
+    assert match.can_undo(0)
+    loaded = rules.load_match(json.loads(json.dumps(match.to_json())))
+    assert loaded.can_undo(0) and not loaded.can_undo(1)
+    loaded.undo(0)
+    assert loaded.history == [] and pile.to_json(loaded.state) == pile.to_json(Match(pile, match.seats, seed=3).state)
+    match.submit(1, "peek")  # a reveal: nothing before it can be taken back, saved or not
+    loaded = rules.load_match(json.loads(json.dumps(match.to_json())))
+    assert not loaded.can_undo(0) and not loaded.can_undo(1)
 
 
 @pytest.mark.parametrize(
