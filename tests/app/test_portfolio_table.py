@@ -131,7 +131,7 @@ async def offer_a_deal(pilot, table: PortfolioTable, match: Match) -> tuple[Card
     if price:
         await pilot.click("#deal-take-money")
         await pilot.press("1")
-    expected = Offer("Bob", Side(cards=(card_widget.card,)), Side(money=price))
+    expected = Offer(1, Side(cards=(card_widget.card,)), Side(money=price))
     assert dialog.command == expected
     # the preview says it in words
     assert f"Bob gets {card_widget.card.symbol}; you get {'$1' if price else 'nothing'}" in await on_screen(pilot)
@@ -205,7 +205,7 @@ async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
                 money = list(match.state.money)
                 given, price = await offer_a_deal(pilot, table, match)
                 await settle(pilot, lambda: len(match.history) > before)
-                assert match.history[-1].text.startswith("offer Bob:")
+                assert match.history[-1].text.startswith("offer 2:")  # saved by seat number
                 deal = 1
                 continue
             command = human_choice(match)
@@ -345,7 +345,7 @@ async def test_a_selected_portfolio_shows_its_price_and_a_refusal_changes_nothin
         assert "◀ 2♣ neutralises" in str(board.render())  # the board points at where it fits
         await pilot.press("x")
         await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert app.screen.message == "Neutralise P1 from Bob with 2C for $4?"
+        assert app.screen.message == "Neutralise P1 from Bob with 2♣ for $4?"
         await pilot.press("y")
         await settle(pilot, lambda: bool(match.history))
         assert match.history[-1].text == f"neutralise P1 {two.key}"
@@ -419,7 +419,8 @@ async def test_names_with_spaces_work_in_offers_the_dialog_and_the_answer(tmp_pa
         await pilot.press(*f"offer bob van dam: give {card.key}", "enter")
         await settle(pilot, lambda: bool(match.history))
         offered = match.history[-1].command
-        assert offered == Offer("Bob van Dam", Side(cards=(card,)))
+        assert offered == Offer(1, Side(cards=(card,)))
+        assert match.history[-1].text == f"offer 2: give {card.key}"
         # the curtain calls Bob van Dam, who sees the offer in full and accepts
         await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
         assert "Pass to Bob van Dam" in await on_screen(pilot)
@@ -429,3 +430,78 @@ async def test_names_with_spaces_work_in_offers_the_dialog_and_the_answer(tmp_pa
         await pilot.press("y")
         await settle(pilot, lambda: isinstance(match.history[-1].command, Accept))
         assert card in match.state.hands[1]
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed(tmp_path):
+    """Two humans and a bot called like markup play a draw, a deal offered with the dialog and
+    declined, discards and the bot's turn through the table: every name is on screen exactly as
+    typed (nothing read as markup, nothing run), and the app goes on."""
+    names = ("[/]", "Bob [kid]", "[@click=app.quit]")
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, [Seat(names[0]), Seat(names[1]), Seat(names[2], "bot")], seed=3)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=SMALL) as pilot:
+        table = next(s for s in app.screen_stack if isinstance(s, PortfolioTable))
+
+        async def lift_curtain_for(seat: int) -> None:
+            await settle(pilot, lambda: isinstance(app.screen, HandoffScreen)
+                         and app.screen.player == names[seat])
+            assert f"Pass to {names[seat]}" in await on_screen(pilot)
+            await pilot.press("enter")
+
+        async def draw_one(seat: int) -> None:
+            await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+            assert f"{names[seat]}: draw" in await on_screen(pilot)
+            await pilot.press("enter")
+            await settle(pilot, lambda: app.screen is table and match.state.phase == ACT)
+
+        async def discard_first(seat: int) -> None:
+            before = len(match.history)
+            await select(pilot, table, [table.hand.cards[0]])
+            await pilot.press("backspace")
+            await settle(pilot, lambda: len(match.history) > before)
+            assert isinstance(match.history[before].command, Discard) and match.history[before].seat == seat
+
+        await lift_curtain_for(0)
+        await draw_one(0)
+        shown = await on_screen(pilot)
+        assert f"Your move, {names[0]}." in shown
+        assert all(name in shown for name in names)  # the board names every player
+        assert f"{names[0]}: draw 1" in shown  # the log
+
+        # a deal for Bob [kid], with the dialog: the players to choose from are named as typed
+        await pilot.press("o")
+        await settle(pilot, lambda: isinstance(app.screen, DealDialog))
+        shown = await on_screen(pilot)
+        assert f"{names[0]}: offer a deal" in shown and names[1] in shown and names[2] in shown
+        await pilot.click(app.screen.query_one("#deal-hand", HandWidget).query(CardWidget).first())
+        assert f"Offer: {names[1]} gets" in await on_screen(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot, lambda: match.state.phase == RESPOND)
+        assert match.history[-1].text.startswith("offer 2:")
+
+        await lift_curtain_for(1)
+        await settle(pilot, lambda: isinstance(app.screen, DealAnswer))
+        shown = await on_screen(pilot)
+        assert f"{names[1]}: a deal from {names[0]}" in shown and f"{names[0]} gives you" in shown
+        await pilot.press("n")
+        await settle(pilot, lambda: match.state.phase == ACT)
+
+        await lift_curtain_for(0)
+        await settle(pilot, lambda: app.screen is table and table.viewer == 0)
+        shown = await on_screen(pilot)
+        assert f"{names[0]}: offer {names[1]}: give" in shown  # the log writes the player by name
+        assert f"{names[1]}: decline" in shown and f"{names[1]} declines {names[0]}'s" in shown
+        await discard_first(0)
+        await lift_curtain_for(1)
+        await draw_one(1)
+        await discard_first(1)
+        # the bot plays its turn; then the curtain calls the first player again, to draw
+        await lift_curtain_for(0)
+        await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+        await pilot.press("escape")  # not now: a look at the table first
+        await settle(pilot, lambda: app.screen is table and table.viewer == 0)
+        shown = await on_screen(pilot)
+        assert f"{names[2]}: draw 1" in shown and f"{names[2]}: discard" in shown  # the bot's turn
+        assert any(played.seat == 2 for played in match.history)
+        assert app.is_running and app.screen is table

@@ -16,7 +16,8 @@ from textual.binding import Binding
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-from rules.core import Card, Command
+from rules.core import Card, Command, RulesError
+from rules.core.words import dollars, player, say
 from rules.portfolio.commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper,
 )
@@ -186,6 +187,17 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         self.set_class(not shown, "-sheet-open")
         self.set_class(shown, "-sheet-closed")
 
+    def refusal(self, command: Command | str) -> str | None:
+        """The rules' reason as they wrote it: a Sentence, so the dialogs show its cards in colour
+        (the shared table's ``refusal`` gives its plain text)."""
+        try:
+            self.match.check(self.viewer, command)
+        except RulesError as error:
+            return error.sentence
+        except Exception:  # noqa: BLE001 — the shared table says so in words
+            return super().refusal(command)
+        return None
+
     def _play(self, command: Command | None) -> None:
         if command is not None and self.my_turn:
             self.submit(command)
@@ -261,8 +273,9 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
             self.submit(command)
             return
         cost = info.neutralise_cost if verb == "neutralise" else info.acquire_cost
-        owner = self.match.names[info.owner]
-        if await self.confirm(f"{verb.capitalize()} {pid} from {owner} with {card.code} for ${cost}?"):
+        owner = player(self.match.names, info.owner)
+        question = say("{} {} from {} with {} for {}?", verb.capitalize(), pid, owner, card, dollars(cost))
+        if await self.confirm(question):
             self.submit(command)
 
     def action_discard(self) -> None:
@@ -275,7 +288,7 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
 
     # -- turning a selection into a command ------------------------------------------------------
     def _ask(self, message: str) -> None:
-        self.notify(message, severity="warning", title="Select first")
+        self.notify(message, severity="warning", title="Select first", markup=False)
 
     def _one_card(self, doing: str) -> Card | None:
         selected = self.hand.selected
@@ -295,7 +308,8 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if len(fits) == 1:
             return fits[0]
         if len(fits) > 1:
-            self._ask(f"{card.code} can {verb} {', '.join(fits)}: choose one on the board (↑/↓ or click).")
+            self._ask(f"{card.symbol} can {verb} {', '.join(fits)}: choose one on the board "
+                      "(↑/↓ or click).")
             return None
         if chosen is None:
             self._ask("There is no portfolio on the table to play on.")
