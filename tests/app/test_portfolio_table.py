@@ -15,7 +15,7 @@ from textual.app import App
 import rules
 from rules.core import Card, Match, Seat, chance, get_bot
 from rules.portfolio.commands import (
-    Accept, Acquire, Cap, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
+    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
 )
 from rules.portfolio.state import ACT, DRAW, RESPOND
 
@@ -329,14 +329,15 @@ async def test_a_selected_portfolio_shows_its_price_and_a_refusal_changes_nothin
         await select(pilot, table, [seven])
         assert "◀" not in str(board.render())  # Ann cannot afford to play it anywhere
         assert table.check_action("acquire", ()) is None  # greyed: no acquisition is legal now
-        await pilot.press("a")
+        await pilot.press("a")  # the greyed key says why, in the rules' words
         await pilot.pause()
-        assert not isinstance(app.screen, ConfirmScreen) and notes == []
-        # typed in the command bar instead, the rules say why not
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert notes == ["You need $8 to acquire P1; you have $6."]
+        # typed in the command bar instead, the rules say the same
         await pilot.press("colon")
         await pilot.press(*f"acquire P1 {seven.key}", "enter")
         await pilot.pause()
-        assert notes[-1] == "You need $8 to acquire P1; you have $6."
+        assert notes[-1] == "You need $8 to acquire P1; you have $6." and len(notes) == 2
         assert "You need $8 to acquire P1" in await on_screen(pilot)
         assert SPEC.to_json(match.state) == before and match.history == []
         await pilot.press("escape")
@@ -505,3 +506,48 @@ async def test_names_that_look_like_markup_are_shown_as_typed(tmp_path):
         assert f"{names[2]}: draw 1" in shown and f"{names[2]}: discard" in shown  # the bot's turn
         assert any(played.seat == 2 for played in match.history)
         assert app.is_running and app.screen is table
+
+
+async def test_a_key_that_does_nothing_says_why_in_the_rules_words(tmp_path):
+    """Every key of the game that cannot act now says why on the spot, the rules' refusal where
+    there is one: before the draw, after the one offer of the turn, with cards still in hand,
+    with no offer to answer, with no card that fits. Nothing changes."""
+    data = position(portfolios=[(1, ["3C", "4C", "5C", "6C"])], give=[(0, ["KD"])], turn_income=0,
+                    money=[6, 6, 6])
+    app, table, match, notes = table_at(data)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+        await pilot.press("escape")  # not now: the keys of the table first
+        await settle(pilot, lambda: app.screen is table)
+
+        async def press(key: str) -> str:
+            count = len(notes)
+            await pilot.press(key)
+            await settle(pilot, lambda: len(notes) > count)
+            return notes[-1]
+
+        # before the draw every key of the turn waits for it (Enter is hidden, ⌫ too)
+        for key in ("m", "o", "enter", "backspace"):
+            assert await press(key) == "Ann must first choose how many cards to draw."
+        await pilot.press("d")
+        await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen is table and match.state.phase == ACT)
+        assert await press("d") == "Ann has already drawn this turn."
+        assert await press("y") == "There is no offer to answer."
+        assert await press("enter") == "You still hold cards: end the turn by discarding one."
+        assert await press("e") == "No card in your hand can extend a portfolio now."
+        king = next(card for card in table.hand.cards if card.code == "KD")
+        await select(pilot, table, [king])  # Bob's P1 is the board's
+        assert await press("x") == "Only 2♣ neutralises P1 (3♣–6♣), not K♦."
+        assert await press("c") == "P1 belongs to Bob; you can only cap your own portfolios."
+
+        # one offer a turn: Bob declines (a bot), and o says why it is greyed now
+        assert table.check_action("offer", ()) is True
+        match.submit(0, Offer(1, Side(money=1), Side(holdings=("P1",))))
+        await settle(pilot, lambda: match.state.phase == ACT and len(match.history) == 3)
+        assert table.check_action("offer", ()) is None
+        assert await press("o") == "You have already made an offer this turn; one offer per turn."
+        assert not isinstance(app.screen, DealDialog)
+    assert [type(played.command) for played in match.history] == [Draw, Offer, Decline]
+

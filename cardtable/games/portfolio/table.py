@@ -16,10 +16,10 @@ from textual.binding import Binding
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-from rules.core import Card, Command, RulesError
+from rules.core import Card, Command, RulesError, parse_card
 from rules.core.words import dollars, player, say
 from rules.portfolio.commands import (
-    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper,
+    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper, Side,
 )
 from rules.portfolio.rules import card_uses
 from rules.portfolio.state import ACT, DRAW, HIGH, LOW, RESPOND, PortfolioView
@@ -40,6 +40,11 @@ KINDS: dict[str, tuple[type, ...]] = {
 # Footer fits 80 columns.
 PHASE_KEYS = {DRAW: {"draw"}, RESPOND: {"answer"},
               ACT: {"make", "extend", "cap", "neutralise", "acquire", "offer", "discard", "end_turn"}}
+# The keys that play a card on a portfolio, and the command each would play.
+CARD_KEYS = {"extend": Extend, "cap": Cap, "neutralise": Neutralise, "acquire": Acquire}
+# Any card, for asking the rules about a key while no card is chosen: out of turn, or before the
+# draw, their refusal is about that and not about the card.
+ANY_CARD = parse_card("2C")
 
 
 class PortfolioTable(TableScreen, inherit_bindings=False):
@@ -176,6 +181,48 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if action == "portfolio":
             return True if self.view.portfolios else None
         return super().check_action(action, parameters)
+
+    def why_not(self, action: str) -> str | None:
+        """Why a key of the game does nothing now: the rules' refusal of what it would play
+        (the selected card on the selected portfolio, an offer, a draw …), or what is missing."""
+        name = action.partition("(")[0]
+        acting = self.my_turn and getattr(self.view, "phase", None) == ACT
+        if name in CARD_KEYS and acting and len(self.hand.selected) != 1:
+            return f"No card in your hand can {name} a portfolio now."
+        if name in CARD_KEYS and acting and self.board.selected is None:
+            return f"There is no portfolio on the table to {name}."
+        if name == "discard" and acting and not self.view.hand:
+            return "You have no cards left: end the turn with Enter."
+        probe = self._probe(name)
+        reason = self.refusal(probe) if probe is not None else None
+        return reason or super().why_not(action)
+
+    def _probe(self, name: str) -> Command | None:
+        """The command the key ``name`` would play now, to ask the rules about."""
+        selected = self.hand.selected
+        card = selected[0] if len(selected) == 1 else ANY_CARD
+        pid = self.board.selected or "P1"
+        match name:
+            case "draw":
+                return Draw(1)
+            case "make":
+                return Make(selected)
+            case "cap":
+                info = next((i for i in self.view.portfolios if i.pid == pid), None)
+                return Cap(pid, LOW if info and card.rank == info.cards[0].rank else HIGH, card)
+            case "extend" | "neutralise" | "acquire":
+                return CARD_KEYS[name](pid, card)
+            case "offer":
+                # asking for a card by face is always an offer the rules take, when one may be made
+                other = 0 if self.viewer is None else (self.viewer + 1) % len(self.match.names)
+                return Offer(other, take=Side(cards=(ANY_CARD,)))
+            case "discard":
+                return Discard(card)
+            case "end_turn":
+                return End()
+            case "answer":
+                return Accept()
+        return None
 
     # -- keys: the actions ---------------------------------------------------------------------
     def action_portfolio(self, step: int) -> None:
