@@ -551,3 +551,16 @@ async def test_a_key_that_does_nothing_says_why_in_the_rules_words(tmp_path):
         assert not isinstance(app.screen, DealDialog)
     assert [type(played.command) for played in match.history] == [Draw, Offer, Decline]
 
+
+async def test_the_offer_key_is_live_while_the_rules_take_an_offer_that_legal_does_not_list(tmp_path):
+    """Nobody has money and no portfolio is on the table: legal lists no offer (it lists a few),
+    yet a gift or a card asked for is a deal the rules take, so o opens the dialog."""
+    data = position(phase="act", money=[0, 0, 0])
+    app, table, match, notes = table_at(data)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot, lambda: app.screen is table and table.viewer == 0)
+        assert not any(isinstance(command, Offer) for command in table.legal)
+        assert table.check_action("offer", ()) is True
+        await pilot.press("o")
+        await settle(pilot, lambda: isinstance(app.screen, DealDialog))
+        assert notes == []

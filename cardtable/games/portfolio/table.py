@@ -172,6 +172,8 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if kinds is not None:
             if any(isinstance(command, kinds) for command in self.legal):
                 return True
+            if action == "offer" and self.my_turn and self.refusal(self._probe("offer")) is None:
+                return True  # legal lists a few offers; the rules take others (a gift, say)
             # greyed in its phase, hidden in the others (but Discard and End share one place)
             shown = PHASE_KEYS.get(getattr(self.view, "phase", ""), set())
             if action in ("discard", "end_turn") and action in shown:
