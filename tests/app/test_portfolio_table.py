@@ -283,6 +283,9 @@ async def test_the_draw_dialog_shows_what_each_draw_costs_and_banks(tmp_path):
                 for option in dialog.query_one("#draw-counts").options]
         assert rows == ["1 card costs $0 banks $10", "2 cards costs $2 banks $8",
                         "3 cards costs $5 banks $5", "4 cards costs $9 banks $1"]
+        await pilot.press("5")  # more than the income pays for: the rules say so, nothing moves
+        assert "Drawing 5 cards costs $14, but this turn's income is $10 (savings cannot" in await on_screen(pilot)
+        assert dialog.command == Draw(1)
         await pilot.press("3", "t")
         top = card_text(match.state.discard[-1]).plain
         summary = await on_screen(pilot)
@@ -303,6 +306,9 @@ async def test_the_pauper_draws_two_for_nothing(tmp_path):
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
         assert "Pauper's rule" in await on_screen(pilot)
+        assert app.screen.command == Pauper(False)
+        await pilot.press("3")
+        assert "a pauper draws exactly two cards" in await on_screen(pilot)
         assert app.screen.command == Pauper(False)
         await pilot.press("enter")
         await pilot.pause()

@@ -158,6 +158,10 @@ class DrawDialog(PortfolioDialog):
         for index, choice in enumerate(self.choices):
             if choice[0] == count:
                 self.query_one("#draw-counts", OptionList).highlighted = index
+                return
+        # a count this turn's income does not pay for (a pauper's other than two): the key says
+        # why in the rules' words, and the choice stays
+        self._error(self.check(Draw(count, self.from_discard)))
 
     def action_toggle_discard(self) -> None:
         box = self.query_one("#draw-discard", Checkbox)
