@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-from rules.core import Card, Command, RulesError, parse_card
+from rules.core import Card, Command, parse_card
 from rules.core.words import dollars, player, say
 from rules.portfolio.commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper, Side,
@@ -235,17 +235,6 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         shown = self.query_one(ScoreSheet).display
         self.set_class(not shown, "-sheet-open")
         self.set_class(shown, "-sheet-closed")
-
-    def refusal(self, command: Command | str) -> str | None:
-        """The rules' reason as they wrote it: a Sentence, so the dialogs show its cards in colour
-        (the shared table's ``refusal`` gives its plain text)."""
-        try:
-            self.match.check(self.viewer, command)
-        except RulesError as error:
-            return error.sentence
-        except Exception:  # noqa: BLE001 — the shared table says so in words
-            return super().refusal(command)
-        return None
 
     def _play(self, command: Command | None) -> None:
         if command is not None and self.my_turn:
