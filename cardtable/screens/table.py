@@ -142,6 +142,18 @@ class TableScreen(Screen[None]):
         # the -short/-narrow/-wide classes follow the size, and a board may draw to them (a
         # short layout at 80×24): redraw it once the classes are set
         self.call_after_refresh(self.refresh_board, self.view)
+        self.call_after_refresh(self._fit_board)
+
+    def _fit_board(self) -> None:
+        """Cap the board at the room the scoreboard, the hand and whatever else shares its
+        column leave, so the board is as tall as its content up to that and then scrolls."""
+        if not self.is_mounted:
+            return
+        play, board = self.query_one("#play"), self.query_one("#board")
+        others = sum(child.outer_size.height for child in play.children if child is not board and child.display)
+        room = max(3, play.content_size.height - others)
+        if board.styles.max_height is None or board.styles.max_height.value != room:
+            board.styles.max_height = room
 
     def compose_hand(self) -> ComposeResult:
         """What sits under the board: the hand. Override to put more there (Abundance's
@@ -230,6 +242,7 @@ class TableScreen(Screen[None]):
         self.game_log.border_title = "Log" if self.viewer is not None else "Log (public)"
         self.refresh_board(self.view)
         self.refresh_bindings()
+        self.call_after_refresh(self._fit_board)  # the hand or the board may have grown
 
     def _show_scores(self) -> None:
         scoreboard = self.query_one(Scoreboard)

@@ -76,17 +76,21 @@ def read_player(words: Sequence[str], names: Sequence[str]) -> tuple[int, list[s
 
 
 def read_player_text(text: str, who: str, names: Sequence[str]) -> int:
-    """The seat ``who`` names (a number from 1, a name in any case, quoted or not); a
-    NotationError naming the players otherwise. ``text`` is the whole command, for the message."""
+    """The seat ``who`` names: a quoted name, a number from 1 (always a seat, as saved moves
+    write it: a player called "3" is typed in quotes), or a name in any case; a NotationError
+    naming the players otherwise. ``text`` is the whole command, for the message."""
     who = who.strip()
     inner = unquoted(who)
-    for candidate in ([inner] if inner is not None else []) + [who]:
+    if inner is not None:
         for seat, name in enumerate(names):
-            if name.casefold() == candidate.casefold():
+            if name.casefold() == inner.casefold():
                 return seat
     seat = seat_number(who, names)
     if seat is not None:
         return seat
+    for seat, name in enumerate(names):
+        if name.casefold() == who.casefold():
+            return seat
     raise NotationError(f"{text!r}: {who!r} is not a player here; the players are "
                         f"{players_by_number(names)}.")
 

@@ -16,7 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
@@ -51,14 +51,7 @@ def draw_choices(view: PortfolioView) -> list[tuple[int, int, int]]:
 
 
 class PortfolioDialog(Dialog):
-    """A Portfolio dialog: the rules' objection is shown with its cards in colour."""
-
-    four_colour = False
-
-    def _error(self, message: str | None) -> None:
-        super()._error(message)
-        if message:
-            self.query_one(".dialog--error", Static).update(styled(message, four_colour=self.four_colour))
+    """A Portfolio dialog (the shared Dialog shows the rules' objection with its cards in colour)."""
 
 
 class DrawDialog(PortfolioDialog):
