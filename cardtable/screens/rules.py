@@ -41,6 +41,7 @@ def keys_of(screen: Screen) -> list[KeyRow]:
     description (``1``…``4`` "Choose pile") share a row."""
     app = screen.app
     rows: dict[tuple[str, str], KeyRow] = {}
+    summed: set[tuple[str, str]] = set()
     chain = [node for node, _bindings in screen._modal_binding_chain if isinstance(node, Widget)]
     later = [node for node in screen.walk_children(with_self=False)
              if node not in chain and node.focusable and node.display]
@@ -57,14 +58,21 @@ def keys_of(screen: Screen) -> list[KeyRow]:
                 if not keys:
                     continue
                 mine.update(keys)
-                shown = " ".join(_key_display(app, key) for key in keys)
+                # a key shown as the footer shows it ("PgUp"; "1-4" for a run of keys that
+                # share one meaning): the footer and this page name each key alike
+                one = len(binding.key.split(",")) == 1
+                shown = binding.key_display if one and binding.key_display else " ".join(
+                    _key_display(app, key) for key in keys)
                 note = _not_now(app, node, binding)
                 row = (binding.action.split("(")[0], binding.description)
                 if row in rows:
-                    shown_keys, description, first_note = rows[row]
-                    rows[row] = (f"{shown_keys} {shown}", description, first_note)
+                    if row not in summed:
+                        shown_keys, description, first_note = rows[row]
+                        rows[row] = (f"{shown_keys} {shown}", description, first_note)
                 else:
                     rows[row] = (shown, binding.description, note)
+                    if one and binding.key_display:
+                        summed.add(row)  # its display already names the keys that follow
         taken |= mine
     return [*rows.values(), *APP_KEYS, QUIT_KEY_IN_BROWSER if app.is_web else QUIT_KEY]
 

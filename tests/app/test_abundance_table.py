@@ -507,5 +507,5 @@ async def test_the_keys_page_and_the_footer_name_every_key(tmp_path):
         assert footer_keys(app)[:6] == ["Bid", "Pass", "+1", "+5", "+10", "Type bid"]
         assert {"Sales", "Command", "Undo", "Rules & keys", "Menu"} <= set(footer_keys(app))
         rows = {description: keys for keys, description, _note in keys_of(table)}  # the F1 page
-        assert rows["Choose pile"] == "1 2 3 4" and rows["Type bid"] == "0 1 2 3 4 5 6 7 8 9"
+        assert rows["Choose pile"] == "1-4" and rows["Type bid"] == "0-9"  # as the footer names them
         assert rows["+1"] == "↑ + =" and rows["-10"] == "pgdn" and rows["Offer"] == "o"
