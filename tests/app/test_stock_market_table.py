@@ -375,7 +375,8 @@ async def test_buy_lay_and_a_refusal_in_words_that_changes_nothing():
         assert table.check_action("buy", ()) is None  # greyed: no buy is legal now
         await pilot.press("b")  # a greyed key changes nothing, and says so
         await pilot.pause()
-        assert notes == ["Buy is not possible now."] and SPEC.to_json(match.state) == before
+        assert notes == ["You traded and then changed prices: your trading phase is over (each phase comes "
+                         "once a turn, in either order)."] and SPEC.to_json(match.state) == before
         # typed in the command bar, the rules say why
         await pilot.press("colon", *"buy 4C", "enter")
         await pilot.pause()
@@ -473,7 +474,9 @@ async def test_a_court_card_laid_with_p_goes_at_its_face_value_and_zero_is_refus
         await select_by_keys(pilot, table, C("QS"))
         await pilot.press("0")
         await pilot.pause()
-        assert app.screen is table and notes == ["Lay $0 is not possible now."] and match.history == []
+        # greyed, and the rules say why
+        assert app.screen is table and match.history == []
+        assert notes == ["♠ stands at $9 and may move only from $6 to $13: Q♠ as $0 is out of range."]
         await pilot.press("p")
         await pilot.pause()
         assert match.history[-1].text == "lay QS 12"

@@ -166,6 +166,31 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
             return Decline in kinds
         return bool(kinds & set(CHOICES))  # choose
 
+    def why_not(self, action: str) -> str | None:
+        """A key greyed or hidden now says why: the phase it belongs to, or what it lacks."""
+        phases = PHASE_ACTIONS.get(action)
+        if phases is None:
+            return super().why_not(action)
+        if not self.my_turn:
+            return super().why_not("command_bar")
+        phase = getattr(self.view, "phase", None)
+        if phase not in phases:
+            return {"bid": "There is no auction to bid in now.",
+                    "pass": "There is nothing to pass on now.",
+                    "tool": "Tools are played in the Tool phase, after the auction.",
+                    "react": "There is no Tool card to react to now.",
+                    "let_stand": "There is no Tool card to react to now.",
+                    "choose": "There is no choice to make now."}[action]
+        if action == "bid":
+            if not self.chips.chosen:
+                return "Tick the Capital cards to bid with first (space, or a click)."
+            return str(self.refusal(Bid(self.chips.chosen)) or "That bid cannot be made now.")
+        if action == "tool":
+            return "None of your Tool cards can be played now (its cost, or no target)."
+        if action == "react":
+            return "You hold no Connection in the Government, or cannot pay for one."
+        return "That is not possible now."
+
     # -- keys: the actions ---------------------------------------------------------------------
     def action_bid(self) -> None:
         if not self.my_turn or self.ca_view.phase != BID:

@@ -293,6 +293,20 @@ class PropertyTable(TableScreen):
             self.action_play()
 
     # -- actions -------------------------------------------------------------------------------
+    def why_not(self, action: str) -> str | None:
+        if action == "play":
+            if not self.my_turn:
+                return super().why_not("command_bar")
+            if self._offer() is not None:
+                return "First decide on the purchase: b buys the cell, n declines."
+            command = self._play_command()
+            if command is None:
+                return "Select one red card (the column) and one black card (the row) first."
+            return str(self.refusal(command) or "That play cannot be made now.")
+        if action in ("buy", "decline"):
+            return "There is no purchase to decide now: one is offered after you pay rent."
+        return super().why_not(action)
+
     def _playable(self) -> Play | None:
         """The play the selection and the cursor make, if the rules would take it now."""
         command = self._play_command()

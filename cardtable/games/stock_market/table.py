@@ -207,6 +207,31 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
             return True if certificates.mine and len(certificates.cards) > 1 else None
         return super().check_action(action, parameters)
 
+    def why_not(self, action: str) -> str | None:
+        """A greyed key says why, in the rules' words where a command can be asked about: the
+        selected card (or the first in hand) bought, laid or crashed; the picked certificate
+        sold; the turn ended."""
+        if action not in GAME_KEYS:
+            return super().why_not(action)
+        if not self.my_turn:
+            return super().why_not("command_bar")  # not this player's move
+        cards = self.hand.selected or self.hand.cards
+        certificates = self.certificates
+        asked = {
+            "buy": lambda: Buy(cards[0]) if cards else None,
+            "lay": lambda: Lay(cards[0], cards[0].rank) if cards else None,
+            "crash": lambda: Lay(cards[0], 0) if cards else None,
+            "discard": lambda: Discard(tuple(cards[:MAX_DISCARD])) if cards else None,
+            "sell": lambda: Sell(certificates.picked) if certificates.mine and certificates.picked else None,
+            "end_turn": lambda: End(),
+        }[action]()
+        reason = self.refusal(asked) if asked is not None else None
+        if reason is not None:
+            return str(reason)
+        return {"sell": "You hold no certificates to sell.",
+                "crash": "Only a jack, queen or king can be laid as $0, on a company it may crash."
+                }.get(action, "No card in your hand can do that now.")
+
     # -- keys: the actions ---------------------------------------------------------------------
     def _ask(self, message: str) -> None:
         self.notify(message, severity="warning", title="Select first", markup=False)

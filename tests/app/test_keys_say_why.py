@@ -1,0 +1,45 @@
+"""No key press is ever silently ignored: a key that does nothing now says why, in the rules'
+words where there is a command to ask about (each game's table answers ``why_not``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from cardtable.app import CardtableApp
+from cardtable.saves import SaveStore
+from cardtable.screens.table import TableScreen
+from cardtable.settings import Settings
+from rules.core import Match, Seat
+
+from pilot_helpers import record_notes, settle
+
+
+async def human_to_play(pilot, match) -> TableScreen:
+    await settle(pilot, lambda: 0 in match.awaiting)
+    for _ in range(3):  # a game's own dialog (Portfolio's draw) may open first
+        await pilot.pause()
+        if isinstance(pilot.app.screen, TableScreen):
+            break
+        await pilot.press("escape")
+    return pilot.app.screen
+
+
+@pytest.mark.parametrize("game, key, words", [
+    ("property", "enter", "Select one red card (the column) and one black card (the row) first."),
+    ("property", "b", "There is no purchase to decide now: one is offered after you pay rent."),
+    ("capital-auction", "b", "Tick the Capital cards to bid with first (space, or a click)."),
+    ("capital-auction", "t", "Tools are played in the Tool phase, after the auction."),
+])
+async def test_a_key_that_does_nothing_says_why(tmp_path, game, key, words):
+    spec = rules.find_game(game)
+    match = Match(spec, [Seat("Ann"), Seat("Bob", "bot")], seed=4)
+    store = SaveStore(tmp_path / "data")
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await human_to_play(pilot, match)
+        notes = record_notes(table)
+        moves = len(match.history)
+        await pilot.press(key)
+        await pilot.pause()
+        assert notes == [words] and len(match.history) == moves
