@@ -20,6 +20,7 @@ from textual.signal import Signal
 from textual.widget import Widget
 
 
+from .screens.confirm import ConfirmScreen
 from .screens.menu import MenuScreen
 from .settings import BOT_SPEEDS, FOUR_COLOUR_HELP, Settings, read_settings
 from .settings import save_settings as write_settings
@@ -42,6 +43,13 @@ class SizeGuard(Widget):
             f"[b]The terminal is too small ({width}×{height}).[/b]\n\n"
             f"Make the terminal at least {MIN_WIDTH}×{MIN_HEIGHT} to play cardtable."
         )
+
+
+class QuitQuestion(ConfirmScreen):
+    """ctrl+q's question in a browser (No being the default)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, default=False)
 
 
 class CardtableApp(App[None]):
@@ -111,7 +119,7 @@ class CardtableApp(App[None]):
                     self.notify_not_saved(error)
             self.open_game(match, game_id, failure)
             if notice:
-                self.notify(notice, title="Resumed before a move that no longer replays",
+                self.notify(notice, title="Resumed at its last good move",
                             severity="warning", timeout=20, markup=False)
         if self._replay is not None:
             self.open_replay(self._replay, notice)
@@ -151,6 +159,24 @@ class CardtableApp(App[None]):
         self.push_screen(replay_screen(replay, self.settings))
         if notice:
             self.notify(notice, title="The replay ends early", severity="warning", timeout=20, markup=False)
+
+    async def action_quit(self) -> None:
+        """ctrl+q. In a browser, quitting ends the tab's cardtable ("Session ended"), and ctrl+q
+        is easily pressed there by habit: it asks first, No being the default. In a terminal it
+        quits at once, as a terminal program should — unless a game's latest moves could not be
+        saved: then it asks, as ``q`` at the table does."""
+        if isinstance(self.screen, QuitQuestion):
+            return
+        unsaved = any(getattr(screen, "save_error", None) for screen in self.screen_stack)
+        if not self.is_web and not unsaved:
+            self.exit()
+            return
+        if self.is_web:
+            saved = "the latest moves on the table are NOT saved" if unsaved else "every game is already saved"
+            question = f"Quit cardtable? It ends in this browser tab; {saved}."
+        else:
+            question = "The latest moves of the game on the table are NOT saved. Quit cardtable and lose them?"
+        self.push_screen(QuitQuestion(question), lambda yes: self.exit() if yes else None)
 
     def action_stats(self) -> None:
         from .screens.stats import StatsScreen

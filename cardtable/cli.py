@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
 import rules
 from rules.core.errors import RulesError, SaveFormatError
+from rules.core.words import player_count
 
 from . import __version__
 
@@ -24,7 +25,8 @@ if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for t
     from rules.core import Match, Replay, Seat
 
     from .record import HeadToHead, PlayerStats
-from .saves import GameInUse, SaveInfo, SaveStore, finish_writes_before_dying, is_valid_id
+from .saves import GameInUse, SaveInfo, SaveStore, UnusablePath, finish_writes_before_dying, is_valid_id, user_path
+from .settings import config_dir
 
 PROG = "cardtable"
 
@@ -123,7 +125,7 @@ def parse_levels(spec: Any, text: str | None) -> list[tuple[str, str]]:
         seats.append((name.strip() if sep and name.strip() else f"{level.capitalize()} {place}", level))
     low, high = spec.players
     if not low <= len(seats) <= high:
-        raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(seats)}")
+        raise RulesError(f"{spec.title} is for {player_count(spec.players)}, not {len(seats)}")
     return seats
 
 
@@ -132,11 +134,10 @@ def games_help() -> str:
     when help is asked for: every other launch starts without loading a game's rules)."""
     lines = ["games:"]
     for name, spec in sorted(rules.GAMES.items()):
-        low, high = spec.players
         from rules.core.bots import bot_levels
 
         levels = ", ".join(bot_levels(spec))
-        lines.append(f"  {name:<16}{spec.title}, {low}-{high} players; bots: {levels} (best: {spec.best_bot})")
+        lines.append(f"  {name:<16}{spec.title}, {player_count(spec.players)}; bots: {levels} (best: {spec.best_bot})")
         for option in spec.options:
             choices = f" [{'/'.join(map(str, option.choices))}]" if option.choices else ""
             lines.append(f"  {'':<18}--option {option.key}=...  {option.label}{choices} "
@@ -203,8 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the save's id, or the start of it (default: the most recently played game)")
 
     stats = command("stats", "Games, wins, win rate, best score and winning streaks from the record of finished games.")
-    stats.add_argument("name", nargs="?", metavar="NAME", help="one player: their games and their opponents")
-    stats.add_argument("other", nargs="?", metavar="OTHER", help="a second player: NAME and OTHER head to head")
+    stats.add_argument("name", nargs="?", metavar="NAME", help="one player (a bot as LEVEL:Name, e.g. bot:Cleo): their games and their opponents")
+    stats.add_argument("other", nargs="?", metavar="OTHER", help="a second player: NAME and OTHER head to head (the human Bob is not the bot Bob)")
     stats.add_argument("--game", metavar="GAME", help="only this game")
 
     serve = command("serve", "Serve cardtable to web browsers (textual-serve): the same app, pass-and-play on a tablet.")
@@ -213,6 +214,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     serve.add_argument("--public-url", metavar="URL",
                        help="the address browsers use to reach it, when not http://HOST:PORT (behind a proxy)")
+    from .serve import MAX_TABS  # (no textual-serve: that is imported only to serve)
+
+    serve.add_argument("--max-tabs", type=int, default=MAX_TABS, metavar="N",
+                       help=f"browser tabs that can play at once, each running its own cardtable (default {MAX_TABS})")
     return parser
 
 
@@ -335,8 +340,23 @@ def cmd_stats(args: argparse.Namespace, store: SaveStore) -> int:
     return 1 if record.notices else status
 
 
+def who(record: Any, text: str) -> tuple[str, str | None]:
+    """A player as ``stats`` is given one: ``Bob`` (the human; a bot of that name when no human
+    has it and only one bot level does), or ``LEVEL:Name`` for a bot (``bot:Cleo``,
+    ``random:Dan``), as seats are written for ``new``."""
+    level, colon, name = text.partition(":")
+    if colon and level.strip():
+        return name.strip(), level.strip().lower()
+    kinds = record.kinds(text)
+    if None not in kinds and len(kinds) == 1:
+        return text, kinds[0]
+    return text, None
+
+
 def print_stats(record: Any, name: str | None, other: str | None, game: str | None) -> int:
-    """Print the stats asked for; the exit status (1 when the player or the pair is not found)."""
+    """Print the stats asked for; the exit status (1 when the player or the pair is not found).
+    A player is a name and a kind (a human, or a bot of one level): the human Bob is never
+    counted with a bot called Bob."""
     if name is None:
         stats = [s for s in record.players() if game is None or s.game == game]
         if not stats:
@@ -345,24 +365,35 @@ def print_stats(record: Any, name: str | None, other: str | None, game: str | No
             return 0
         print(format_player_stats(stats, game))
         return 0
-    stats = [s for s in record.players(name) if game is None or s.game == game]
-    if not stats:
-        if game is not None:
-            return fail(f"{name!r} has no finished game of {rules.INFO[game].title} in the record", 1)
-        return fail(f"no finished game of {name!r} is in the record", 1)
     if other is None:
+        plain_name, level = who(record, name) if ":" in name else (name, None)
+        stats = [s for s in record.players(plain_name) if (game is None or s.game == game)
+                 and (":" not in name or s.bot == level)]
+        if not stats:
+            return fail(_no_games(name, game), 1)
         print(format_player_stats(stats, game))
-        opponents = record.opponents(name, game)
-        if opponents:
-            print()
-            print(format_opponents(opponents))
+        for bot in dict.fromkeys(s.bot for s in stats):
+            opponents = record.opponents(plain_name, game, bot)
+            if opponents:
+                print()
+                print(format_opponents(opponents))
         return 0
-    meetings = [h for h in record.head_to_head(name, other) if game is None or h.game == game]
+    (first, first_bot), (second, second_bot) = who(record, name), who(record, other)
+    meetings = [h for h in record.head_to_head(first, second, first_bot, second_bot)
+                if game is None or h.game == game]
     if not meetings:
+        if not [s for s in record.players(first) if s.bot == first_bot and (game is None or s.game == game)]:
+            return fail(_no_games(name, game), 1)
         return fail(f"{name} and {other} have not finished a game together"
                     + (f" of {rules.INFO[game].title}" if game else ""), 1)
     print(format_head_to_head(meetings))
     return 0
+
+
+def _no_games(name: str, game: str | None) -> str:
+    if game is not None:
+        return f"{name!r} has no finished game of {rules.INFO[game].title} in the record"
+    return f"no finished game of {name!r} is in the record"
 
 
 def game_title(name: str | None) -> str:
@@ -422,13 +453,15 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
     from .serve import ServeError, serve
 
     try:
-        return serve(store.root, args.host, args.port, args.public_url)
+        return serve(store.root, args.host, args.port, args.public_url, args.max_tabs)
     except ServeError as error:
         return fail(str(error), 1)
 
 
 COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_saves,
             "simulate": cmd_simulate, "replay": cmd_replay, "stats": cmd_stats, "serve": cmd_serve}
+OPENS_THE_APP = frozenset({None, "new", "resume", "replay", "serve"})
+"""The commands that run the app (serve: one for each browser), which reads the settings."""
 
 
 # -- output ----------------------------------------------------------------------------------
@@ -451,10 +484,9 @@ def format_summary(spec: Any, summary: Any, names: Sequence[str] | None = None) 
     n = summary.games
     lines = [f"{spec.title}: {n} game{'s' if n != 1 else ''}, {len(summary.levels)} seats (seats rotate)"]
     names = list(names) if names is not None else [f"Seat {i}" for i in range(1, len(summary.levels) + 1)]
-    from rules.core.bots import RANDOM
+    from rules.core.bots import kind_of
 
-    labels = [f"{name} ({'random moves' if level == RANDOM else 'bot: ' + level})"
-              for name, level in zip(names, summary.levels)]
+    labels = [f"{name} ({kind_of(level, spec.best_bot)})" for name, level in zip(names, summary.levels)]
     width = max(len(label) for label in labels)
     for label, share, ms in zip(labels, summary.shares, summary.ms_per_move):
         lines.append(f"  {label:<{width}}  {share * 100:5.1f}% of wins  {ms:6.2f} ms a move")
@@ -496,9 +528,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as done:  # --help and --version have printed what was asked
             return done.code if isinstance(done.code, int) else 0
-        store = SaveStore(args.data_dir)
+        store = SaveStore(None if args.data_dir is None else user_path(args.data_dir, "--data-dir"))
+        if args.command in OPENS_THE_APP:
+            config_dir()  # where the app keeps its settings: a value that cannot be used is said now
         return COMMANDS[args.command](args, store)
-    except UsageError as error:
+    except (UsageError, UnusablePath) as error:
         return fail(str(error), 2)
     except SaveFormatError as error:
         return fail(str(error), 1)

@@ -17,7 +17,8 @@ deleted — and a new record is begun; the saves are never touched. A record fro
 cardtable is left alone and not written to.
 
 A player is a name (case does not matter) and a kind: a human, or a bot of one level ("Cleo
-(bot)" is not the human Cleo). A win is a rank of 1, shared wins included.
+(bot)" is not the human Cleo), in the standings and head to head alike. A win is a rank of 1,
+shared wins included.
 """
 
 from __future__ import annotations
@@ -164,9 +165,9 @@ class HeadToHead:
 
 
 def player_label(name: str, bot: str | None) -> str:
-    if bot is None:
-        return name
-    return f"{name} (bot)" if bot == "bot" else f"{name} (bot: {bot})"
+    from rules.core.bots import seat_name
+
+    return seat_name(name, bot)
 
 
 def record_path(root: Path) -> Path:
@@ -340,46 +341,63 @@ class Record:
         stats.sort(key=lambda s: (-s.games, -s.wins, s.name.casefold(), s.bot or "", s.game or ""))
         return stats
 
-    def head_to_head(self, first: str, second: str) -> list[HeadToHead]:
-        """``first`` against ``second`` (names, any kind) at every game both sat at, per game,
-        then all games together (``game`` None); empty when they never met."""
+    def head_to_head(self, first: str, second: str, first_bot: str | None = None,
+                     second_bot: str | None = None) -> list[HeadToHead]:
+        """``first`` against ``second`` at every game both sat at, per game, then all games
+        together (``game`` None); empty when they never met. A player is a name and a kind:
+        ``first_bot``/``second_bot`` name a bot's level, None a human (the human Bob never
+        merges with a bot called Bob)."""
         rows = self._rows(
             "SELECT g.game, COUNT(*), SUM(a.rank < b.rank), SUM(a.rank > b.rank), SUM(a.rank = b.rank) "
             "FROM seats a JOIN seats b ON b.game_id = a.game_id AND b.seat != a.seat "
-            "JOIN games g ON g.id = a.game_id WHERE a.player = ? AND b.player = ? GROUP BY g.game "
-            "ORDER BY COUNT(*) DESC, g.game", (_key(first), _key(second)))
+            "JOIN games g ON g.id = a.game_id WHERE a.player = ? AND COALESCE(a.bot, '') = ? "
+            "AND b.player = ? AND COALESCE(b.bot, '') = ? GROUP BY g.game ORDER BY COUNT(*) DESC, g.game",
+            (_key(first), first_bot or "", _key(second), second_bot or ""))
         if not rows:
             return []
-        names = self._latest_names([_key(first), _key(second)])
-        a, b = names[_key(first)], names[_key(second)]
+        names = self._latest_names([(_key(first), first_bot or ""), (_key(second), second_bot or "")])
+        a = player_label(names[(_key(first), first_bot or "")], first_bot)
+        b = player_label(names[(_key(second), second_bot or "")], second_bot)
         result = [HeadToHead(a, b, game, n, ahead, behind, tied) for game, n, ahead, behind, tied in rows]
         if len(result) > 1:
             result.append(HeadToHead(a, b, None, *(
                 sum(getattr(h, field) for h in result) for field in ("games", "first_ahead", "second_ahead", "tied"))))
         return result
 
-    def opponents(self, name: str, game: str | None = None) -> list[HeadToHead]:
-        """``name`` against everyone they have sat with, at ``game`` or at all games together;
-        most games first."""
-        only, parameters = ("AND a.game_id IN (SELECT id FROM games WHERE game = ?)", (_key(name), game)) \
-            if game is not None else ("", (_key(name),))
+    def opponents(self, name: str, game: str | None = None, bot: str | None = None) -> list[HeadToHead]:
+        """The player ``name`` (a human; with ``bot``, the bot of that level so named) against
+        everyone they have sat with, each opponent a name and a kind, at ``game`` or at all
+        games together; most games first."""
+        only, parameters = ("AND a.game_id IN (SELECT id FROM games WHERE game = ?)",
+                            (_key(name), bot or "", game)) if game is not None else ("", (_key(name), bot or ""))
         rows = self._rows(
-            "SELECT b.player, COUNT(*), SUM(a.rank < b.rank), SUM(a.rank > b.rank), SUM(a.rank = b.rank) "
-            "FROM seats a JOIN seats b ON b.game_id = a.game_id AND b.seat != a.seat "
-            f"WHERE a.player = ? {only} GROUP BY b.player ORDER BY COUNT(*) DESC, b.player", parameters)
+            "SELECT b.player, COALESCE(b.bot, ''), COUNT(*), SUM(a.rank < b.rank), SUM(a.rank > b.rank), "
+            "SUM(a.rank = b.rank) FROM seats a JOIN seats b ON b.game_id = a.game_id AND b.seat != a.seat "
+            f"WHERE a.player = ? AND COALESCE(a.bot, '') = ? {only} GROUP BY b.player, COALESCE(b.bot, '') "
+            "ORDER BY COUNT(*) DESC, b.player, COALESCE(b.bot, '')", parameters)
         if not rows:
             return []
-        names = self._latest_names([_key(name), *(row[0] for row in rows)])
-        return [HeadToHead(names[_key(name)], names[other], game, n, ahead, behind, tied)
-                for other, n, ahead, behind, tied in rows]
+        names = self._latest_names([(_key(name), bot or ""), *((row[0], row[1]) for row in rows)])
+        me = player_label(names[(_key(name), bot or "")], bot)
+        return [HeadToHead(me, player_label(names[(other, other_bot)], other_bot or None), game, n, ahead, behind, tied)
+                for other, other_bot, n, ahead, behind, tied in rows]
 
-    def _latest_names(self, players: Sequence[str]) -> dict[str, str]:
-        """Each player (a case-folded name) → their name as written at their latest game."""
-        marks = ", ".join("?" * len(players))
+    def kinds(self, name: str) -> list[str | None]:
+        """The kinds of player recorded under ``name``: None for a human, else each bot level."""
+        rows = self._rows("SELECT DISTINCT COALESCE(bot, '') FROM seats WHERE player = ? ORDER BY 1", (_key(name),))
+        return [bot or None for (bot,) in rows]
+
+    def _latest_names(self, players: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """Each player (a case-folded name and a kind, '' for a human) → their name as written at
+        their latest game."""
+        wanted = set(players)
+        keys = sorted({player for player, _bot in wanted})
+        marks = ", ".join("?" * len(keys))
         # SQLite takes a bare column of a MAX() query from the row holding the maximum
-        rows = self._rows(f"SELECT s.player, s.name, MAX(g.finished) FROM seats s JOIN games g ON g.id = s.game_id "
-                          f"WHERE s.player IN ({marks}) GROUP BY s.player", list(players))
-        return {player: shown for player, shown, _last in rows}
+        rows = self._rows(f"SELECT s.player, COALESCE(s.bot, ''), s.name, MAX(g.finished) FROM seats s "
+                          f"JOIN games g ON g.id = s.game_id WHERE s.player IN ({marks}) "
+                          "GROUP BY s.player, COALESCE(s.bot, '')", keys)
+        return {(player, bot): shown for player, bot, shown, _last in rows if (player, bot) in wanted}
 
 
 def _rebuild_standings(connection: sqlite3.Connection, players: Sequence[str] | None) -> None:

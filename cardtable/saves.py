@@ -13,8 +13,10 @@ The folder ``root/saves/`` holds:
                   died is free and taken over);
 - ``damaged/``    files that turned out not to be readable saves, moved there when the player
                   opened them (never deleted);
-- ``replaced/``   the original of a save whose later moves no longer replay, kept when the game
-                  was resumed before the first such move;
+- ``replaced/``   the original of a save that was repaired when it was opened: one whose later
+                  moves no longer replay (or are not moves at all), resumed before the first of
+                  them, or whose moves do not reach the position it stored, resumed where they
+                  lead;
 - ``trash/``      deleted games, until the player restores them.
 
 Reading is a border: whatever is in a file (broken JSON, absurd numbers, deep nesting, a wrong
@@ -47,7 +49,7 @@ if TYPE_CHECKING:  # the match machinery loads when a save is first read, not at
     from rules.core import Match, Outcome, Replay, Seat
 
 import rules
-from rules.core.errors import ReplayError, RulesError, SaveFormatError
+from rules.core.errors import ReplayError, RulesError, SaveFormatError, SnapshotMismatch
 from rules.core.words import join_names
 from rules.core.words import result_text as winners_text
 
@@ -83,11 +85,30 @@ class GameInUse(SaveError):
     """The game is open in another cardtable; the message names that process."""
 
 
+class UnusablePath(ValueError):
+    """A folder the player named (a flag, an environment variable) that cannot be used as
+    written; the message names where it came from and says why."""
+
+
+def user_path(text: str | Path, source: str) -> Path:
+    """``text`` as a path, a leading ``~`` or ``~user`` expanded. Raises UnusablePath, naming
+    ``source`` ("--data-dir", "CARDTABLE_DATA_DIR"), when that home folder cannot be found (an
+    unknown user: pathlib raises a bare RuntimeError)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        head = str(text).replace("\\", "/").split("/", 1)[0]
+        why = (f"there is no user {head[1:]!r} on this computer, so {head!r} names no home folder"
+               if len(head) > 1 else "your home folder ('~') cannot be found")
+        raise UnusablePath(f"{source} {str(text)!r} cannot be used: {why}") from None
+
+
 def default_data_dir() -> Path:
-    """``$CARDTABLE_DATA_DIR`` if set, else the platform's user data folder for cardtable."""
+    """``$CARDTABLE_DATA_DIR`` if set, else the platform's user data folder for cardtable.
+    Raises UnusablePath for a value naming a home folder that cannot be found."""
     override = os.environ.get(DATA_DIR_ENV, "").strip()
     if override:
-        return Path(override).expanduser()
+        return user_path(override, DATA_DIR_ENV)
     return platformdirs.user_data_path(APP_NAME)
 
 
@@ -99,9 +120,9 @@ def result_text(outcome: Outcome | None, names: Sequence[str]) -> str:
 def seat_label(seat: Seat, best_bot: str | None = None) -> str:
     """A seat as the saves list shows it: "Ann"; "Cleo (bot)" for the game's best bot;
     "Dan (bot: random)" for any other level."""
-    if seat.bot is None:
-        return seat.name
-    return f"{seat.name} (bot)" if seat.bot == best_bot else f"{seat.name} (bot: {seat.bot})"
+    from rules.core.bots import seat_name
+
+    return seat_name(seat.name, seat.bot, best_bot or "bot")
 
 
 @dataclass(frozen=True)
@@ -151,7 +172,8 @@ class SaveInfo:
 @dataclass(frozen=True)
 class Opened:
     """A game read back for play: the match, and a notice in words when it could not be
-    resumed exactly where it was left (its later moves no longer replay)."""
+    resumed exactly as it was saved (its later moves no longer replay, or they do not reach
+    the position it stored)."""
 
     match: Match
     notice: str | None = None
@@ -160,7 +182,8 @@ class Opened:
 @dataclass(frozen=True)
 class Replayed:
     """A saved game read back for a replay, and a notice in words when its later moves no
-    longer replay (the replay ends before the first of them)."""
+    longer replay (the replay ends before the first of them) or do not reach the position it
+    stored."""
 
     replay: Replay
     notice: str | None = None
@@ -184,13 +207,14 @@ _IN_FLIGHT: set[str] = set()
 
 
 class SaveStore:
-    """Saved games in ``root/saves/<id>.json``; ``root`` defaults to ``default_data_dir()``.
+    """Saved games in ``root/saves/<id>.json``; ``root`` defaults to ``default_data_dir()``
+    (either raises UnusablePath for a ``~user`` that cannot be found).
 
     ``problems`` holds one message per thing the last ``list()`` could not read at all (the
     folder itself); a damaged file is an entry of the list, not a problem."""
 
     def __init__(self, root: Path | str | None = None) -> None:
-        self.root = Path(root).expanduser() if root is not None else default_data_dir()
+        self.root = user_path(root, "the data folder") if root is not None else default_data_dir()
         self.problems: list[str] = []
         # game id → "created" timestamp, so an autosave need not re-read its own file
         self._created: dict[str, str] = {}
@@ -315,8 +339,11 @@ class SaveStore:
         Raises LookupError for an unknown id, GameInUse when another cardtable has it open,
         and SaveFormatError (in words) for a file that cannot be played: a damaged one is moved
         to saves/damaged/ first; one from a newer cardtable, or of a game this version lacks,
-        stays where it is. A save whose move N no longer replays resumes after move N-1: the
-        original file is kept in saves/replaced/ and ``Opened.notice`` says so."""
+        stays where it is. A save whose move N no longer replays (or is not a move at all)
+        resumes after move N-1; one whose moves all replay but do not reach the position it
+        stored resumes where they lead (the moves are the truth; the stored position is only a
+        check). Either way the original file is kept in saves/replaced/ and ``Opened.notice``
+        says so."""
         path = self._path(game_id)
         if not path.is_file():
             raise LookupError(f"no saved game {_quoted(game_id)}")
@@ -337,8 +364,9 @@ class SaveStore:
     def replay(self, game_id: str) -> Replayed:
         """The saved game as a Replay (``rules.core.replay``), for stepping through it. Reads
         only: nothing is locked, moved or written, and a game open in another cardtable can be
-        replayed all the same. A move that no longer replays ends the replay before it, and
-        ``Replayed.notice`` says so.
+        replayed all the same. A move that no longer replays (or is not a move) ends the replay
+        before it, and ``Replayed.notice`` says so; so it does when the moves do not reach the
+        position the save stored (the replay shows the moves).
 
         Raises LookupError for an unknown id and SaveFormatError, in words, for a file that is
         not a readable save (it is left where it is: opening it to play sets it aside)."""
@@ -363,6 +391,9 @@ class SaveStore:
         if replay.stopped is not None:
             notice = (f"Move {replay.stopped.move} of this game ({_shorten(replay.stopped.text, 40)!r}) no "
                       f"longer replays: the replay ends after move {replay.moves}.")
+        elif replay.differs is not None:
+            notice = (f"The moves of this game replay but do not reach the position it saved "
+                      f"({_differs(replay.differs)}): the replay shows where the moves lead.")
         return Replayed(replay, notice)
 
     def list(self) -> list[SaveInfo]:
@@ -483,7 +514,14 @@ class SaveStore:
         try:
             match = _replay(data)
         except ReplayError as error:
-            match, notice = self._resume_before(game_id, path, data, error)
+            match, notice = self._resume_at(game_id, path, data, error.move - 1, (
+                f"Move {error.move} of this game ({_shorten(error.text, 40)!r}) no longer "
+                f"replays, so it resumes {_after_move(error.move - 1)}"))
+        except SnapshotMismatch as error:
+            match, notice = self._resume_at(game_id, path, data, error.moves, (
+                f"The moves of this game replay but do not reach the position it saved ("
+                f"{_differs(error.where)}), so it resumes where the moves lead, "
+                f"{_after_move(error.moves)}"))
         except SaveFormatError as error:
             raise SaveFormatError(self._set_aside(path, _Unreadable(str(error)))) from None
         created = data.get("created")
@@ -491,12 +529,13 @@ class SaveStore:
             self._created.setdefault(game_id, created)
         return Opened(match, notice)
 
-    def _resume_before(self, game_id: str, path: Path, data: Mapping[str, Any],
-                       error: ReplayError) -> tuple[Match, str]:
-        """The game up to the move before ``error.move``; the original is kept in replaced/
-        before the shortened game is written over it."""
+    def _resume_at(self, game_id: str, path: Path, data: Mapping[str, Any], moves: int,
+                   notice: str) -> tuple[Match, str]:
+        """The game after its first ``moves`` moves (the moves are the truth: the snapshot is
+        left out); the original is kept in replaced/ before the repaired game is written over
+        it, and ``notice`` says where the original is."""
         kept = {key: value for key, value in data.items() if key != "snapshot"}
-        kept["commands"] = list(data["commands"])[: error.move - 1]
+        kept["commands"] = list(data["commands"])[:moves]
         try:
             match = _replay(kept)
         except SaveFormatError as again:  # cannot happen for a deterministic game; stay safe
@@ -507,9 +546,6 @@ class SaveStore:
             raise SaveFormatError(f"Cannot open {path.name}: it could not be read again "
                                   f"({_why(failure)})") from None
         self._originals[game_id] = (path, original)
-        before = f"after move {error.move - 1}" if error.move > 1 else "from its first move"
-        notice = (f"Move {error.move} of this game ({_shorten(error.text, 40)!r}) no longer "
-                  f"replays, so it resumes {before}")
         kept = None
         try:
             kept = self._keep_original(game_id)
@@ -992,20 +1028,10 @@ def _inspected(path: Path, data: Mapping[str, Any]) -> SaveInfo:
     seed = data["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise _Unreadable(f"damaged (the seed is not a whole number: {_shorten(repr(seed), 40)})")
-    commands = data["commands"]
-    if not isinstance(commands, list):
+    if not isinstance(data["commands"], list):
         raise _Unreadable("damaged (the moves are not a list)")
-    for number, entry in enumerate(commands, 1):
-        if data["format"] == 1:
-            ok = isinstance(entry, str)
-        else:
-            ok = (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)
-                  and isinstance(entry[0], int) and not isinstance(entry[0], bool)
-                  and 0 <= entry[0] < len(seats))
-        if not ok:
-            raise _Unreadable(f"damaged (move {number} is not a move: {_shorten(repr(entry), 40)})")
-    if "snapshot" in data and not isinstance(data["snapshot"], (dict, type(None))):
-        raise _Unreadable("damaged (the saved position is not an object)")
+    # A move that is not a move, or a snapshot the moves do not reach, is not damage to the
+    # whole: opening the game resumes it at its last good move (see SaveStore.open).
 
     summary = data.get("summary")
     summary = summary if isinstance(summary, Mapping) else {}
@@ -1056,6 +1082,10 @@ def _replay(data: Mapping[str, Any]) -> Match:
         if len(str(error)) <= 300:
             raise
         raise ReplayError(_shorten(error), error.move, error.text) from None
+    except SnapshotMismatch as error:
+        if len(str(error)) <= 300:
+            raise
+        raise SnapshotMismatch(_shorten(error), error.moves, error.where) from None
     except SaveFormatError as error:
         if len(str(error)) <= 300:
             raise
@@ -1066,6 +1096,15 @@ def _replay(data: Mapping[str, Any]) -> Match:
         raise SaveFormatError("the save is damaged: it is nested too deeply") from None
     except Exception as error:  # the border: a game may fail deep inside on odd input
         raise SaveFormatError(f"the save is damaged ({type(error).__name__}: {_shorten(error, 200)})") from None
+
+
+def _differs(where: str) -> str:
+    """Where a saved position differs from the replayed one, in words."""
+    return f"it differs at {_shorten(where, 60)}" if where else "it is not a position of this game"
+
+
+def _after_move(moves: int) -> str:
+    return f"after move {moves}" if moves else "from its first move"
 
 
 def _turn(value: Any) -> int:

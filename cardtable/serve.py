@@ -1,25 +1,36 @@
 """`cardtable serve`: the same app in web browsers, through textual-serve.
 
-Each browser that opens the page gets its own cardtable (a process running ``python -m
-cardtable`` with the same data folder), so a tablet passed around the table, or a second
-screen, plays pass-and-play with the saves, the record and the locks of this machine. It
-listens on 127.0.0.1 unless told otherwise, says plainly that anyone who can reach the port
-can play, and refuses a port already in use with a sentence, before starting anything.
+Each browser tab that opens the page gets its own cardtable (a process running ``python -m
+cardtable.serve_child``, which ends with the server, on the same data folder), so a tablet
+passed around the table, or a second screen, plays pass-and-play with the saves, the record
+and the locks of this machine. Only a browser that came by the address the server prints,
+with its secret token, is let in (see ``web.gate``); at most ``max_tabs`` tabs play at once.
+It listens on 127.0.0.1 unless told otherwise, and refuses a port already in use with a
+sentence, before starting anything.
 
 textual-serve is an optional extra (``pip install 'cardtable[serve]'``); it is imported only
-here, only by this command.
+by this command (``web.server``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import ipaddress
+import os
 import shlex
-import signal
 import socket
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from .web.gate import LOOPBACK_NAMES, Gate, in_url, is_loopback, is_wildcard
+
+MAX_TABS = 8
+"""Browser tabs playing at once by default: each runs its own cardtable, some 40 MiB."""
+# "Somewhere on the networks": documentation addresses (RFC 5737, RFC 3849). Connecting a UDP
+# socket towards one sends nothing; it only asks the kernel which address of this machine a
+# packet that way would leave from.
+PROBES = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
 
 
 class ServeError(Exception):
@@ -53,63 +64,109 @@ def port_problem(host: str, port: int) -> str | None:
     return None
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
+def machine_addresses(host: str) -> list[str]:
+    """The addresses of this machine that other devices can reach a server listening on
+    ``host`` (0.0.0.0: the IPv4 ones, ::, the IPv6 ones) by: those of its host name, and the
+    one its route to the networks leaves from. Loopback and link-local addresses are left out.
+    Nothing is sent anywhere."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    found: list[str] = []
+    for name in dict.fromkeys([socket.gethostname(), socket.getfqdn()]):
+        try:
+            found += [info[4][0] for info in socket.getaddrinfo(name, None, family, socket.SOCK_STREAM)]
+        except (socket.gaierror, UnicodeError):
+            pass
     try:
-        return ipaddress.ip_address(host).is_loopback
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((PROBES[family], 9))
+            found.append(probe.getsockname()[0])
+    except OSError:  # no route to any network
+        pass
+    usable = []
+    for address in found:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and address not in usable:
+            usable.append(address)
+    return usable
+
+
+def served_names(host: str, addresses: list[str]) -> list[str]:
+    """The names a browser may ask for a server listening on ``host`` by: ``host``; for a
+    loopback one the loopback names; for 0.0.0.0 or :: those too, this machine's names and
+    ``addresses``. Any other name is refused (a DNS rebinding attack asks by its own)."""
+    names = [host]
+    if is_loopback(host) or is_wildcard(host):
+        names += LOOPBACK_NAMES
+    if is_wildcard(host):
+        names += [socket.gethostname(), socket.getfqdn(), *addresses]
+    return list(dict.fromkeys(names))
+
+
+def public_address(url: str) -> str:
+    """``--public-url`` checked, its path ending in / (the page's addresses are relative)."""
+    parts = urlsplit(url)
+    try:
+        parts.port
     except ValueError:
-        return False
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ServeError(f"--public-url must be an http:// or https:// address, such as "
+                         f"https://cards.example.org/ (not {url!r})")
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + "/", "", ""))
 
 
-def greeting(url: str, host: str, root: Path) -> str:
-    """What `cardtable serve` says once it listens: where, who can play, and how to stop."""
-    if is_loopback(host):
-        who = ("Anyone who can reach this port can play: on this machine that is every user and "
-               "program, so do not forward the port to a network you do not trust.")
+def greeting(host: str, port: int, token: str, root: Path, max_tabs: int,
+             public_url: str | None = None, addresses: list[str] | None = None) -> str:
+    """What `cardtable serve` says once it listens: the addresses to open (each with the
+    token), who can reach them, and how to stop."""
+    def url(name: str) -> str:
+        return f"http://{in_url(name)}:{port}/?token={token}"
+
+    if public_url:
+        lines = [f"cardtable is being served at {public_url}?token={token} — open it in a web browser "
+                 f"(it listens on {in_url(host)}:{port})."]
+    elif is_wildcard(host):
+        lines = [f"cardtable is being served at {url('::1' if ':' in host else '127.0.0.1')} on this machine; "
+                 "from other devices, open one of:"]
+        lines += [f"  {url(address)}" for address in addresses or []] or [
+            "  (no network address of this machine was found: say how others reach it with --public-url)"]
     else:
-        who = (f"Listening on {host}: ANYONE WHO CAN REACH THIS PORT ON YOUR NETWORK CAN PLAY, start "
-               "games and open or delete the saved games. There is no password.")
-    return (f"cardtable is being served at {url} — open it in a web browser.\n"
-            f"{who}\n"
-            f"Games are saved in {root}. Press Ctrl+C to stop.")
+        lines = [f"cardtable is being served at {url(host)} — open it in a web browser."]
+    if is_loopback(host):
+        lines.append("Only this machine can reach it, and only a browser that opens that address: its token "
+                     "is the key. Whoever has the address can play, and open or delete the saved games.")
+    else:
+        lines.append(f"Listening on {host}: ANYONE ON YOUR NETWORK WHO HAS THE ADDRESS (its token is the key) CAN "
+                     "PLAY, start games and open or delete the saved games. Give it only to the players.")
+    lines.append(f"At most {max_tabs} browser tab{'s' * (max_tabs != 1)} can play at once (--max-tabs). "
+                 f"Games are saved in {root}. Press Ctrl+C to stop.")
+    return "\n".join(lines)
 
 
-def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, public_url: str | None = None) -> int:
+def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, public_url: str | None = None,
+          max_tabs: int = MAX_TABS) -> int:
     """Serve the app until Ctrl+C (or SIGTERM); the exit status. Raises ServeError in words."""
+    if max_tabs < 1:
+        raise ServeError(f"--max-tabs must be 1 or more (not {max_tabs})")
+    public = public_address(public_url) if public_url else None
     problem = port_problem(host, port)
     if problem is not None:
         raise ServeError(problem)
     try:
-        from aiohttp import web
-        from textual_serve.server import Server
-    except ImportError:
+        from .web.server import CardtableServer
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"):
+            raise
         raise ServeError("serving to a browser needs textual-serve: pip install 'cardtable[serve]' "
                          "(in a checkout: pip install -e '.[serve]')") from None
 
-    command = shlex.join([sys.executable, "-m", "cardtable", "--data-dir", str(root)])
-    shown = public_url or f"http://{'[' + host + ']' if ':' in host else host}:{port}"
-
-    class CardtableServer(Server):
-        """textual-serve's Server, saying cardtable's own words once it really listens."""
-
-        async def on_startup(self, app: web.Application) -> None:
-            pass  # (textual-serve prints its banner here, before the port is open)
-
-        def serve(self, debug: bool = False) -> None:
-            self.debug = debug
-            self.initialize_logging()
-            loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(loop)
-            for number in (signal.SIGINT, signal.SIGTERM):
-                try:
-                    loop.add_signal_handler(number, self.request_exit)
-                except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
-                    pass
-            web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False,
-                        loop=loop, print=lambda *_args: print(greeting(shown, host, root), flush=True))
-
-    server = CardtableServer(command, host=host, port=port, title="cardtable", public_url=public_url or shown)
+    addresses = machine_addresses(host) if is_wildcard(host) else []
+    gate = Gate(port, served_names(host, addresses), public)
+    # exec: the app is the server's own child (not a shell's), so it learns when the server ends
+    command = "exec " + shlex.join([sys.executable, "-m", "cardtable.serve_child", str(os.getpid()),
+                                    "--data-dir", str(root)])
+    server = CardtableServer(command, host, port, gate, max_tabs,
+                             greeting(host, port, gate.token, root, max_tabs, public, addresses))
     try:
         server.serve()
     except OSError as error:  # taken between the check and the start

@@ -15,7 +15,7 @@ from typing import Any
 
 import platformdirs
 
-from .saves import write_atomically
+from .saves import user_path, write_atomically
 
 APP_NAME = "cardtable"
 CONFIG_DIR_ENV = "CARDTABLE_CONFIG_DIR"
@@ -46,10 +46,11 @@ class Settings:
 
 
 def config_dir() -> Path:
-    """``$CARDTABLE_CONFIG_DIR`` if set, else the platform's user config folder for cardtable."""
+    """``$CARDTABLE_CONFIG_DIR`` if set, else the platform's user config folder for cardtable.
+    Raises UnusablePath for a value naming a home folder that cannot be found."""
     override = os.environ.get(CONFIG_DIR_ENV, "").strip()
     if override:
-        return Path(override).expanduser()
+        return user_path(override, CONFIG_DIR_ENV)
     return platformdirs.user_config_path(APP_NAME)
 
 

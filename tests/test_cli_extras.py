@@ -6,13 +6,8 @@ a sentence, never a traceback."""
 from __future__ import annotations
 
 import json
-import os
-import selectors
 import signal
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from datetime import datetime, timedelta, timezone
 
@@ -26,6 +21,7 @@ from cardtable.saves import SaveStore
 from rules.core import Match, Replay, Seat
 
 from game_helpers import play_bot
+from serve_helpers import serving
 
 
 @pytest.fixture
@@ -171,7 +167,8 @@ def test_stats_of_one_player_and_head_to_head(data, capsys):
         ["Bob", "3", "2", "1", "0"]]
     assert main(["--data-dir", str(data), "stats", "Ann", "Cleo"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Ann against Cleo: 2 games together; Ann finished ahead 2, Cleo 0, tied 0.")
+    # Cleo is a bot: the kind is part of who she is (the human Cleo would be another player)
+    assert out.startswith("Ann against Cleo (bot): 2 games together; Ann finished ahead 2, Cleo (bot) 0, tied 0.")
 
 
 @pytest.mark.parametrize("argv, status, words", [
@@ -202,12 +199,6 @@ def test_stats_with_a_damaged_record_say_so_and_the_saves_stay(data, capsys):
 
 
 # -- serve ---------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_serve_refuses_a_port_in_use_in_a_sentence(data, capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -223,41 +214,13 @@ def test_serve_refuses_what_is_not_a_port(data, capsys):
     assert "70000 is not a port number" in one_error_line(capsys)
 
 
-def test_serve_answers_on_loopback_says_who_can_play_and_stops(data, tmp_path):
-    port = free_port()
-    env = dict(os.environ, PYTHONUNBUFFERED="1", CARDTABLE_CONFIG_DIR=str(tmp_path / "config"))
-    server = subprocess.Popen([sys.executable, "-m", "cardtable", "--data-dir", str(data), "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    try:
-        said = read_until(server, b"Press Ctrl+C to stop.", seconds=60)
-        assert f"cardtable is being served at http://127.0.0.1:{port}".encode() in said
-        assert b"Anyone who can reach this port can play" in said
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as response:
+def test_serve_answers_on_loopback_says_who_can_play_and_stops(tmp_path):
+    with serving(tmp_path) as served:
+        assert f"cardtable is being served at http://127.0.0.1:{served.port}/?token=".encode() in served.said.encode()
+        assert "Only this machine can reach it" in served.said
+        with urllib.request.urlopen(f"{served.base}/?token={served.token}", timeout=30) as response:
             page = response.read().decode("utf-8")
         assert response.status == 200
-        assert "<div>cardtable</div>" in page and f"ws://127.0.0.1:{port}/ws" in page
-        server.send_signal(signal.SIGINT)
-        assert server.wait(timeout=30) == 0
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(timeout=30)
-        server.stdout.close()
-
-
-def read_until(process: subprocess.Popen, marker: bytes, seconds: float) -> bytes:
-    """What ``process`` printed, up to ``marker``; fail if it ends or takes longer than ``seconds``."""
-    seen = b""
-    deadline = time.monotonic() + seconds
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        while marker not in seen:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                pytest.fail(f"no {marker!r} within {seconds} s: {seen!r}")
-            if selector.select(timeout=left):
-                chunk = os.read(process.stdout.fileno(), 65536)
-                if not chunk:
-                    pytest.fail(f"the server ended: {seen.decode(errors='replace')}")
-                seen += chunk
-    return seen
+        assert "<title>cardtable</title>" in page and 'class="textual-terminal"' in page
+        served.process.send_signal(signal.SIGINT)
+        assert served.process.wait(timeout=30) == 0

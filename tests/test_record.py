@@ -118,7 +118,23 @@ def test_head_to_head_counts_who_finished_ahead_per_game_and_in_all(record):
     assert (everything.first, everything.second) == ("Ann", "Bob")
     assert record.head_to_head("Bob", "Dan") == []
     opponents = {h.second: (h.games, h.first_ahead, h.second_ahead) for h in record.opponents("Ann")}
-    assert opponents == {"Bob": (3, 1, 1), "Cleo": (2, 1, 1), "Dan": (1, 0, 1)}
+    assert opponents == {"Bob": (3, 1, 1), "Cleo (bot)": (2, 1, 1), "Dan": (1, 0, 1)}
+
+
+def test_head_to_head_never_merges_a_human_with_a_bot_of_the_same_name(record):
+    record.add_many([
+        game(1, ("Ann", None, 1, 50), ("Bob", None, 2, 10)),
+        game(2, ("Ann", None, 2, 0), ("Bob", "bot", 1, 10)),
+        game(3, ("Ann", None, 2, 0), ("Bob", "random", 1, 10)),
+    ])
+    [human] = record.head_to_head("Ann", "Bob")
+    assert (human.second, human.games, human.first_ahead) == ("Bob", 1, 1)
+    [bot] = record.head_to_head("Ann", "Bob", second_bot="bot")
+    assert (bot.second, bot.games, bot.second_ahead) == ("Bob (bot)", 1, 1)
+    opponents = {h.second: h.games for h in record.opponents("Ann")}
+    assert opponents == {"Bob": 1, "Bob (bot)": 1, "Bob (bot: random)": 1}
+    assert {h.second for h in record.opponents("Bob", bot="bot")} == {"Ann"}
+    assert record.kinds("bob") == [None, "bot", "random"]
 
 
 def test_an_empty_record_has_no_stats(record):

@@ -240,7 +240,6 @@ def test_a_save_damaged_inside_is_listed_as_damaged_not_in_play(store):
         (lambda d: d["seats"].pop(), "players, not"),
         (lambda d: d["seats"][0].update(name=7), "a seat's name must be text"),
         (lambda d: d.update(options={"no-such-option": 1}), "unknown option"),
-        (lambda d: d["commands"].append([9, "x"]), "move 4 is not a move"),
     ]:
         data = json.loads(path.read_text(encoding="utf-8"))
         damage(data)
@@ -298,32 +297,105 @@ def test_a_save_this_version_cannot_play_is_reported_and_never_moved(store, how)
 
 
 # -- a save whose later moves no longer replay -----------------------------------------------
+def damage_move(how: str):
+    """A way to spoil one saved move, and the notation the notice names it by."""
+    return {
+        "a command the game refuses": (lambda entry: [entry[0], "no such command"], lambda entry: "no such command"),
+        "seat out of range": (lambda entry: [9, entry[1]], lambda entry: entry[1]),
+        "negative seat": (lambda entry: [-1, entry[1]], lambda entry: entry[1]),
+        "text instead of [seat, text]": (lambda entry: entry[1], lambda entry: entry[1]),
+        "not a move at all": (lambda entry: {"seat": 0}, lambda entry: "{'seat': 0}"),
+    }[how]
+
+
 @needs_game
-@pytest.mark.parametrize("broken_move", [1, 4, 7])
-def test_a_save_whose_move_n_no_longer_replays_resumes_at_move_n_minus_1(store, broken_move):
+@pytest.mark.parametrize("how", ["a command the game refuses", "seat out of range", "negative seat",
+                                 "text instead of [seat, text]", "not a move at all"])
+@pytest.mark.parametrize("broken_move", [1, 5, 8])
+def test_a_save_whose_move_k_does_not_replay_resumes_after_move_k_minus_1(store, how, broken_move):
     match = play(new_match(first_game()), 8)
-    assert len(match.history) >= 8
     game_id = store.create(match)
     path = store.folder / f"{game_id}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["commands"][broken_move - 1][1] = "no such command"
+    spoil, named = damage_move(how)
+    entry = data["commands"][broken_move - 1]
+    data["commands"][broken_move - 1] = spoil(entry)
     original = json.dumps(data)
     path.write_text(original, encoding="utf-8")
     [info] = store.list()
-    assert not info.damaged  # its shape is right: it opens, shortened
+    assert not info.damaged  # listing does not replay the moves: opening repairs the game
+
+    # the replay stops there too, and reads only
+    replayed = store.replay(game_id)
+    assert replayed.replay.moves == broken_move - 1
+    assert replayed.notice == (f"Move {broken_move} of this game ({named(entry)!r}) no longer replays: "
+                               f"the replay ends after move {broken_move - 1}.")
+    assert path.read_text(encoding="utf-8") == original
 
     opened = store.open(game_id)
     assert history_texts(opened.match) == history_texts(match)[: broken_move - 1]
     before = "from its first move" if broken_move == 1 else f"after move {broken_move - 1}"
     assert opened.notice == (
-        f"Move {broken_move} of this game ('no such command') no longer replays, so it resumes "
+        f"Move {broken_move} of this game ({named(entry)!r}) no longer replays, so it resumes "
         f"{before}; the original save is kept in saves/replaced/{game_id}.json.")
     assert (store.replaced_folder / f"{game_id}.json").read_text(encoding="utf-8") == original
+    assert not store.damaged_folder.exists()
     # the shortened game is what the save holds now; it opens again without a notice
     store.release(game_id)
     again = store.open(game_id)
     assert again.notice is None and history_texts(again.match) == history_texts(opened.match)
+    store.release(game_id)
+
+
+@needs_game
+@pytest.mark.parametrize("damage, where", [
+    (lambda snapshot: snapshot.update(money=[1, 2]), "it differs at money[0]"),
+    (lambda snapshot: snapshot["hands"][1].insert(0, "XX"), "it differs at hands[1][0]"),
+    (lambda snapshot: snapshot.pop("board"), "it differs at board"),
+    (lambda snapshot: snapshot.clear() or snapshot.update(x=1), "it differs at players"),
+])
+def test_a_save_whose_moves_do_not_reach_its_saved_position_resumes_where_they_lead(store, damage, where):
+    match = play(new_match(first_game()), 8)
+    game_id = store.create(match)
+    path = store.folder / f"{game_id}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    damage(data["snapshot"])
+    original = json.dumps(data)
+    path.write_text(original, encoding="utf-8")
+    assert not store.list()[0].damaged
+
+    replayed = store.replay(game_id)
+    assert replayed.replay.moves == len(match.history) and replayed.replay.view(None) == match.view(None)
+    assert replayed.notice == (f"The moves of this game replay but do not reach the position it saved "
+                               f"({where}): the replay shows where the moves lead.")
+
+    opened = store.open(game_id)
+    assert history_texts(opened.match) == history_texts(match)
+    assert opened.match.spec.to_json(opened.match.state) == match.spec.to_json(match.state)
+    assert opened.notice == (
+        f"The moves of this game replay but do not reach the position it saved ({where}), so it "
+        f"resumes where the moves lead, after move {len(match.history)}; the original save is kept "
+        f"in saves/replaced/{game_id}.json.")
+    assert (store.replaced_folder / f"{game_id}.json").read_text(encoding="utf-8") == original
     assert not store.damaged_folder.exists()
+    store.release(game_id)
+    again = store.open(game_id)  # the save holds the position the moves reach now
+    assert again.notice is None and history_texts(again.match) == history_texts(match)
+    store.release(game_id)
+
+
+@needs_game
+def test_a_saved_position_that_is_not_one_is_said_so(store):
+    match = play(new_match(first_game()), 3)
+    game_id = store.create(match)
+    path = store.folder / f"{game_id}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["snapshot"] = "nothing"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    opened = store.open(game_id)
+    assert opened.notice.startswith("The moves of this game replay but do not reach the position it "
+                                    "saved (it is not a position of this game), so it resumes where "
+                                    "the moves lead, after move 3;")
     store.release(game_id)
 
 

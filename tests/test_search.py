@@ -209,3 +209,54 @@ def test_a_games_estimate_starts_even_and_ends_at_the_final_scores(name):
         spec.apply(state, seat, command)
         count += 1
     assert tuple(spec.estimate(state)) == tuple(float(s) for s in outcome.scores)
+
+
+class FakeTime:
+    """``time`` for the search, on a clock that moves only as the game below is played."""
+
+    def __init__(self) -> None:
+        self.now = 50.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+class Countdown(Toss):
+    """Seat 0 takes 1 or 2 from 60 until none are left; every command played takes 0.01 s on
+    the fake clock, so one playout to the end takes about 0.6 s."""
+
+    name, title, best_bot = "countdown", "Countdown", "first"
+    bots = {"first": First()}
+
+    def __init__(self, clock: FakeTime) -> None:
+        self.clock = clock
+
+    def sample(self, view, rng):
+        return {"left": 60}
+
+    def awaiting(self, state):
+        return frozenset({0}) if state["left"] else frozenset()
+
+    def apply(self, state, seat, command):
+        self.clock.now += 0.01
+        state["left"] = max(0, state["left"] - command.n)
+
+    def outcome(self, state):
+        return None if state["left"] else Outcome(ranks=(1, 2), scores=(1, 0))
+
+
+def test_the_search_leaves_a_playout_unfinished_at_its_budget(monkeypatch):
+    """The table waits out what is left of the budget; the search must not run past it by a
+    whole playout (which would make a decision's time depend on the game)."""
+    import rules.core.search as search
+
+    clock = FakeTime()
+    monkeypatch.setattr(search, "time", clock)
+    spec = Countdown(clock)
+    expert = ExpertBot(spec, seconds=1.0, turns=0)
+    view = View(0, ("Ann", "Bob"), frozenset({0}))
+    choice = expert.choose(view, spec.legal(None, 0), random.Random(1))
+    assert choice in spec.legal(None, 0)
+    # the second playout, begun at about 0.6 s, stops at the budget, not at about 1.2 s
+    assert 50 + 1.0 <= clock.now <= 50 + 1.0 + 0.01 + 1e-9
+    assert expert.last.iterations == 1  # the unfinished one counts for nothing

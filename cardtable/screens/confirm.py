@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -38,7 +39,7 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("escape,n", "answer(False)", "No"),
     ]
 
-    def __init__(self, message: str, default: bool = True) -> None:
+    def __init__(self, message: str | Text, default: bool = True) -> None:
         super().__init__()
         self.message = message
         self.default = default

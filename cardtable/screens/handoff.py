@@ -3,6 +3,7 @@ player says they alone are looking."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -57,11 +58,11 @@ class HandoffScreen(ModalScreen[None]):
         with Vertical(id="handoff-box"):
             heading = " · ".join(part for part in (self.game, self.detail) if part)
             if heading:
-                yield Static(heading, classes="handoff--game")
-            yield Static(handoff_text(self.player), classes="handoff--pass", id="handoff-message")
+                yield Static(heading, classes="handoff--game", markup=False)
+            yield Static(handoff_text(self.player), classes="handoff--pass", id="handoff-message", markup=False)
             yield Static(keys_note(self.player), classes="handoff--keys", id="handoff-keys", markup=False)
             with Center():
-                yield Button(f"I am {self.player}", variant="primary", id="handoff-ready")
+                yield Button(Text(f"I am {self.player}"), variant="primary", id="handoff-ready")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -4,7 +4,9 @@
 TableScreen subclass (``cardtable/games/<game>/table.py``, or the generic table), mixed with
 ``ReadOnlyTable``: the same board, scoreboard, hand and log, showing ``replay.view(viewer)`` at
 the position chosen and the log as that viewer read it — the public (spectator) view, or one
-seat's, whose secrets show only then. Nothing is ever played, saved or recorded from here.
+seat's, whose secrets show only then, and only once the game is over (the replay refuses a
+player's view of a game that can still be played; the keys say so). Nothing is ever played,
+saved or recorded from here.
 
 Keys: ← → a move, [ ] a turn, Home End the deal and the end, g go to a turn or a move, v the
 next view (0 the public view, 1–9 a player's), q or Escape back.
@@ -14,13 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from rules.core import Command
+from rules.core import Command, RulesError
 from rules.core.replay import READ_ONLY, Replay
 
 from ..widgets.game_log import MAX_ENTRIES
@@ -46,6 +49,17 @@ class ReadOnlyTable(TableScreen):
         self.viewer = None  # the public view until a player's is chosen
         self.view = replay.view(None)
         self.legal = []
+
+    @property
+    def viewer(self) -> int | None:  # type: ignore[override]
+        """The seat whose view is shown (None: the public's)."""
+        return self._viewer
+
+    @viewer.setter
+    def viewer(self, seat: int | None) -> None:
+        # The table's own first choice of viewer (its only human) gives way to the public view
+        # where the replay refuses a player's (a game not over): it is asked only here.
+        self._viewer = seat if seat is None or self.match.private_views else None
 
     def on_mount(self) -> None:
         # (the game's table's on_mount runs too) nothing in the hand is there to be picked
@@ -86,11 +100,17 @@ class ReadOnlyTable(TableScreen):
         """Whether one of this screen's own keys can act now (None greys it)."""
         return True
 
+    def why_not(self, action: str) -> str | None:
+        if action not in self.ACTIONS and action not in getattr(self, "VIEW_ACTIONS", ()):
+            return READ_ONLY  # a game's key: nothing is played here
+        return super().why_not(action)
+
     def _refresh_hand(self) -> None:
         if self.viewer is not None:
             super()._refresh_hand()
             return
         hand = self.hand
+        hand.display = any("hand" in sizes for sizes in self.view.zone_sizes)
         hand.border_title = "Hands hidden"
         hand.show((), self.public_hand_note(), four_colour=self.settings.four_colour)
 
@@ -126,6 +146,8 @@ class ReplayScreen(ReadOnlyTable):
         self.view = replay.view(None)
 
     def public_hand_note(self) -> str:
+        if not self.replay.private_views:
+            return "The public view: every hand is hidden until the game is over."
         return "The public view: every hand is hidden. v (or 1, 2, …) shows a player's view."
 
     # -- showing ---------------------------------------------------------------------------------
@@ -133,7 +155,7 @@ class ReplayScreen(ReadOnlyTable):
         super().refresh_table()
         replay = self.replay
         self.sub_title = f"Replay · move {replay.position} of {replay.moves}"
-        self.game_log.border_title = f"Log as {self.viewer_name()} read it"
+        self.game_log.border_title = Text(f"Log as {self.viewer_name()} read it")
 
     def status_text(self) -> str:
         replay = self.replay
@@ -158,13 +180,19 @@ class ReplayScreen(ReadOnlyTable):
         self.refresh_table()
 
     def show_viewer(self, seat: int | None) -> None:
+        """Show ``seat``'s view, if the replay may show it; else say why not."""
+        try:
+            self.replay.check_view(seat)
+        except RulesError as refusal:
+            self.notify(str(refusal), title="Replay", severity="warning", markup=False)
+            return
         if seat == self.viewer:
             return
         self.viewer = seat
         self._rebuild_log()
         self.refresh_table()
         name = "the public view (every hand hidden)" if seat is None else f"{self.replay.names[seat]}'s view"
-        self.notify(f"Showing {name}.", title="Replay", timeout=2)
+        self.notify(f"Showing {name}.", title="Replay", timeout=2, markup=False)
 
     # -- keys ------------------------------------------------------------------------------------
     def can(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -278,7 +306,7 @@ class GoToScreen(ModalScreen[int | None]):
         try:
             position = position_for(self.replay, event.value)
         except ValueError as error:
-            self.query_one("#goto-error", Static).update(str(error))
+            self.query_one("#goto-error", Static).update(Text(str(error)))
             return
         self.dismiss(position)
 

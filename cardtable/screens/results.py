@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, DataTable, Header, Static, Tab, Tabs
 
+from rules.core.words import say
 from rules.core import Match
 from rules.core.replay import Replay
 
@@ -88,7 +89,7 @@ class ResultsScreen(ReadOnlyTable):
         yield TableFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.replay.spec.title} · results"
+        self.sub_title = "Results"  # the title already names the game
         # the score sheet sits three containers deep: fill it once they are all mounted
         self.call_after_refresh(self._fill_sheet)
 
@@ -116,10 +117,10 @@ class ResultsScreen(ReadOnlyTable):
 
     def refresh_table(self) -> None:
         super().refresh_table()
-        self.sub_title = f"{self.replay.spec.title} · results"
+        self.sub_title = "Results"  # the title already names the game
 
     def status_text(self) -> str:
-        return f"The final table, as everyone saw it — {self.view.status}"
+        return say("The final table, as everyone saw it — {}", self.view.status)
 
     def public_hand_note(self) -> str:
         return "The public view: every hand is hidden (r replays the game as any player saw it)."

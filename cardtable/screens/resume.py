@@ -155,7 +155,7 @@ class ResumeScreen(Screen):
         else:
             self.app.open_table(match, info.id)
         if opened.notice:
-            self.notify(opened.notice, title="Resumed before a move that no longer replays",
+            self.notify(opened.notice, title="Resumed at its last good move",
                         severity="warning", timeout=20, markup=False)
 
     def action_replay(self) -> None:

@@ -25,35 +25,48 @@ KeyRow = tuple[str, str, str]
 APP_KEYS: tuple[KeyRow, ...] = (
     ("^p", "Command palette: themes, bot speed, four-colour deck, rules, settings", ""),
     ("F1", "This page: the keys of the screen you came from", ""),
-    ("^q", "Quit cardtable (a game in play is already saved)", ""),
 )
+QUIT_KEY: KeyRow = ("^q", "Quit cardtable, from any screen (every game in play is already saved; asks first when its latest moves are not)", "")
+QUIT_KEY_IN_BROWSER: KeyRow = ("^q", "Quit cardtable, ending it in this browser tab: asks first "
+                                     "(a game in play is already saved)", "")
 
 
 def keys_of(screen: Screen) -> list[KeyRow]:
     """Every key of ``screen`` and of the widgets on it that cardtable defines (Textual's own
-    text-field keys are left out), with whether each can act right now. Keys that do one
-    action with different parameters under one description (``1``…``4`` "Choose pile") share
-    a row."""
+    text-field keys are left out), with whether each can act right now. One key, one meaning:
+    a key means what Textual would do with it now — the focused widget's binding first, then its
+    containers', then the screen's — and widgets that can take the keys later (a board's cursor)
+    add only keys not taken; a widget that cannot take the focus (a hand hidden behind a game's
+    own keys) adds none. Keys that do one action with different parameters under one
+    description (``1``…``4`` "Choose pile") share a row."""
     app = screen.app
     rows: dict[tuple[str, str], KeyRow] = {}
-    nodes: list[Widget] = [screen, *screen.walk_children(with_self=False)]
-    for node in nodes:
+    chain = [node for node, _bindings in screen._modal_binding_chain if isinstance(node, Widget)]
+    later = [node for node in screen.walk_children(with_self=False)
+             if node not in chain and node.focusable and node.display]
+    taken: set[str] = set()
+    for node in [*chain, *later]:
+        mine: set[str] = set()
         for cls in type(node).__mro__:
             if not cls.__module__.startswith("cardtable.") or "BINDINGS" not in vars(cls):
                 continue
             for binding in vars(cls)["BINDINGS"]:
                 if not isinstance(binding, Binding) or not binding.description:
                     continue
-                shown = " ".join(_key_display(app, key) for key in binding.key.split(","))
-                note = _not_now(screen, node, binding)
+                keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
+                if not keys:
+                    continue
+                mine.update(keys)
+                shown = " ".join(_key_display(app, key) for key in keys)
+                note = _not_now(app, node, binding)
                 row = (binding.action.split("(")[0], binding.description)
                 if row in rows:
-                    keys, description, first_note = rows[row]
-                    if shown not in keys.split(" "):
-                        rows[row] = (f"{keys} {shown}", description, first_note)
+                    shown_keys, description, first_note = rows[row]
+                    rows[row] = (f"{shown_keys} {shown}", description, first_note)
                 else:
                     rows[row] = (shown, binding.description, note)
-    return [*rows.values(), *APP_KEYS]
+        taken |= mine
+    return [*rows.values(), *APP_KEYS, QUIT_KEY_IN_BROWSER if app.is_web else QUIT_KEY]
 
 
 def _key_display(app: App, key: str) -> str:
@@ -61,13 +74,10 @@ def _key_display(app: App, key: str) -> str:
     return app.get_key_display(Binding(key, ""))
 
 
-def _not_now(screen: Screen, node: Widget, binding: Binding) -> str:
-    """Why the key does nothing now, if the screen says so through check_action."""
-    if node is not screen:
-        return ""
-    action = binding.action.split("(")[0]
+def _not_now(app: App, node: Widget, binding: Binding) -> str:
+    """Why the key does nothing now, if its widget says so through check_action."""
     try:
-        allowed = screen.check_action(action, ())
+        allowed = app._check_action_state(binding.action, node)
     except Exception:  # noqa: BLE001 — an action that needs its parameters: say nothing
         return ""
     return "" if allowed else "not now"

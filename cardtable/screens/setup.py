@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +23,7 @@ import rules
 from rules.core import Match, RulesError, Seat, bot_levels
 from rules.core.bots import RANDOM
 from rules.core.search import EXPERT, settings_for
+from rules.core.words import player_count
 
 from ..widgets.toggles import Tick
 
@@ -32,11 +34,13 @@ NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay")
 def kind_label(spec: Any, level: str) -> str:
     """A bot level as the seat list names it: the kinds every game offers said plainly, with the
     expert's own time a move in this game."""
+    if level == spec.best_bot:
+        return "Bot"
     if level == RANDOM:
-        return "Bot (random moves)"
+        return "Bot: random (plays any legal move)"
     if level == EXPERT:
-        return f"Bot (expert: searches, ~{settings_for(spec).seconds:g} s a move)"
-    return f"Bot ({level})"
+        return f"Bot: expert (searches ~{settings_for(spec).seconds:g} s a move)"
+    return f"Bot: {level}"
 
 
 def default_name(index: int) -> str:
@@ -44,8 +48,7 @@ def default_name(index: int) -> str:
 
 
 def player_range(spec: Any) -> str:
-    low, high = spec.players
-    return f"{low}–{high}" if low != high else str(low)
+    return player_count(spec.players)
 
 
 def sentence(message: str) -> str:
@@ -106,7 +109,7 @@ class SetupScreen(Screen):
         yield Header()
         with Horizontal(id="setup"):
             games = OptionList(
-                *(Option(Content.from_markup("[b]$title[/]\n[dim]$count players[/]", title=spec.title,
+                *(Option(Content.from_markup("[b]$title[/]\n[dim]$count[/]", title=spec.title,
                                              count=player_range(spec)), id=name)
                   for name, spec in rules.GAMES.items()),
                 id="setup-games",
@@ -165,7 +168,7 @@ class SetupScreen(Screen):
         spec = self.spec
         low, high = spec.players
         self.query_one("#setup-blurb", Static).update(Content.from_markup(
-            "[b]$title[/]  [dim]$count players[/]\n$blurb", title=spec.title, count=player_range(spec),
+            "[b]$title[/]  [dim]$count[/]\n$blurb", title=spec.title, count=player_range(spec),
             blurb=spec.blurb,
         ))
         self._count = min(max(self._count or max(2, low), low), high)
@@ -250,7 +253,7 @@ class SetupScreen(Screen):
 
     def _set_error(self, message: str) -> None:
         error = self.query_one("#setup-error", Static)
-        error.update(message)
+        error.update(Text(message))
         error.display = bool(message)
         if message:
             self.notify(message, title="Cannot start", severity="error", markup=False)

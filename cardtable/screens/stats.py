@@ -105,14 +105,14 @@ class StatsScreen(Screen):
         for s in self.shown:
             numbers = (s.games, s.wins, f"{s.win_rate:.0%}", "–" if s.best is None else s.best, s.streak, s.longest)
             table.add_row(Text(s.label), *(_right(n) for n in numbers), key=f"{s.name.casefold()}|{s.bot or ''}")
-        table.border_title = f"Players · {game_title(self.game)}"
+        table.border_title = Text(f"Players · {game_title(self.game)}")
         games = f"{self.total} finished game{'s' * (self.total != 1)}"
         self.query_one("#stats-title", Static).update(
             Text.assemble(("Stats", "bold"), f" · {games} in the record · ", (game_title(self.game), "bold"),
                           (" (g: another game)" if len(self.games) > 1 else "", "dim")))
         empty = self.query_one("#stats-empty", Static)
         if self.problem is not None:
-            empty.update(self.problem)
+            empty.update(Text(self.problem))
         elif not self.shown:
             empty.update("No finished games yet: the record fills as games end. "
                          "Every game played to its end here is in it, with its players and scores.")
@@ -149,13 +149,13 @@ class StatsScreen(Screen):
             f"winning streak {s.streak} now, longest {s.longest}; last played "
             f"{s.last.astimezone().strftime('%Y-%m-%d')}."))
         try:
-            against = self.app.record.opponents(s.name, self.game)
+            against = self.app.record.opponents(s.name, self.game, s.bot)
         except RecordError as error:
-            line.update(str(error))
+            line.update(Text(str(error)))
             return
         for h in against:
             opponents.add_row(Text(h.second), *(_right(n) for n in (h.games, h.first_ahead, h.second_ahead, h.tied)))
-        opponents.border_title = f"{s.name} head to head"
+        opponents.border_title = Text(f"{s.label} head to head")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "stats-players":

@@ -14,11 +14,12 @@ screen, overrides ``compose_board`` and ``refresh_board``, adds BINDINGS and act
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, ClassVar, TypeVar
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,19 +31,44 @@ from textual.widgets import Header, Static
 from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Card, Command, Match, RulesError, Update, View
-from rules.core.words import join_names
+from rules.core.words import Sentence, join_names, player, players, say
 from rules.core.bots import get_bot
 from rules.core.engine import chance
-from rules.core.search import EXPERT
+from rules.core.search import EXPERT, settings_for
 
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
 from ..widgets.footer import TableFooter
+from ..widgets.words import plain, styled
 from .confirm import ConfirmScreen
 from .handoff import HandoffScreen
 
 if TYPE_CHECKING:
     from ..saves import SaveStore
     from ..settings import Settings
+
+T = TypeVar("T")
+
+SETTLE = 0.05
+"""Seconds the expert's answer waits past its budget, whatever it did. A search runs a little
+past its budget (a few ms), and the app's thread, which it kept short of time, has work to catch
+up on: answered at the budget, an answer after a search came some 25 ms later than one with
+nothing to search (0.433 s against 0.408 s from asking to playing, medians of 16 Capital Auction
+reaction windows each, with a Connection and without, on two busy cores). With this margin both
+are answered from the same state — the search over, the worker idle in its wait — and came to
+0.456 s against 0.458 s (20 each)."""
+
+
+def answer_after(choose: Callable[[], T], deadline: float | None, clock: Callable[[], float],
+                 wait: Callable[[float], object]) -> T:
+    """``choose()``'s answer, no sooner than ``deadline`` by ``clock``: ``wait`` spends the time
+    left after choosing (None: no deadline, no wait)."""
+    answer = choose()
+    if deadline is not None:
+        left = deadline - clock()
+        if left > 0:
+            wait(left)
+    return answer
+
 
 NO_BOARD = (
     "This game has no board yet — press : and use the command bar; "
@@ -62,6 +88,8 @@ class TableScreen(Screen[None]):
     seat order; each enters their command behind it."""
 
     CSS_PATH = [Path(__file__).with_name("table.tcss")]
+    clock: ClassVar[Callable[[], float]] = staticmethod(time.monotonic)
+    """The expert's clock, for its time budget (tests give a fake one)."""
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     # below 30 lines the title bar gives its line to the game (the turn is in the scoreboard's title)
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
@@ -72,7 +100,6 @@ class TableScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo"),
         Binding("question_mark", "rules", "Rules & keys", key_display="?"),
         Binding("q", "leave", "Menu"),
-        Binding("ctrl+q", "leave", "Menu", show=False),
         Binding("escape", "escape", "Close / leave", show=False),
     ]
 
@@ -93,9 +120,6 @@ class TableScreen(Screen[None]):
         self._thinking: int | None = None  # the seat whose expert thinks in a worker thread
         self._bot_timer: Timer | None = None
         self._curtain_up = False
-        # the human who has had the screen to themselves since lifting the curtain (or the only
-        # human); None while the screen is shared (the keyboard passed without a curtain)
-        self._alone: int | None = self.viewer
         self._results_shown = False
         # each human's hand just before their last command: what came since is marked new
         self._hand_before: dict[int, frozenset[Card]] = {}
@@ -118,6 +142,18 @@ class TableScreen(Screen[None]):
         # the -short/-narrow/-wide classes follow the size, and a board may draw to them (a
         # short layout at 80×24): redraw it once the classes are set
         self.call_after_refresh(self.refresh_board, self.view)
+        self.call_after_refresh(self._fit_board)
+
+    def _fit_board(self) -> None:
+        """Cap the board at the room the scoreboard, the hand and whatever else shares its
+        column leave, so the board is as tall as its content up to that and then scrolls."""
+        if not self.is_mounted:
+            return
+        play, board = self.query_one("#play"), self.query_one("#board")
+        others = sum(child.outer_size.height for child in play.children if child is not board and child.display)
+        room = max(3, play.content_size.height - others)
+        if board.styles.max_height is None or board.styles.max_height.value != room:
+            board.styles.max_height = room
 
     def compose_hand(self) -> ComposeResult:
         """What sits under the board: the hand. Override to put more there (Abundance's
@@ -172,6 +208,8 @@ class TableScreen(Screen[None]):
         return next((seat for seat in sorted(self.match.awaiting) if seat in self.humans), None)
 
     def on_mount(self) -> None:
+        self.game_log.notation = self.match.spec.notation
+        self.game_log.four_colour = self.settings.four_colour
         self._unsubscribe = self.match.subscribe(self._on_match_update)
         self._hold_save()
         settings_changed = getattr(self.app, "settings_changed_signal", None)
@@ -198,35 +236,40 @@ class TableScreen(Screen[None]):
         self.view = match.view(self.viewer)
         self.legal = match.legal(self.viewer)
         self.sub_title = f"Turn {match.turn}"
-        self.query_one("#status", Static).update(self.status_text())
+        self._show_status()
         self._refresh_hand()
         self._show_scores()
         self.game_log.border_title = "Log" if self.viewer is not None else "Log (public)"
         self.refresh_board(self.view)
         self.refresh_bindings()
+        self.call_after_refresh(self._fit_board)  # the hand or the board may have grown
 
     def _show_scores(self) -> None:
         scoreboard = self.query_one(Scoreboard)
         scoreboard.border_title = f"Scores · turn {self.match.turn}"
         scoreboard.show(self.view, self.match.seats, self.seat_labels(), self._thinking)
 
-    def status_text(self) -> str:
+    def _show_status(self) -> None:
+        self.query_one("#status", Static).update(styled(self.status_text(), four_colour=self.settings.four_colour))
+
+    def status_text(self) -> Sentence:
         """The view's sentence, then what the table is waiting for."""
         match = self.match
-        text = self.view.status
+        text = Sentence(self.view.status)
         awaiting = sorted(match.awaiting)
         if not awaiting:
             return text
+        names = match.names
         if self.viewer in awaiting:
-            return f"{text}  ▶ Your move, {match.names[self.viewer]}."
-        bots = [match.names[seat] for seat in awaiting if match.seats[seat].bot is not None]
+            return say("{}  ▶ Your move, {}.", text, player(names, self.viewer))
+        bots = [seat for seat in awaiting if match.seats[seat].bot is not None]
         if self._thinking is not None and self._thinking in awaiting:
-            return f"{text}  {match.names[self._thinking]} (expert) thinking…"
+            return say("{}  {} (bot: expert) thinking…", text, player(names, self._thinking))
         if bots and len(bots) == len(awaiting):
             if all(match.seats[seat].bot == EXPERT for seat in awaiting):
-                return f"{text}  {join_names(bots)} (expert) playing…"
-            return f"{text}  {join_names(bots)} (bot{'s' * (len(bots) > 1)}) playing…"
-        return f"{text}  Waiting for {join_names([match.names[seat] for seat in awaiting])}."
+                return say("{}  {} (bot: expert) playing…", text, join_names(players(names, bots)))
+            return say("{}  {} (bot{}) playing…", text, join_names(players(names, bots)), "s" * (len(bots) > 1))
+        return say("{}  Waiting for {}.", text, join_names(players(names, awaiting)))
 
     def seat_labels(self) -> list[Text] | None:
         """How the scoreboard names each seat; a game's table may add colours or initials."""
@@ -234,13 +277,18 @@ class TableScreen(Screen[None]):
 
     def _refresh_hand(self) -> None:
         hand = self.hand
+        # a game without a hand of cards (Abundance; Capital Auction's chips take its place)
+        # shows none, in play and in a replay alike, rather than an empty one
+        hand.display = any("hand" in sizes for sizes in self.view.zone_sizes) or "hand" in self.view.zones
+        if not hand.display:
+            return
         if self.viewer is None:
             hand.border_title = "Hands hidden"
             placeholder = ("Hands stay hidden until the next player is ready."
                            if self.humans else "Only bots are playing: every hand is hidden.")
         else:
             count = len(self.view.hand)
-            hand.border_title = f"{self.match.names[self.viewer]}'s hand · {count} card{'s' * (count != 1)}"
+            hand.border_title = plain(f"{self.match.names[self.viewer]}'s hand · {count} card{'s' * (count != 1)}")
             placeholder = "No cards in hand."
         hand.show(self.view.hand, placeholder, four_colour=self.settings.four_colour, fresh=self.fresh_cards())
 
@@ -266,8 +314,8 @@ class TableScreen(Screen[None]):
             self._hand_before.pop(seat, None)
         elif seat == viewer and seat is not None:
             self._hand_before[seat] = frozenset(self.view.hand)  # the view before this command
-        if self._curtain_needed() and (self._private(viewer) or self._private(self.next_human())):
-            # hide the last player's things before anything else is drawn
+        if self._curtain_needed():
+            # hide the last player's screen before anything else is drawn
             self.viewer = None
         if update.kind == "command" and self.viewer == viewer:
             self.game_log.append(update.played, match.names, self.viewer)
@@ -382,7 +430,13 @@ class TableScreen(Screen[None]):
     def _think(self, seat: int) -> None:
         """The expert searches in a worker thread, from its seat's view and legal commands
         (taken here, on the app's thread); its answer is submitted back on the app's thread,
-        and discarded if the game changed meanwhile (undo, another move, leaving the table)."""
+        and discarded if the game changed meanwhile (undo, another move, leaving the table).
+
+        It answers after its whole time budget (and ``SETTLE``), never sooner: a search that
+        ends early (one legal command, or candidates that come to the same thing) would
+        otherwise tell the table what it holds — a reaction answered at once is a player with
+        nothing to react with. (Headless simulations, which nobody watches, keep the early
+        answers.)"""
         if self._thinking is not None:
             return
         match = self.match
@@ -392,17 +446,29 @@ class TableScreen(Screen[None]):
         rng = chance(match.seed, f"bot/{len(match.history)}/{seat}")
         stamp = (len(match.history), match.awaiting)
         self._thinking = seat
-        self.query_one("#status", Static).update(self.status_text())
+        self._show_status()
         self._show_scores()
-        self._think_worker(bot, view, legal, rng, seat, stamp)
+        seconds = settings_for(match.spec).seconds  # the expert's budget: the game's, or the default
+        deadline = None if seconds is None else self.clock() + seconds + SETTLE
+        self._think_worker(bot, view, legal, rng, seat, stamp, deadline)
 
     @work(thread=True, exclusive=True, group="expert")
-    def _think_worker(self, bot, view, legal, rng, seat, stamp) -> None:
-        try:
-            command = bot.choose(view, legal, rng)
-        except Exception as error:  # noqa: BLE001 — a bot's bug must not end the game
-            command = error
+    def _think_worker(self, bot, view, legal, rng, seat, stamp, deadline: float | None) -> None:
+        def choose() -> Command | Exception:
+            try:
+                return bot.choose(view, legal, rng)
+            except Exception as error:  # noqa: BLE001 — a bot's bug must not end the game
+                return error
+
+        command = answer_after(choose, deadline, self.clock, self._wait_in_worker)
+        if get_current_worker().is_cancelled:  # the table was left while it thought
+            return
         self.app.call_from_thread(self._thought, seat, stamp, command)
+
+    def _wait_in_worker(self, seconds: float) -> None:
+        """Wait ``seconds`` in the expert's worker thread: leaving the table (which cancels the
+        worker) ends the wait at once."""
+        get_current_worker().cancelled_event.wait(seconds)
 
     def _thought(self, seat: int, stamp, command) -> None:
         self._thinking = None
@@ -414,42 +480,28 @@ class TableScreen(Screen[None]):
                 self._what_next()  # stale: the game moved on; think again if a bot is awaited
             return
         if isinstance(command, Exception) or command not in match.legal(seat):
-            self.notify(f"{match.names[seat]} (expert) made a mistake and played its first legal "
+            self.notify(f"{match.names[seat]} (bot: expert) made a mistake and played its first legal "
                         "move instead.", severity="warning", title="Bot", markup=False)
             command = match.legal(seat)[0]
         match.submit(seat, command)
 
     # -- the hand-off curtain ------------------------------------------------------------------
     def _curtain_needed(self) -> bool:
+        """Whenever the seat to act changes between two humans at this screen, the curtain comes
+        first: even where nothing on the table is private (Abundance's open auctions), the one
+        who answers must know it is their turn, and the one who played must not be able to act
+        for them (undo, a key pressed too late)."""
         seat = self.next_human()
         if len(self.humans) < 2 or self._curtain_up or seat is None:
             return False
-        # another human is next; or the same one, about to enter something private (a sealed
-        # bid) on a screen that every player has been watching since it passed without a curtain
-        return seat != self.viewer or (seat != self._alone and self._private(seat))
-
-    def _private(self, seat: int | None) -> bool:
-        """Whether anything on the table is for ``seat``'s eyes only: a private zone (a hand, a
-        sealed bid) or a secret command to enter. A game with none (Abundance's open rounds)
-        passes between humans without a curtain."""
-        if seat is None:
-            return False
-        return bool(self.match.view(seat).zones) or any(c.secret for c in self.match.legal(seat))
+        return seat != self.viewer
 
     def _hand_over(self, seat: int) -> None:
-        """The next human is ``seat``: behind the curtain if anything private would show, else
-        straight away."""
-        if self._private(seat) or self._private(self.viewer):
-            self._raise_curtain(seat)
-        else:
-            self.viewer = seat
-            self._alone = None  # everyone at the table may be looking now
-            self._rebuild_log()
-            self.refresh_table()
+        """The next human is ``seat``: the curtain, then their screen."""
+        self._raise_curtain(seat)
 
     def _raise_curtain(self, seat: int) -> None:
         self._curtain_up = True
-        self._alone = None
         if self.viewer is not None:
             self.viewer = None
             self._rebuild_log()
@@ -463,7 +515,6 @@ class TableScreen(Screen[None]):
         self._curtain_up = False
         if self.next_human() == seat:
             self.viewer = seat
-            self._alone = seat
             self._rebuild_log()
             self.refresh_table()
             self.hand.focus()
@@ -475,7 +526,7 @@ class TableScreen(Screen[None]):
         it; otherwise the reason is shown as an error notification and nothing changes."""
         if self.viewer is None:
             self.notify("No player's hand is on the table: nobody can play from here now.",
-                        severity="error", title="Not allowed")
+                        severity="error", title="Not allowed", markup=False)
             return False
         try:
             self.match.submit(self.viewer, command)
@@ -490,11 +541,12 @@ class TableScreen(Screen[None]):
         return True
 
     def refusal(self, command: Command | str) -> str | None:
-        """The rules' reason for refusing ``command`` from the viewer now, or None."""
+        """The rules' reason for refusing ``command`` from the viewer now (the rules' Sentence,
+        its parts kept), or None."""
         try:
             self.match.check(self.viewer, command)
         except RulesError as error:
-            return str(error)
+            return error.sentence  # a Sentence: a table styles its cards and names from its parts
         except Exception as error:  # noqa: BLE001 — as in submit: say so, never crash
             return f"That command cannot be judged ({type(error).__name__}: {error})."
         return None
@@ -520,34 +572,57 @@ class TableScreen(Screen[None]):
     # -- actions -------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
-            return True if self.undo_seat() is not None else None
+            return True if self.match.can_undo(self.viewer) else None
         if action == "command_bar":
             return True if self.my_turn else None
         return True
 
+    def why_not(self, action: str) -> str | None:
+        """Why the key bound to ``action`` does nothing now, in a sentence (a key press is never
+        ignored in silence: ``on_key`` shows it). A game's table adds its own actions' reasons,
+        the rules' refusal where there is one, and calls super for the rest."""
+        if action == "undo":
+            return ("Nothing to take back: only your own latest moves can be, before anything "
+                    "was drawn or revealed and before anyone else played.")
+        if action == "command_bar":
+            if self.viewer is None:
+                return "No player's hand is on the table: nobody can type a move from here now."
+            waiting = join_names(players(self.match.names, sorted(self.match.awaiting)))
+            return str(say("It is not your move: the game is waiting for {}.", waiting)) if waiting else None
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        """A key bound here that would do nothing now says why, on the spot (the footer greys
+        or hides it, but a player who presses it deserves a word). Bindings run after the key
+        has passed through the screen, so this asks the same question they will."""
+        bound = [(node, binding) for node, bindings in self._modal_binding_chain
+                 for binding in bindings.key_to_bindings.get(event.key, ())]
+        if not bound:
+            if event.is_printable and event.character and not event.character.isspace():
+                self.notify(f"{event.character} is not a key of this table: F1 lists them all.",
+                            title="Keys", timeout=3, markup=False)
+            return
+        if any(self.app._check_action_state(binding.action, node) for node, binding in bound):
+            return
+        node, binding = bound[0]
+        action = binding.action.removeprefix("screen.")
+        reason = self.why_not(action)
+        if reason is None:
+            what = binding.description or action.replace("_", " ")
+            reason = f"{what} is not possible now."
+        self.notify(reason, title=binding.description or "Not now", severity="warning", timeout=4,
+                    markup=False)
+
     def action_command_bar(self) -> None:
         self.command_bar.open(self.legal_texts())
 
-    def undo_seat(self) -> int | None:
-        """Whose latest command ctrl+z takes back now, if anyone's: the viewer's own; on a screen
-        the players share (the keyboard passed without a curtain, nothing private on it), the
-        human who played last, who is still looking."""
-        match = self.match
-        if match.can_undo(self.viewer):
-            return self.viewer
-        if self.viewer is None or self._alone is not None or not match.history:
-            return None
-        seat = match.history[-1].seat
-        if seat in self.humans and match.can_undo(seat) and not self._private(seat):
-            return seat
-        return None
-
     def action_undo(self) -> None:
-        seat = self.undo_seat()
+        """Take back the viewer's own latest command: never another player's (each seat's undo
+        is its own, in every game)."""
         try:
-            self.match.undo(self.viewer if seat is None else seat)
+            self.match.undo(self.viewer)
         except RulesError as error:
-            self.notify(str(error), severity="warning", title="Undo")
+            self.notify(str(error), severity="warning", title="Undo", markup=False)
 
     def action_rules(self) -> None:
         from .rules import RulesScreen, keys_of

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from rich.text import Text
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from .words import styled
 from rules.core import Command
 
 
@@ -48,9 +48,14 @@ class Dialog(ModalScreen):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    four_colour = False
+    """The deck's colours for the cards a message names (a game's dialog sets it)."""
+
     def _error(self, message: str | None) -> None:
         error = self.query_one(".dialog--error", Static)
-        error.update(Text(message or ""))  # Text: a name in the message is never markup
+        # styled: the rules' Sentence with its cards in colour; never markup, so a name in the
+        # message shows as typed
+        error.update(styled(message or "", four_colour=self.four_colour))
         error.set_class(bool(message), "-shown")
 
     def _submit(self, command: Command | None, problem: str | None) -> None:

@@ -3,7 +3,7 @@ the sentences the current viewer may see."""
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from rich.console import RenderableType
 from rich.measure import measure_renderables
@@ -16,8 +16,9 @@ from textual.strip import Strip
 from textual.widgets import RichLog
 
 from rules.core import Played
+from rules.core.words import Sentence, player, say
 
-from .card import in_symbols
+from .words import styled
 
 EVENT_INDENT = "  "
 # A long game's log is rebuilt (after an undo or a hand-off) from its last entries only.
@@ -25,17 +26,32 @@ MAX_ENTRIES = 400
 RENDER_CACHE = 4000  # lines kept rendered (for one width)
 
 
-def visible_lines(played: Played, names: Sequence[str], viewer: int | None) -> list[str]:
+def shown_command(played: Played, names: Sequence[str], notation: Any = None) -> str:
+    """A command as the log shows it: the game notation's ``display`` (cards and players as
+    parts, a player by name), else its saved notation as it is."""
+    display = getattr(notation, "display", None)
+    if display is not None:
+        try:
+            return display(played.command, names)
+        except Exception:  # noqa: BLE001 — a log line must never stop the table
+            pass
+    return Sentence(played.text)
+
+
+def visible_lines(played: Played, names: Sequence[str], viewer: int | None,
+                  notation: Any = None) -> list[str]:
     """The log lines of one history entry as ``viewer`` may see them: the seat's name and its
-    command (cards in symbols; a secret command — a sealed bid — only to its own seat), then
-    one indented sentence per event the viewer may see, worded for the viewer."""
+    command (a secret command — a sealed bid — only to its own seat), then one indented
+    sentence per event the viewer may see, worded for the viewer. Lines are Sentences: their
+    players, cards and money are styled from their parts."""
     own = viewer == played.seat
     hidden = played.command.secret and not own
-    header = f"{names[played.seat]}: (in secret)" if hidden else f"{names[played.seat]}: {in_symbols(played.text)}"
-    lines = [header]
+    who = player(names, played.seat)
+    header = say("{}: (in secret)", who) if hidden else say("{}: {}", who, shown_command(played, names, notation))
+    lines: list[str] = [header]
     for event in played.events:
         if event.visible_to(viewer):
-            lines.append(EVENT_INDENT + event.describe(names, viewer))
+            lines.append(Sentence(EVENT_INDENT, event.describe(names, viewer)))
     return lines
 
 
@@ -52,9 +68,12 @@ class GameLog(RichLog):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(wrap=True, min_width=10, auto_scroll=True, id=id, classes=classes)
         self.plain: list[str] = []
+        self.notation: Any = None
+        """The game's notation, whose ``display`` writes commands with their cards and players."""
+        self.four_colour = False
         self._width = 0
         self._widest = 0
-        self._rendered: dict[tuple[str, int], list[Strip]] = {}
+        self._rendered: dict[tuple[Any, int, bool], list[Strip]] = {}
         # where each entry shown ends: (in plain, in the rendered lines; -1 while not rendered)
         self._ends: list[tuple[int, int]] = []
 
@@ -64,7 +83,7 @@ class GameLog(RichLog):
         return len(self._ends)
 
     def append(self, played: Played, names: Sequence[str], viewer: int | None) -> None:
-        self._write(visible_lines(played, names, viewer))
+        self._write(visible_lines(played, names, viewer, self.notation))
         self._end_entry()
 
     def _end_entry(self) -> None:
@@ -74,7 +93,7 @@ class GameLog(RichLog):
         """Start again from ``history`` (after an undo, or when the viewer changes). When the
         lines come out the same as those shown (a viewer who may read just what the last one
         did), nothing is redrawn: writing hundreds of lines again is the slow part."""
-        entries = [visible_lines(played, names, viewer) for played in list(history)[-MAX_ENTRIES:]]
+        entries = [visible_lines(played, names, viewer, self.notation) for played in list(history)[-MAX_ENTRIES:]]
         lines = [line for entry in entries for line in entry]
         if lines == self.plain and len(entries) == len(self._ends):
             return
@@ -127,18 +146,18 @@ class GameLog(RichLog):
         if self.auto_scroll:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
 
-    @staticmethod
-    def _renderable(line: str) -> RenderableType:
+    def _renderable(self, line: str) -> RenderableType:
         if line.startswith(EVENT_INDENT):
             # Padding keeps a long sentence's wrapped lines under its first one
-            return Padding(Text(line.removeprefix(EVENT_INDENT)), (0, 0, 0, len(EVENT_INDENT)))
-        return Text(line, style="bold")
+            text = styled(line, four_colour=self.four_colour)[len(EVENT_INDENT):]
+            return Padding(text, (0, 0, 0, len(EVENT_INDENT)))
+        return styled(line, style="bold", four_colour=self.four_colour)
 
     def _strips(self, line: str, width: int) -> list[Strip]:
         """``line`` rendered as RichLog.write renders it (shrunk to fit ``width``), from a cache:
         a rebuild for another viewer finds most of its lines there, so it costs a list of
         strips instead of wrapping hundreds of sentences again."""
-        key = (line, width)
+        key = (getattr(line, "parts", line), width, self.four_colour)
         strips = self._rendered.get(key)
         if strips is None:
             console = self.app.console

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
@@ -15,6 +16,7 @@ from textual.widgets import Static
 
 from rules.core import Card
 
+from .words import styled
 from .card import CardWidget
 
 _CELL = 5  # a card's width (see CardWidget)
@@ -60,7 +62,7 @@ class HandWidget(Widget, can_focus=True):
     """The hand in display order (``show`` sorts it)."""
     placeholder: reactive[str] = reactive("No cards.", recompose=True)
     """What an empty hand says: "No cards.", or why the hand is hidden."""
-    marks: reactive[dict[str, str]] = reactive(dict)
+    marks: reactive[dict[str, str | Text]] = reactive(dict)
     cursor: reactive[int] = reactive(0)
 
     class SelectionChanged(Message):
@@ -137,7 +139,9 @@ class HandWidget(Widget, can_focus=True):
         widget.set_class(key in self._selected, "-selected")
         widget.set_class(key in self.marks, "-marked")
         widget.set_class(index == self.cursor, "-cursor")
-        widget.tooltip = self.marks.get(key)
+        note = self.marks.get(key)
+        # a str tooltip is read as markup, and a note may name a player: Text, always
+        widget.tooltip = note if note is None or isinstance(note, Text) else styled(note)
 
     def _restyle(self) -> None:
         for index, widget in enumerate(self._card_widgets()):

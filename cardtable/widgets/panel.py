@@ -20,10 +20,13 @@ class Panel(Static):
     """
 
     _shown_text: Text | None = None
+    _shown_title: str | Text | None = None
 
-    def show_text(self, text: Text, title: str | None = None) -> None:
-        if title is not None and title != self.border_title:
-            self.border_title = title
+    def show_text(self, text: Text, title: str | Text | None = None) -> None:
+        if title is not None and title != self._shown_title:
+            self._shown_title = title
+            # a str title would be read as markup, and a title may hold a player's name
+            self.border_title = title if isinstance(title, Text) else Text(title)
         if text != self._shown_text:
             self._shown_text = text
             self.update(text)

@@ -174,13 +174,12 @@ def _best_offer(view: AbundanceView, market: _Market) -> Offer | None:
     its holder (mostly: the one that makes a corner), or sell one for more than it fetches the
     bot but less than it adds to the buyer."""
     me, other = market.me, market.other
-    name = view.names[other]
     best: tuple[float, Offer] | None = None
     for card in view.trinkets[other]:
         gain, loss = market.gain(me, card), market.loss(other, card)
         price = ceil(loss + (gain - loss) / 4)
         if gain - loss > 2 and price <= view.money[me] and gain + loss - 2 * price >= TRADE_MARGIN:
-            candidate = Offer(name, Side(money=price), Side(cards=(card,)))
+            candidate = Offer(None, Side(money=price), Side(cards=(card,)))
             worth = gain + loss - 2 * price
             if best is None or worth > best[0]:
                 best = (worth, candidate)
@@ -188,7 +187,7 @@ def _best_offer(view: AbundanceView, market: _Market) -> Offer | None:
         gain, loss = market.gain(other, card), market.loss(me, card)
         price = int(gain - (gain - loss) / 4)
         if gain - loss > 2 and 0 < price <= view.money[other] and 2 * price - gain - loss >= TRADE_MARGIN:
-            candidate = Offer(name, Side(cards=(card,)), Side(money=price))
+            candidate = Offer(None, Side(cards=(card,)), Side(money=price))
             worth = 2 * price - gain - loss
             if best is None or worth > best[0]:
                 best = (worth, candidate)

@@ -40,7 +40,7 @@ class AbundanceNotation:
             case Pass():
                 return "pass"
             case Offer():
-                return format_offer(replace(command, to=""))
+                return format_offer(replace(command, to=None))
             case Accept():
                 return "accept"
             case Decline():
@@ -59,9 +59,10 @@ class AbundanceNotation:
         sealed = getattr(view, "phase", None) == SEALED_PHASE
         if verb.startswith("offer"):
             rest = text.strip()[len("offer"):]
-            name, rest = counterparty(text, rest, view.names, view.seat)
+            to, rest = counterparty(text, rest, view.names, view.seat)
             give, take = parse_sides(text, rest)
-            return Offer(name, give, take)
+            # at a table of two the offer goes to the other player: saved without a seat
+            return Offer(None if to is not None and to != view.seat else to, give, take)
         if verb in ("choose", "pile"):
             if args and args[0].lower() == "pile" and verb == "choose":
                 args = args[1:]

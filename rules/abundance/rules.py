@@ -16,7 +16,7 @@ from rules.core import (
 )
 from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import card_keys
-from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side
+from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import dollars, join_names, winners_sentence
 
@@ -180,12 +180,9 @@ def validate_offer(state: AbundanceState, seat: int, offer: Offer) -> int:
     """The responder's seat."""
     if state.offered[seat]:
         raise IllegalCommand("You have already made your offer in this trade window; say ready.")
-    to = offer.to.strip().lower() if isinstance(offer.to, str) else None
-    if to == state.names[seat].lower():
+    if offer.to == seat:
         raise IllegalCommand("You cannot trade with yourself.")
-    responder = 1 - seat
-    if to != state.names[responder].lower():
-        raise IllegalCommand(f"There is no player named {offer.to!r}; offer to {state.names[responder]}.")
+    responder = responder_of(offer, seat, 2)
     validate_deal(state, seat, responder, offer.give, offer.take)
     return responder
 
@@ -406,21 +403,20 @@ class AbundanceGame:
         own, for what a trinket of its suit would sell for now (at least $1); swap one trinket
         for one of another suit."""
         other = 1 - seat
-        name = state.names[other]
         paid = pays(counts(state), state.round)
         offers: list[Command] = []
         for card in sort_cards(state.trinkets[other]):
             price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
             if price <= state.money[seat]:
-                offers.append(Offer(name, Side(money=price), Side(cards=(card,))))
+                offers.append(Offer(None, Side(money=price), Side(cards=(card,))))
         for card in sort_cards(state.trinkets[seat]):
             price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
             if price <= state.money[other]:
-                offers.append(Offer(name, Side(cards=(card,)), Side(money=price)))
+                offers.append(Offer(None, Side(cards=(card,)), Side(money=price)))
         for mine in sort_cards(state.trinkets[seat]):
             for theirs in sort_cards(state.trinkets[other]):
                 if mine.suit is not theirs.suit:
-                    offers.append(Offer(name, Side(cards=(mine,)), Side(cards=(theirs,))))
+                    offers.append(Offer(None, Side(cards=(mine,)), Side(cards=(theirs,))))
         return offers
 
     # -- checking ------------------------------------------------------------------------------

@@ -194,7 +194,7 @@ class CapitalAuctionBot:
         """The change of value, per seat, that ``seat`` playing ``play`` would make (an estimate)."""
         view = r.view
         effect = CARDS.tool(play.tool).effect
-        other = view.names.index(play.player) if play.player in view.names else None
+        other = play.player
         theirs = (view.portfolios[other][play.card - 1]
                   if other is not None and 0 < play.card <= len(view.portfolios[other]) else None)
         own = view.portfolios[seat][play.own - 1] if 0 < play.own <= len(view.portfolios[seat]) else None
@@ -222,9 +222,21 @@ class CapitalAuctionBot:
             return {seat: 5 * r.rate, other: -5 * r.rate}
         if effect == "venture":
             return {seat: TOOL_WORTH}
-        if effect in ("insider", "offering"):
+        if effect == "insider":
+            looked = theirs if other is not None else self.lot(view, play.lot)
+            # a card the looker knows already (its own, one it has seen) tells it nothing
+            return {seat: INFORMATION} if looked is not None and seat not in looked.seen else {}
+        if effect == "offering":
             return {seat: INFORMATION}
         return {}  # Cover-Up: nothing the bot counts
+
+    @staticmethod
+    def lot(view: CapitalAuctionView, name: str) -> SlotInfo | None:
+        """The card on the table called ``name`` (``3a``), as the bot sees it."""
+        where = read_lot(name)
+        if where is None or where[1] >= len(view.table[where[0] - 1]):
+            return None
+        return view.table[where[0] - 1][where[1]]
 
     @staticmethod
     def ending(r: _Reading, seat: int, victim: int, v: float) -> float:

@@ -1,9 +1,10 @@
 """Capital Auction's commands: what a player can ask for. Their notation is in notation.py.
 
 Capital cards are named by value (copies of a value are interchangeable: the rules pick the
-physical cards), Tool cards by their key in the card set (``audit``), players by name, an
-Investment in a portfolio by its position there (from 1) and one on the table by its lot
-(``3a``: auction 3, left card; ``3b``: the right card).
+physical cards), Tool cards by their key in the card set (``audit``), players by seat (never
+by name: a command means one thing whatever the players are called), an Investment in a
+portfolio by its position there (from 1) and one on the table by its lot (``3a``: auction 3,
+left card; ``3b``: the right card).
 """
 
 from __future__ import annotations
@@ -45,12 +46,13 @@ class Play(Command):
     """Play a Tool card (by key) on one's Tool turn, paying ``pay`` (Capital values, exactly as
     many cards as its cost). Its targets, as the Tool needs them:
 
-    - ``player``: another player, by name; ``card``: a position in that player's portfolio;
+    - ``player``: a player's seat (None: no player); ``card``: a position in that player's
+      portfolio;
     - ``own``: a position in one's own portfolio;
     - ``lot``: a card on the table (``3a``)."""
 
     tool: str
-    player: str = ""
+    player: int | None = None
     card: int = 0
     own: int = 0
     lot: str = ""

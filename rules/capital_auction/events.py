@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from rules.core import Event
-from rules.core.words import join_names, plural
+from rules.core.words import Sentence, join_names, player, plural, say
 
-from .cards import Capital, Investment, Tool, values_of
+from .cards import CARDS, Capital, Investment, Tool, values_of
+from .commands import Play
 
 
 def _values(values: Sequence[int]) -> str:
@@ -32,6 +33,29 @@ def _paid(pay: Sequence[int]) -> str:
     return f" (paying {_values(pay)})" if pay else ""
 
 
+def _card_of(names: Sequence[str], actor: int, owner: int, position: int) -> Sentence:
+    """``their own card 2`` or ``Bob's card 2``."""
+    if owner == actor:
+        return say("their own card {}", position)
+    return say("{}'s card {}", player(names, owner), position)
+
+
+def targets(play: Play, seat: int, names: Sequence[str]) -> Sentence:
+    """The public words for a Tool's targets, as the log writes them after its name: " on
+    Bob's card 2", " on 3a", " on their own card 1", " on Bob", ", giving … to Bob …"."""
+    if CARDS.has_tool(play.tool) and CARDS.tool(play.tool).effect == "merger" and play.player is not None:
+        other = player(names, play.player)
+        take = say(" for {}'s card {}", other, play.card) if play.card else " (nothing to take back)"
+        return say(", giving their card {} to {}{}", play.own, other, take)
+    if play.own:
+        return say(" on their own card {}", play.own)
+    if play.player is not None:
+        if play.card:
+            return say(" on {}", _card_of(names, seat, play.player, play.card))
+        return say(" on {}", player(names, play.player))
+    return Sentence(f" on {play.lot}" if play.lot else "")
+
+
 @dataclass(frozen=True)
 class LaidOut(Event):
     """A round begins: six Investment cards are laid out, two per auction."""
@@ -46,7 +70,7 @@ class LaidOut(Event):
             cards = [card.label if up else "a face-down card" for card, up in lot]
             if cards:
                 parts.append(f"auction {auction}: {join_names(cards)}")
-        return f"Round {self.round} begins. On the table: {'; '.join(parts) or 'nothing'}."
+        return Sentence(f"Round {self.round} begins. On the table: {'; '.join(parts) or 'nothing'}.")
 
 
 @dataclass(frozen=True)
@@ -69,7 +93,7 @@ class Drew(Event):
                 [plural(len(self.tools), "Tool card")] if self.tools else [])
             what = join_names(items) if items else "nothing (the deck is empty)"
         why = f" ({self.why})" if self.why else ""
-        return f"{names[self.seat]} draws {what}{why}."
+        return say("{} draws {}{}.", player(names, self.seat), what, why)
 
 
 @dataclass(frozen=True)
@@ -81,7 +105,8 @@ class Reshuffled(Event):
     size: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"The {self.deck} deck is empty: its discard pile is shuffled into a new deck of {self.size}."
+        return Sentence(f"The {self.deck} deck is empty: its discard pile is shuffled into a new deck of "
+                        f"{self.size}.")
 
 
 @dataclass(frozen=True)
@@ -91,7 +116,7 @@ class AuctionOpened(Event):
     starter: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"Round {self.round}, auction {self.auction}: {names[self.starter]} bids first."
+        return say("Round {}, auction {}: {} bids first.", self.round, self.auction, player(names, self.starter))
 
 
 @dataclass(frozen=True)
@@ -100,7 +125,7 @@ class BidMade(Event):
     values: tuple[int, ...]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} bids {sum(self.values)} ({' '.join(map(str, self.values))})."
+        return say("{} bids {} ({}).", player(names, self.seat), sum(self.values), " ".join(map(str, self.values)))
 
 
 @dataclass(frozen=True)
@@ -111,9 +136,7 @@ class Passed(Event):
     tool_phase: bool
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        if self.tool_phase:
-            return f"{names[self.seat]} plays no Tool."
-        return f"{names[self.seat]} passes."
+        return say("{} plays no Tool." if self.tool_phase else "{} passes.", player(names, self.seat))
 
 
 @dataclass(frozen=True)
@@ -133,8 +156,8 @@ class AuctionWon(Event):
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         cards = [_face(card, up, knowers, seat) for (card, up), knowers in zip(self.cards, self.knowers)]
-        return (f"{names[self.seat]} wins auction {self.auction} with {sum(self.paid)}, discards "
-                f"{_values(self.paid)} and takes {join_names(cards) or 'nothing'}.")
+        return say("{} wins auction {} with {}, discards {} and takes {}.", player(names, self.seat),
+                   self.auction, sum(self.paid), _values(self.paid), join_names(cards) if cards else "nothing")
 
 
 @dataclass(frozen=True)
@@ -144,7 +167,8 @@ class NobodyBid(Event):
     auction: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"Nobody bids in auction {self.auction}: its cards are discarded and there is no Tool phase."
+        return Sentence(f"Nobody bids in auction {self.auction}: its cards are discarded and there is no "
+                        "Tool phase.")
 
 
 @dataclass(frozen=True)
@@ -157,7 +181,7 @@ class LotFlipped(Event):
     card: Investment
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} turns {self.lot} face up: {self.card.label}."
+        return say("{} turns {} face up: {}.", player(names, self.seat), self.lot, self.card.label)
 
 
 @dataclass(frozen=True)
@@ -173,21 +197,22 @@ class Stole(Event):
         parts = []
         for victim, card in self.taken:
             shown = f"a {card.value}" if seat in (self.seat, victim) else "a Capital card"
-            parts.append(f"{shown} from {names[victim]}")
-        return f"{names[self.seat]} takes {join_names(parts) or 'nothing'} at random."
+            parts.append(say("{} from {}", shown, player(names, victim)))
+        return say("{} takes {} at random.", player(names, self.seat), join_names(parts) if parts else "nothing")
 
 
 @dataclass(frozen=True)
 class ToolPlayed(Event):
-    """A Tool card played on a Tool turn; ``target`` is the public wording of its targets."""
+    """A Tool card played on a Tool turn, on the targets ``play`` names, paying ``pay``."""
 
     seat: int
     tool: Tool
-    target: str
+    play: Play
     pay: tuple[int, ...]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} plays {self.tool.name}{self.target}{_paid(self.pay)}."
+        return say("{} plays {}{}{}.", player(names, self.seat), self.tool.name,
+                   targets(self.play, self.seat, names), _paid(self.pay))
 
 
 @dataclass(frozen=True)
@@ -201,8 +226,8 @@ class Reacted(Event):
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         what = "Connection" if self.against_connection else "Tool"
-        return (f"{names[self.seat]} answers {names[self.against]}'s {what} with a Connection in "
-                f"the Government{_paid(self.pay)}.")
+        return say("{} answers {}'s {} with a Connection in the Government{}.", player(names, self.seat),
+                   player(names, self.against), what, _paid(self.pay))
 
 
 @dataclass(frozen=True)
@@ -210,7 +235,7 @@ class Declined(Event):
     seat: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} lets it stand."
+        return say("{} lets it stand.", player(names, self.seat))
 
 
 @dataclass(frozen=True)
@@ -223,23 +248,33 @@ class Cancelled(Event):
     connections: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"{names[self.seat]}'s {self.tool.name} is cancelled "
-                f"({plural(self.connections, 'Connection')} played).")
+        return say("{}'s {} is cancelled ({} played).", player(names, self.seat), self.tool.name,
+                   plural(self.connections, "Connection"))
 
 
 @dataclass(frozen=True)
 class Looked(Event):
-    """Insider Information: the looker reads the face and remembers it."""
+    """Insider Information: the looker reads the face and remembers it. The card lies on the
+    table (``lot``) or in ``owner``'s portfolio at ``position``; ``news`` is False when the
+    looker knew it already (their own card, one they had seen)."""
 
-    reveals: ClassVar[bool] = True
     seat: int
-    where: str
     card: Investment
+    lot: str = ""
+    owner: int | None = None
+    position: int = 0
+    news: bool = True
+
+    @property
+    def reveals(self) -> bool:  # type: ignore[override]
+        return self.news
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+        where = (Sentence(self.lot) if self.owner is None
+                 else _card_of(names, self.seat, self.owner, self.position))
         if seat == self.seat:
-            return f"{names[self.seat]} looks at {self.where}: {self.card.label}."
-        return f"{names[self.seat]} looks at {self.where}."
+            return say("{} looks at {}: {}.", player(names, self.seat), where, self.card.label)
+        return say("{} looks at {}.", player(names, self.seat), where)
 
 
 @dataclass(frozen=True)
@@ -258,10 +293,10 @@ class Flipped(Event):
         return self.up
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        whose = "their own" if self.owner == self.seat else f"{names[self.owner]}'s"
         way = "up" if self.up else "down"
-        return (f"{names[self.seat]} turns {whose} card {self.position} face {way}: "
-                f"{_face(self.card, self.up, self.knowers, seat)}.")
+        return say("{} turns {} face {}: {}.", player(names, self.seat),
+                   _card_of(names, self.seat, self.owner, self.position), way,
+                   _face(self.card, self.up, self.knowers, seat))
 
 
 @dataclass(frozen=True)
@@ -283,8 +318,8 @@ class Moved(Event):
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         face = _face(self.card, self.up, self.knowers, seat)
         if self.taker == self.seat:
-            return f"{names[self.seat]} takes {face} from {names[self.giver]}."
-        return f"{names[self.seat]} gives {face} to {names[self.taker]}."
+            return say("{} takes {} from {}.", player(names, self.seat), face, player(names, self.giver))
+        return say("{} gives {} to {}.", player(names, self.seat), face, player(names, self.taker))
 
 
 @dataclass(frozen=True)
@@ -297,7 +332,8 @@ class WrittenOff(Event):
     knowers: frozenset[int]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} removes {_face(self.card, self.up, self.knowers, seat)} from the game."
+        return say("{} removes {} from the game.", player(names, self.seat),
+                   _face(self.card, self.up, self.knowers, seat))
 
 
 @dataclass(frozen=True)
@@ -310,9 +346,10 @@ class Spied(Event):
     values: tuple[int, ...]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+        looks = say("{} looks at {}'s Capital cards", player(names, self.seat), player(names, self.victim))
         if seat == self.seat:
-            return f"{names[self.seat]} looks at {names[self.victim]}'s Capital cards: {_values(self.values)}."
-        return f"{names[self.seat]} looks at {names[self.victim]}'s Capital cards."
+            return say("{}: {}.", looks, _values(self.values))
+        return looks + "."
 
 
 @dataclass(frozen=True)
@@ -325,7 +362,7 @@ class CapitalTaken(Event):
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         shown = f"a {self.card.value}" if seat in (self.seat, self.victim) else "a Capital card"
-        return f"{names[self.seat]} takes {shown} from {names[self.victim]}."
+        return say("{} takes {} from {}.", player(names, self.seat), shown, player(names, self.victim))
 
 
 @dataclass(frozen=True)
@@ -336,7 +373,7 @@ class CapitalDiscarded(Event):
     values: tuple[int, ...]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} discards {_values(self.values)} for the tax inspection."
+        return say("{} discards {} for the tax inspection.", player(names, self.seat), _values(self.values))
 
 
 @dataclass(frozen=True)
@@ -347,12 +384,13 @@ class ToolDiscarded(Event):
     tool: Tool
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} discards {self.tool.name}."
+        return say("{} discards {}.", player(names, self.seat), self.tool.name)
 
 
 @dataclass(frozen=True)
 class GameOver(Event):
-    """The end: every face-down card is turned up (no bonuses) and the totals compared."""
+    """The end: every face-down card is turned up (no bonuses) and the totals compared.
+    ``reason`` and ``summary`` are Sentences (their players kept as parts)."""
 
     reveals: ClassVar[bool] = True
     reason: str
@@ -360,6 +398,7 @@ class GameOver(Event):
     portfolios: tuple[tuple[Investment, ...], ...]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        turned = "; ".join(f"{names[s]}: {join_names([c.label for c in cards]) or 'nothing'}"
-                           for s, cards in enumerate(self.portfolios))
-        return f"{self.reason} Every card is turned up ({turned}). {self.summary}"
+        turned = Sentence("; ").join(
+            say("{}: {}", player(names, s), join_names([c.label for c in cards]) if cards else "nothing")
+            for s, cards in enumerate(self.portfolios))
+        return say("{} Every card is turned up ({}). {}", self.reason, turned, self.summary)

@@ -3,27 +3,32 @@
     bid 5 3 1                  the whole bid: Capital cards by value (its total, 9, must beat the standing bid)
     pass                       out of this auction; in the Tool phase: no Tool this time
     flip 3a                    after winning auction 2: turn auction 3's left card (3b: the right one)
-    tool insider Bob 2         a Tool on Bob's portfolio card 2 (cards count from 1)
+    tool insider 2 2           a Tool on player 2's portfolio card 2 (players and cards count from 1)
     tool insider 3a            a Tool on a card on the table
     tool press 1 pay 2         a Tool on one's own card 1, paying a Capital 2 for it
-    tool merger 1 Bob 2        give one's card 1 to Bob and take Bob's card 2
-    tool tax Bob               tool bailout        tool venture pay 1
+    tool merger 1 2 2          give one's card 1 to player 2 and take their card 2
+    tool tax 2                 tool bailout        tool venture pay 1
     react connection pay 1     cancel the card just played with a Connection (decline: let it stand)
     take 5                     Industrial Espionage: take a 5 from the hand looked at
     discard 3 1                Tax Inspection's victim: discard a 3 and a 1
     discard audit              Venture Fund: discard an Audit
 
-Tools are named by their key in the card set (``insider``) or their full name with hyphens
-(``insider-information``); players by name, in any case. ``pay`` may be left out: the lowest
-Capital cards pay (what the command line fills in); the log always writes it. Values are
-written highest first.
+A player is written by seat number from 1, so a saved move means one thing whatever the players
+are called; a person may type the name instead, in any case, quoted where it holds spaces or
+could be read as something else (``tool merger 1 "Bob 2" 2``, ``tool tax "3"``): see
+``rules.core.notation``. Tools are named by their key in the card set (``insider``) or their
+full name with hyphens (``insider-information``). ``pay`` may be left out: the lowest Capital
+cards pay (what the command line fills in); the log always writes it. Values are written
+highest first.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from rules.core import NotationError
+from rules.core.notation import players_by_number, read_player, seat_word, split_words
+from rules.core.words import Sentence, player
 
 from .cards import CARDS, CONNECTION
 from .commands import Bid, Command, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take
@@ -63,6 +68,10 @@ def tool_key(word: str) -> str | None:
     return _TOOL_WORDS.get(word.lower())
 
 
+def connection_key() -> str:
+    return next(kind.key for kind in CARDS.tools if kind.effect == CONNECTION)
+
+
 def _number(text: str, word: str, what: str) -> int:
     if not (word.isascii() and word.isdigit()) or len(word) > 3:
         raise NotationError(f"{text!r}: {word!r} is not {what}; write a whole number such as 2.")
@@ -76,52 +85,52 @@ def _values(text: str, words: Sequence[str], what: str) -> tuple[int, ...]:
     return tuple(sorted(values, reverse=True))
 
 
-def _player(words: list[str], names: Sequence[str]) -> tuple[str, list[str]] | None:
-    """The player whose name starts ``words`` (any case, longest name first) and the words after."""
-    lowered = [w.lower() for w in words]
-    for name in sorted(names, key=len, reverse=True):
-        parts = name.lower().split()
-        if parts and lowered[:len(parts)] == parts:
-            return name, words[len(parts):]
-    return None
+def _words(command: Command, who: Callable[[int], Any]) -> list[Any]:
+    """The words of a command, a player written by ``who(seat)``; what ``format`` and
+    ``display`` share."""
+    match command:
+        case Bid(values):
+            return ["bid", *map(str, values)]
+        case Pass():
+            return ["pass"]
+        case Flip(lot):
+            return ["flip", lot]
+        case Play(tool, seat, card, own, lot, pay):
+            words: list[Any] = ["tool", tool]
+            words += [str(own)] if own else []
+            words += [who(seat)] if seat is not None else []
+            words += [str(card)] if card else []
+            words += [lot] if lot else []
+            words += ["pay", *map(str, pay)] if pay else []
+            return words
+        case React(pay):
+            return ["react", connection_key(), *(["pay", *map(str, pay)] if pay else [])]
+        case Decline():
+            return ["decline"]
+        case Take(value):
+            return ["take", str(value)]
+        case DiscardCapital(values):
+            return ["discard", *map(str, values)]
+        case DiscardTool(tool):
+            return ["discard", tool]
+    raise NotationError(f"{command!r} is not a Capital Auction command")
 
 
 class CapitalAuctionNotation:
-    """``format(command)`` and ``parse(text, view)`` for Capital Auction."""
+    """``format(command)``, ``display(command, names)`` and ``parse(text, view)`` for Capital
+    Auction."""
 
     def format(self, command: Command) -> str:
-        match command:
-            case Bid(values):
-                return "bid " + " ".join(map(str, values))
-            case Pass():
-                return "pass"
-            case Flip(lot):
-                return f"flip {lot}"
-            case Play(tool, player, card, own, lot, pay):
-                words = ["tool", tool]
-                words += [str(own)] if own else []
-                words += [player] if player else []
-                words += [str(card)] if card else []
-                words += [lot] if lot else []
-                words += ["pay", *map(str, pay)] if pay else []
-                return " ".join(words)
-            case React(pay):
-                key = next(kind.key for kind in CARDS.tools if kind.effect == CONNECTION)
-                return f"react {key}" + (" pay " + " ".join(map(str, pay)) if pay else "")
-            case Decline():
-                return "decline"
-            case Take(value):
-                return f"take {value}"
-            case DiscardCapital(values):
-                return "discard " + " ".join(map(str, values))
-            case DiscardTool(tool):
-                return f"discard {tool}"
-        raise NotationError(f"{command!r} is not a Capital Auction command")
+        return " ".join(_words(command, seat_word))
+
+    def display(self, command: Command, names: Sequence[str]) -> Sentence:
+        """The command as the log shows it: the words of ``format``, a player by name (a part)."""
+        return Sentence(" ").join(_words(command, lambda seat: player(names, seat)))
 
     def parse(self, text: str, view: CapitalAuctionView) -> Command:
         if not isinstance(text, str):
             raise NotationError(f"a command is text, not {type(text).__name__}")
-        words = text.split()
+        words = split_words(text)
         if not words:
             raise NotationError("Type a command, for example 'bid 5 3', 'pass' or 'tool audit Bob 2'.")
         verb, args = words[0].lower(), words[1:]
@@ -146,27 +155,32 @@ class CapitalAuctionNotation:
                 return DiscardTool(tool_key(args[0]))
             return DiscardCapital(_values(text, args, "Capital cards to discard"))
         if verb == "react":
-            if args and tool_key(args[0]) is not None and CARDS.tool(tool_key(args[0])).effect == CONNECTION:
+            key = connection_key()
+            if args and tool_key(args[0]) == key:
                 args = args[1:]
-            key = next(kind.key for kind in CARDS.tools if kind.effect == CONNECTION)
-            rest, pay = self._pay(text, args, key, view)
-            if rest:
+            if args and args[0].lower() != "pay":
                 raise NotationError(f"{text!r}: write it as 'react {key}' or 'react {key} pay 2'.")
-            return React(pay)
+            return React(self._pay(text, args, key, view))
         if verb == "tool":
             return self._tool(text, args, view)
         raise NotationError(f"{text!r} is not a Capital Auction command; the commands are: {_VERBS}.")
 
     @staticmethod
-    def _pay(text: str, args: list[str], key: str, view: CapitalAuctionView) -> tuple[list[str], tuple[int, ...]]:
-        """The words before ``pay`` and the values paid (the lowest cards when ``pay`` is left out)."""
-        lowered = [w.lower() for w in args]
-        if "pay" in lowered:
-            at = len(lowered) - 1 - lowered[::-1].index("pay")
-            return args[:at], _values(text, args[at + 1:], "Capital cards to pay with")
+    def _pay(text: str, rest: Sequence[str], key: str, view: CapitalAuctionView) -> tuple[int, ...]:
+        """The values paid: ``rest`` is nothing (the lowest cards pay) or ``pay`` and values."""
+        if rest:
+            return _values(text, rest[1:], "Capital cards to pay with")
         cost = CARDS.tool(key).cost
         lowest = sorted(card.value for card in view.capital)[:cost]
-        return args, tuple(sorted(lowest, reverse=True))
+        return tuple(sorted(lowest, reverse=True))
+
+    @staticmethod
+    def _player(text: str, rest: list[str], names: Sequence[str], key: str) -> tuple[int, list[str]]:
+        found = read_player(rest, names)
+        if found is None:
+            raise NotationError(f"{text!r}: name a player by number or by name (quoted if it holds spaces), "
+                                f"as in '{example(key)}'; the players are {players_by_number(names)}.")
+        return found
 
     def _tool(self, text: str, args: list[str], view: CapitalAuctionView) -> Play:
         if not args:
@@ -177,43 +191,38 @@ class CapitalAuctionNotation:
             keys = ", ".join(kind.key for kind in CARDS.tools)
             raise NotationError(f"{text!r}: {args[0]!r} is not a Tool; the Tools are {keys}.")
         effect = CARDS.tool(key).effect
-        rest, pay = self._pay(text, args[1:], key, view)
-        wrong = NotationError(f"{text!r}: write it as '{example(key)}'.")
+        rest = args[1:]
+        wrong = NotationError(f"{text!r}: write it as '{example(key)}' (a player by number, or by name "
+                              f"in quotes: {players_by_number(view.names)}).")
+
+        def paid(words: list[str]) -> bool:  # nothing left but what is paid
+            return not words or words[0].lower() == "pay"
+
         fields: dict[str, object] = {}
         if effect in ("press", "cover-up", "write-off"):
-            if len(rest) != 1:
+            if not rest or paid(rest):
                 raise wrong
-            fields["own"] = _number(text, rest[0], "a card of your portfolio")
-        elif effect == "offering" or (effect == "insider" and len(rest) == 1 and read_lot(rest[0])):
-            if len(rest) != 1 or read_lot(rest[0]) is None:
+            fields["own"], rest = _number(text, rest[0], "a card of your portfolio"), rest[1:]
+        elif effect == "offering" or (effect == "insider" and rest and read_lot(rest[0]) and paid(rest[1:])):
+            if not rest or read_lot(rest[0]) is None:
                 raise wrong
-            fields["lot"] = rest[0].lower()
+            fields["lot"], rest = rest[0].lower(), rest[1:]
         elif effect in ("insider", "audit", "takeover", "tax", "espionage"):
-            found = _player(rest, view.names)
-            if found is None:
-                raise NotationError(f"{text!r}: name another player ({', '.join(view.names)}), as in "
-                                    f"'{example(key)}'.")
-            fields["player"], after = found
-            if effect in ("tax", "espionage"):
-                if after:
+            fields["player"], rest = self._player(text, rest, view.names, key)
+            if effect not in ("tax", "espionage"):
+                if paid(rest):
                     raise wrong
-            else:
-                if len(after) != 1:
-                    raise wrong
-                fields["card"] = _number(text, after[0], "a card of that portfolio")
+                fields["card"], rest = _number(text, rest[0], "a card of that portfolio"), rest[1:]
         elif effect == "merger":
-            if len(rest) < 2:
+            if paid(rest):
                 raise wrong
             fields["own"] = _number(text, rest[0], "a card of your portfolio")
-            found = _player(rest[1:], view.names)
-            if found is None:
-                raise NotationError(f"{text!r}: name the player to merge with ({', '.join(view.names)}).")
-            fields["player"], after = found
-            if len(after) > 1:
-                raise wrong
-            if after:
-                fields["card"] = _number(text, after[0], "a card of that portfolio")
-        elif rest:
+            fields["player"], rest = self._player(text, rest[1:], view.names, key)
+            if not paid(rest):
+                fields["card"], rest = _number(text, rest[0], "a card of that portfolio"), rest[1:]
+        elif not paid(rest):
             raise NotationError(f"{text!r}: {CARDS.tool(key).name} takes no target; write it as "
                                 f"'tool {key}'.")
-        return Play(key, pay=pay, **fields)  # type: ignore[arg-type]
+        if not paid(rest):
+            raise wrong
+        return Play(key, pay=self._pay(text, rest, key, view), **fields)  # type: ignore[arg-type]

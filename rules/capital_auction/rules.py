@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from rules.core import IllegalCommand, Option, Outcome, chance, check_awaited, check_setup
 from rules.core.auctions import OpenAuction
 from rules.core.piles import deal, shuffled
-from rules.core.words import join_names, plural, winners_sentence
+from rules.core.words import Sentence, join_names, player, players, plural, say, winners_sentence
 
 from .cards import CARDS, CONNECTION, Capital, Investment, Tool, ToolKind, by_value, total, values_of
 from .commands import Bid, Command, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take
@@ -61,10 +61,6 @@ def connection_kind() -> ToolKind:
 
 def effect_of(key: str) -> str:
     return CARDS.tool(key).effect
-
-
-def _seat_named(state: CapitalAuctionState, name: str) -> int | None:
-    return state.names.index(name) if name in state.names else None
 
 
 def _pick(cards: Sequence[Capital], values: Iterable[int]) -> list[Capital] | None:
@@ -220,11 +216,10 @@ def _finish(state: CapitalAuctionState) -> list[Event]:
     """The end: every face-down card in a portfolio is turned up, without bonuses."""
     full = [s for s, p in enumerate(state.portfolios) if len(p) >= FULL_PORTFOLIO]
     if full:
-        reason = (f"{join_names([state.names[s] for s in full])} "
-                  f"{'holds' if len(full) == 1 else 'hold'} {FULL_PORTFOLIO} or more Investment cards: "
-                  "the game ends at once.")
+        reason = say("{} {} {} or more Investment cards: the game ends at once.",
+                     join_names(players(state.names, full)), "holds" if len(full) == 1 else "hold", FULL_PORTFOLIO)
     else:
-        reason = f"Round {ROUNDS} is over: the game ends."
+        reason = Sentence(f"Round {ROUNDS} is over: the game ends.")
     everyone = set(range(state.players))
     for portfolio in state.portfolios:
         for slot in portfolio:
@@ -315,21 +310,8 @@ def _askers(state: CapitalAuctionState, latest: int) -> tuple[int, ...]:
 
 
 # -- Tool targets ----------------------------------------------------------------------------------
-def _where(play: Play) -> str:
-    """The public words for a Tool's targets, as the log writes them after its name:
-    " on Bob's card 2", " on 3a", " on their own card 1", " on Bob", " giving …"."""
-    if effect_of(play.tool) == "merger":
-        take = f" for {play.player}'s card {play.card}" if play.card else " (nothing to take back)"
-        return f", giving their card {play.own} to {play.player}{take}"
-    if play.own:
-        return f" on their own card {play.own}"
-    if play.player:
-        return f" on {play.player}'s card {play.card}" if play.card else f" on {play.player}"
-    return f" on {play.lot}" if play.lot else ""
-
-
 def _refuse_extra(play: Play, wanted: set[str], kind: ToolKind) -> None:
-    given = {"player": bool(play.player), "card": bool(play.card), "own": bool(play.own), "lot": bool(play.lot)}
+    given = {"player": play.player is not None, "card": bool(play.card), "own": bool(play.own), "lot": bool(play.lot)}
     extra = [name for name, present in given.items() if present and name not in wanted]
     if extra:
         what = {"player": "a player", "card": "a card of theirs", "own": "a card of yours", "lot": "a lot"}
@@ -337,23 +319,27 @@ def _refuse_extra(play: Play, wanted: set[str], kind: ToolKind) -> None:
                              f"write it as '{example(kind.key)}'.")
 
 
-def _other_player(state: CapitalAuctionState, seat: int, name: str, tool: str) -> int:
-    if not name:
-        raise IllegalCommand(f"{tool} needs another player: name them.")
-    other = _seat_named(state, name)
+def _other_player(state: CapitalAuctionState, seat: int, other: int | None, tool: str) -> int:
     if other is None:
-        raise IllegalCommand(f"There is no player called {name!r}; the players are {join_names(state.names)}.")
+        raise IllegalCommand(f"{tool} needs another player: name them.")
+    if not 0 <= other < state.players:
+        listed = join_names(players(state.names, range(state.players)))
+        raise IllegalCommand(say("There is no player {} at this table; the players are {}.", other + 1, listed))
     if other == seat:
         raise IllegalCommand(f"{tool} needs another player, not yourself.")
     return other
 
 
+def _whose(state: CapitalAuctionState, owner: int) -> Sentence:
+    return say("{}'s", player(state.names, owner))
+
+
 def _card_of(state: CapitalAuctionState, owner: int, position: int, whose: str) -> Slot:
     portfolio = state.portfolios[owner]
     if not portfolio:
-        raise IllegalCommand(f"{whose} portfolio is empty.")
+        raise IllegalCommand(say("{} portfolio is empty.", whose))
     if not 1 <= position <= len(portfolio):
-        raise IllegalCommand(f"{whose} portfolio has cards 1 to {len(portfolio)}, not {position}.")
+        raise IllegalCommand(say("{} portfolio has cards 1 to {}, not {}.", whose, len(portfolio), position))
     return portfolio[position - 1]
 
 
@@ -373,24 +359,25 @@ def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolvin
     (Merger's own card), ``lot`` ((auction, index))."""
     kind = CARDS.tool(play.tool)
     effect, name = kind.effect, kind.name
-    me = state.names[seat]
     if effect == "insider":
         _refuse_extra(play, {"player", "card", "lot"}, kind)
-        if play.lot and (play.player or play.card):
+        if play.lot and (play.player is not None or play.card):
             raise IllegalCommand(f"{name} looks at one card: a card on the table or one in a portfolio.")
         if play.lot:
             auction, index, slot = _lot_slot(state, play.lot)
             if slot.up:
                 raise IllegalCommand(f"{play.lot} lies face up: there is nothing to look at.")
             return {"slot": slot, "lot": (auction, index)}
-        if play.player == me:
-            raise IllegalCommand("You can always look at your own face-down cards; choose a card on the "
-                                 "table or in another player's portfolio.")
-        other = _other_player(state, seat, play.player, name)
-        slot = _card_of(state, other, play.card, f"{play.player}'s")
+        if play.player is None:
+            raise IllegalCommand(f"{name} needs a face-down card: one on the table (3a) or one in a portfolio "
+                                 "(a player and the card's place).")
+        # any portfolio, the player's own too: it shows them nothing new, but the card allows it
+        owner = seat if play.player == seat else _other_player(state, seat, play.player, name)
+        whose = Sentence("Your") if owner == seat else _whose(state, owner)
+        slot = _card_of(state, owner, play.card, whose)
         if slot.up:
-            raise IllegalCommand(f"{play.player}'s card {play.card} lies face up: there is nothing to look at.")
-        return {"slot": slot, "owner": other, "position": play.card}
+            raise IllegalCommand(say("{} card {} lies face up: there is nothing to look at.", whose, play.card))
+        return {"slot": slot, "owner": owner, "position": play.card}
     if effect in ("press", "cover-up", "write-off"):
         _refuse_extra(play, {"own"}, kind)
         slot = _card_of(state, seat, play.own, "Your")
@@ -402,7 +389,7 @@ def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolvin
     if effect in ("audit", "takeover"):
         _refuse_extra(play, {"player", "card"}, kind)
         other = _other_player(state, seat, play.player, name)
-        slot = _card_of(state, other, play.card, f"{play.player}'s")
+        slot = _card_of(state, other, play.card, _whose(state, other))
         return {"slot": slot, "owner": other, "position": play.card}
     if effect == "merger":
         _refuse_extra(play, {"own", "player", "card"}, kind)
@@ -410,21 +397,23 @@ def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolvin
             raise IllegalCommand(f"{name} first gives one of your Investment cards, and you have none.")
         give = _card_of(state, seat, play.own, "Your")
         other = _other_player(state, seat, play.player, name)
+        them = player(state.names, other)
         if not state.portfolios[other]:
             if play.card:
-                raise IllegalCommand(f"{play.player} holds no Investment card, so there is nothing to take "
-                                     f"back: name none ('tool merger {play.own} {play.player}').")
+                raise IllegalCommand(say("{} holds no Investment card, so there is nothing to take back: name "
+                                         "none ('tool merger {} {}').", them, play.own, other + 1))
             return {"give": give, "other": other, "slot": None}
         if not play.card:
-            raise IllegalCommand(f"Name the card you take from {play.player}: "
-                                 f"'tool merger {play.own} {play.player} 1'.")
-        slot = _card_of(state, other, play.card, f"{play.player}'s")
+            raise IllegalCommand(say("Name the card you take from {}: 'tool merger {} {} 1'.", them, play.own,
+                                     other + 1))
+        slot = _card_of(state, other, play.card, _whose(state, other))
         return {"give": give, "other": other, "slot": slot}
     if effect in ("tax", "espionage"):
         _refuse_extra(play, {"player"}, kind)
         other = _other_player(state, seat, play.player, name)
         if effect == "espionage" and not state.capital[other] and not resolving:
-            raise IllegalCommand(f"{play.player} holds no Capital cards: there is nothing to look at.")
+            raise IllegalCommand(say("{} holds no Capital cards: there is nothing to look at.",
+                                     player(state.names, other)))
         return {"other": other}
     if effect == "offering":
         _refuse_extra(play, {"lot"}, kind)
@@ -448,12 +437,11 @@ def _targets(state: CapitalAuctionState, seat: int, key: str) -> list[dict[str, 
     n = state.players
     others = [(seat + step) % n for step in range(1, n)]
     own = state.portfolios[seat]
-    names = state.names
     found: list[dict[str, Any]] = []
     lots = [(lot_name(a, i), slot) for a, lot in enumerate(state.table, 1) for i, slot in enumerate(lot)]
     if effect == "insider":
         found += [{"lot": name} for name, slot in lots if not slot.up]
-        found += [{"player": names[o], "card": i} for o in others
+        found += [{"player": o, "card": i} for o in (*others, seat)
                   for i, slot in enumerate(state.portfolios[o], 1) if not slot.up]
     elif effect == "press":
         found += [{"own": i} for i, slot in enumerate(own, 1) if not slot.up]
@@ -462,16 +450,16 @@ def _targets(state: CapitalAuctionState, seat: int, key: str) -> list[dict[str, 
     elif effect == "write-off":
         found += [{"own": i} for i in range(1, len(own) + 1)]
     elif effect in ("audit", "takeover"):
-        found += [{"player": names[o], "card": i} for o in others for i in range(1, len(state.portfolios[o]) + 1)]
+        found += [{"player": o, "card": i} for o in others for i in range(1, len(state.portfolios[o]) + 1)]
     elif effect == "merger":
         for give in range(1, len(own) + 1):
             for o in others:
                 theirs = range(1, len(state.portfolios[o]) + 1) or [0]
-                found += [{"own": give, "player": names[o], "card": i} for i in theirs]
+                found += [{"own": give, "player": o, "card": i} for i in theirs]
     elif effect == "tax":
-        found += [{"player": names[o]} for o in others]
+        found += [{"player": o} for o in others]
     elif effect == "espionage":
-        found += [{"player": names[o]} for o in others if state.capital[o]]
+        found += [{"player": o} for o in others if state.capital[o]]
     elif effect == "offering":
         found += [{"lot": name} for name, slot in lots if not slot.up]
     elif effect == "draw-capital":
@@ -502,9 +490,11 @@ def _apply_effect(state: CapitalAuctionState, pending: Pending, targets: dict[st
     effect = kind.effect
     slot: Slot | None = targets.get("slot")
     if effect == "insider":
+        news = seat not in slot.seen
         slot.seen.add(seat)
-        where = play.lot if play.lot else f"{play.player}'s card {play.card}"
-        return [Looked(seat, where, slot.card)]
+        if play.lot:
+            return [Looked(seat, slot.card, lot=play.lot, news=news)]
+        return [Looked(seat, slot.card, owner=targets["owner"], position=targets["position"], news=news)]
     if effect in ("press", "audit", "cover-up"):
         owner = targets["owner"]
         if effect == "cover-up" or (effect == "audit" and slot.up):
@@ -596,14 +586,13 @@ def _result(state: CapitalAuctionState) -> Outcome:
     top = values[winners[0]]
     tied = [s for s in range(n) if values[s] == top]
     if len(winners) > 1:
-        summary = (f"{winners_sentence(names, winners, str(top))}, and {capital[winners[0]]} in Capital "
-                   "each.")
+        summary = say("{}, and {} in Capital each.", winners_sentence(names, winners, str(top)), capital[winners[0]])
     elif len(tied) > 1:
-        others = join_names([names[s] for s in tied if s != winners[0]])
-        summary = (f"{names[winners[0]]} wins: tied with {others} on {top}, but with more Capital in hand "
-                   f"({capital[winners[0]]}).")
+        others = join_names(players(names, [s for s in tied if s != winners[0]]))
+        summary = say("{} wins: tied with {} on {}, but with more Capital in hand ({}).",
+                      player(names, winners[0]), others, top, capital[winners[0]])
     else:
-        summary = f"{winners_sentence(names, winners, str(top))}."
+        summary = say("{}.", winners_sentence(names, winners, str(top)))
     breakdown = tuple({"investments": values[s], "investment cards": len(state.portfolios[s]),
                        "capital in hand": capital[s]} for s in range(n))
     return Outcome(ranks, tuple(values), breakdown, summary)
@@ -655,7 +644,8 @@ class CapitalAuctionGame:
         return state.awaiting
 
     def turn(self, state: CapitalAuctionState) -> int:
-        return state.turns
+        """The turn being played, from 1 (``turns`` counts the bid and Tool turns taken)."""
+        return state.turns + 1
 
     def conserved(self, state: CapitalAuctionState) -> dict[str, Any]:
         capital = [*state.capital_deck, *state.capital_discard, *(c for h in state.capital for c in h),
@@ -736,13 +726,13 @@ class CapitalAuctionGame:
             return self._check_react(state, seat, command)
         pending = state.pending
         if phase == PICK:
-            victim = state.names[pending.victim]
+            victim = player(state.names, pending.victim)
             if not isinstance(command, Take):
-                raise IllegalCommand(f"Take one of {victim}'s Capital cards first, e.g. 'take 5'.")
+                raise IllegalCommand(say("Take one of {}'s Capital cards first, e.g. 'take 5'.", victim))
             card = _pick(state.capital[pending.victim], [command.value])
             if card is None:
                 held = " ".join(map(str, values_of(state.capital[pending.victim])))
-                raise IllegalCommand(f"{victim} has no {command.value}; they hold {held}.")
+                raise IllegalCommand(say("{} has no {}; they hold {}.", victim, command.value, held))
             return card[0]
         if phase == TAX:
             amount = CARDS.tool(pending.play.tool).amount
@@ -825,8 +815,8 @@ class CapitalAuctionGame:
     def _check_react(self, state: CapitalAuctionState, seat: int, command: Command) -> Any:
         pending = state.pending
         if not isinstance(command, (React, Decline)):
-            raise IllegalCommand(f"{state.names[pending.latest]}'s card awaits your answer: "
-                                 "'react connection' or 'decline'.")
+            raise IllegalCommand(say("{}'s card awaits your answer: 'react connection' or 'decline'.",
+                                     player(state.names, pending.latest)))
         if isinstance(command, Decline):
             return None
         kind = connection_kind()
@@ -867,7 +857,7 @@ class CapitalAuctionGame:
                 state.capital[seat].remove(card)
             state.capital_discard += pay
             state.pending = Pending(seat, command, tool, asking=_askers(state, seat))
-            events = [ToolPlayed(seat, tool, _where(command), values_of(pay))]
+            events = [ToolPlayed(seat, tool, command, values_of(pay))]
             if state.pending.asking:
                 state.phase = REACT
                 return events
@@ -1029,7 +1019,7 @@ class CapitalAuctionGame:
 
 _FIELDS = {Bid: {"values": "values"}, Flip: {"lot": str}, React: {"pay": "values"}, Take: {"value": int},
            DiscardCapital: {"values": "values"}, DiscardTool: {"tool": str},
-           Play: {"tool": str, "player": str, "card": int, "own": int, "lot": str, "pay": "values"}}
+           Play: {"tool": str, "player": "seat", "card": int, "own": int, "lot": str, "pay": "values"}}
 
 
 def _well_formed(command: Any) -> None:
@@ -1040,6 +1030,8 @@ def _well_formed(command: Any) -> None:
         value = getattr(command, name, None)
         if kind == "values":
             ok = isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        elif kind == "seat":  # a player is named by seat, or not at all
+            ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
         else:
             ok = isinstance(value, kind) and not isinstance(value, bool)
         if not ok:

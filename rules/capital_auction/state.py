@@ -29,6 +29,7 @@ missing pile is empty, a missing portfolio has no cards)::
       "pending": {"seat": 0, "play": {"tool": "audit", "player": "Bob", "card": 1, "pay": [1]},
                   "tool": "audit", "connections": [], "chain": [], "asking": [1],
                   "victim": null},                 # a Tool being answered or resolved
+                                                   # (its player by name, or by seat from 0)
       "turns": 4
     }
 
@@ -47,7 +48,7 @@ from rules.core import RulesError, View
 from rules.core.auctions import OpenAuction
 from rules.core.jsonio import read_bool, read_int, read_list, read_object, read_str, require
 from rules.core.piles import stack, top_first
-from rules.core.words import join_names
+from rules.core.words import Sentence, player, say
 
 from .cards import CARDS, Capital, Investment, Tool
 from .commands import Play
@@ -261,40 +262,36 @@ class CapitalAuctionView(View):
         return [slot for lot in self.table for slot in lot]
 
 
-def status_sentence(state: CapitalAuctionState) -> str:
+def status_sentence(state: CapitalAuctionState) -> Sentence:
     names = state.names
     seat = state.current
     where = f"Round {state.round}, auction {state.auction}"
     if seat is None:
-        return "The game is over."
-    who = names[seat]
+        return Sentence("The game is over.")
+    who = player(names, seat)
     if state.phase == BID:
         high = state.bidding.high
         if high:
-            return f"{where}: {who} to bid more than {high} or pass."
-        return f"{where}: {who} to open the bidding or pass."
+            return say("{}: {} to bid more than {} or pass.", where, who, high)
+        return say("{}: {} to open the bidding or pass.", where, who)
     if state.phase == FLIP:
-        return f"{where}: {who} won and turns one of auction 3's face-down cards face up."
+        return say("{}: {} won and turns one of auction 3's face-down cards face up.", where, who)
     if state.phase == TOOL:
-        return f"{where}, Tool phase: {who} to play a Tool card or pass."
+        return say("{}, Tool phase: {} to play a Tool card or pass.", where, who)
     pending = state.pending
     tool = pending.tool.name
-    player = names[pending.seat]
+    played_by = player(names, pending.seat)
     if state.phase == REACT:
         if pending.chain:
-            answered = f"{names[pending.chain[-1]]}'s Connection answers {player}'s {tool}"
+            answered = say("{}'s Connection answers {}'s {}", player(names, pending.chain[-1]), played_by, tool)
         else:
-            answered = f"{player} played {tool}"
-        return f"{answered}: {who} may react with a Connection or decline."
+            answered = say("{} played {}", played_by, tool)
+        return say("{}: {} may react with a Connection or decline.", answered, who)
     if state.phase == PICK:
-        return f"{who} looks at {names[pending.victim]}'s Capital cards and takes one."
+        return say("{} looks at {}'s Capital cards and takes one.", who, player(names, pending.victim))
     if state.phase == TAX:
-        return f"{who} must discard Capital cards for {player}'s {tool}."
-    return f"{who} discards one Tool card for {tool}."
-
-
-def seats_text(names: Sequence[str], seats: Sequence[int]) -> str:
-    return join_names([names[s] for s in seats])
+        return say("{} must discard Capital cards for {}'s {}.", who, played_by, tool)
+    return say("{} discards one Tool card for {}.", who, tool)
 
 
 # -- JSON ----------------------------------------------------------------------------------------
@@ -315,16 +312,32 @@ def _read_slot(data: Any, what: str, players: int, default_seen: set[int]) -> Sl
     return Slot(card, up, seen)
 
 
-def _play_json(play: Play) -> dict[str, Any]:
-    return {"tool": play.tool, "player": play.player, "card": play.card, "own": play.own,
-            "lot": play.lot, "pay": list(play.pay)}
+def _play_json(play: Play, names: Sequence[str]) -> dict[str, Any]:
+    # the player by name, as positions saved before seats were written by number have it: the
+    # saved position of a game is compared with its replay when it is opened again
+    return {"tool": play.tool, "player": "" if play.player is None else names[play.player], "card": play.card,
+            "own": play.own, "lot": play.lot, "pay": list(play.pay)}
 
 
-def _read_play(data: Any) -> Play:
+def _read_player(value: Any, names: Sequence[str]) -> int | None:
+    """A pending play's player: a name as the table spells it (any case), a seat from 0, or
+    nothing (``""``, null)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return read_int(value, "the play's player", 0, len(names) - 1)
+    name = read_str(value, "the play's player")
+    for seat, known in enumerate(names):
+        if known.casefold() == name.casefold():
+            return seat
+    raise RulesError(f"the pending play names {name!r}, who is not at the table")
+
+
+def _read_play(data: Any, names: Sequence[str]) -> Play:
     data = read_object(data, "the pending Tool's play")
     tool = read_str(require(data, "tool", "the pending play"), "the pending Tool")
     CARDS.tool(tool)
-    return Play(tool, read_str(data.get("player", ""), "the play's player"),
+    return Play(tool, _read_player(data.get("player"), names),
                 read_int(data.get("card", 0), "the play's card", 0),
                 read_int(data.get("own", 0), "the play's own card", 0),
                 read_str(data.get("lot", ""), "the play's lot"),
@@ -351,7 +364,7 @@ def state_to_json(state: CapitalAuctionState) -> dict[str, Any]:
         "bidding": None if state.bidding is None else state.bidding.to_json(),
         "winner": state.winner, "tool_order": list(state.tool_order), "tool_turn": state.tool_turn,
         "pending": None if pending is None else {
-            "seat": pending.seat, "play": _play_json(pending.play), "tool": pending.tool.key,
+            "seat": pending.seat, "play": _play_json(pending.play, state.names), "tool": pending.tool.key,
             "connections": [t.key for t in pending.connections], "chain": list(pending.chain),
             "asking": list(pending.asking), "victim": pending.victim},
         "turns": state.turns,
@@ -413,18 +426,18 @@ def state_from_json(data: Mapping[str, Any]) -> CapitalAuctionState:
         winner=None if winner is None else seat(winner, "winner"),
         tool_order=[seat(s, "the Tool order") for s in read_list(data.get("tool_order", []), "tool_order")],
         tool_turn=read_int(data.get("tool_turn", 0), "tool_turn", 0),
-        pending=None if pending is None else _read_pending(pending, seat),
+        pending=None if pending is None else _read_pending(pending, seat, names),
         turns=read_int(data.get("turns", 0), "turns", 0))
     _check_shape(state)
     return state
 
 
-def _read_pending(data: Any, seat: Any) -> Pending:
+def _read_pending(data: Any, seat: Any, names: Sequence[str]) -> Pending:
     data = read_object(data, "the pending Tool")
     victim = data.get("victim")
     return Pending(
         seat(require(data, "seat", "the pending Tool"), "the pending Tool's seat"),
-        _read_play(require(data, "play", "the pending Tool")),
+        _read_play(require(data, "play", "the pending Tool"), names),
         CARDS.read_tool(require(data, "tool", "the pending Tool"), "the pending Tool"),
         tuple(CARDS.read_tool(t, "a Connection") for t in read_list(data.get("connections", []), "connections")),
         tuple(seat(s, "a Connection's seat") for s in read_list(data.get("chain", []), "chain")),

@@ -16,7 +16,8 @@ _FROM = {
               "find_card", "parse_card", "parse_cards", "rank_code", "sort_cards"),
     "engine": ("Command", "Event", "GameSpec", "Notation", "Option", "Outcome", "PrivateEvent", "View",
                "chance", "check_awaited", "check_setup", "resolve_options"),
-    "errors": ("IllegalCommand", "NotationError", "ReplayError", "RulesError", "SaveFormatError"),
+    "errors": ("IllegalCommand", "NotationError", "ReplayError", "RulesError", "SaveFormatError",
+               "SnapshotMismatch"),
     "match": ("FORMAT_VERSION", "Match", "Played", "Seat", "Update"),
     "replay": ("Replay", "ScoreSeries"),
 }

@@ -49,6 +49,20 @@ def bot_levels(spec: Any) -> dict[str, Bot]:
     return {**spec.bots, RANDOM: _RANDOM, EXPERT: expert(spec)}
 
 
+def kind_of(level: str | None, best: str = "bot") -> str:
+    """A seat's kind as every screen and list writes it, one name each: "" for a human, "bot"
+    for the game's own bot, "bot: LEVEL" for any other level ("bot: expert", "bot: random")."""
+    if level is None:
+        return ""
+    return "bot" if level == best else f"bot: {level}"
+
+
+def seat_name(name: str, level: str | None, best: str = "bot") -> str:
+    """"Ann", "Cleo (bot)", "Dan (bot: random)", "Eve (bot: expert)"."""
+    kind = kind_of(level, best)
+    return f"{name} ({kind})" if kind else name
+
+
 def get_bot(spec: Any, level: str) -> Bot:
     levels = bot_levels(spec)
     try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 from .errors import IllegalCommand, RulesError
-from .words import join_names
+from .words import join_names, player, player_count, players, say
 
 
 def chance(seed: int, counter: int | str) -> random.Random:
@@ -247,7 +247,7 @@ def check_setup(spec: Any, names: Sequence[str], options: Mapping[str, Any] | No
     """The shared argument checks of ``setup``: the player count and names, then the options."""
     low, high = spec.players
     if not low <= len(names) <= high:
-        raise RulesError(f"{spec.title} is for {low}-{high} players, not {len(names)}")
+        raise RulesError(f"{spec.title} is for {player_count(spec.players)}, not {len(names)}")
     if not all(isinstance(n, str) and n.strip() for n in names) or (
             len({name.strip().lower() for name in names}) != len(names)):
         raise RulesError("every player needs a name of their own")
@@ -265,5 +265,5 @@ def check_awaited(awaiting: frozenset[int], seat: Any, names: Sequence[str]) -> 
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(names):
         raise IllegalCommand("Only a player at the table can play; a spectator cannot.")
     if seat not in awaiting:
-        waiting = join_names([names[s] for s in sorted(awaiting)])
-        raise IllegalCommand(f"It is not {names[seat]}'s move: the game is waiting for {waiting}.")
+        waiting = join_names(players(names, sorted(awaiting)))
+        raise IllegalCommand(say("It is not {}'s move: the game is waiting for {}.", player(names, seat), waiting))

@@ -2,7 +2,14 @@
 
 
 class RulesError(ValueError):
-    """Something a player or a file asked for does not fit the rules."""
+    """Something a player or a file asked for does not fit the rules. The message may be a
+    ``words.Sentence`` (its players, cards and money kept as parts): ``sentence`` gives it back
+    whole, where ``str(error)`` gives its plain text."""
+
+    @property
+    def sentence(self) -> str:
+        message = self.args[0] if len(self.args) == 1 else None
+        return message if isinstance(message, str) else str(self)
 
 
 class IllegalCommand(RulesError):
@@ -25,3 +32,17 @@ class ReplayError(SaveFormatError):
         super().__init__(message)
         self.move = move
         self.text = text
+
+
+class SnapshotMismatch(SaveFormatError):
+    """A save whose moves all replay but do not reach the position it stored (its ``snapshot``).
+
+    The moves are the truth (the game is its seed and its commands; the snapshot is only a check
+    written beside them), so the game can resume after its last move, ``moves``, where they
+    lead. ``where`` is the first place the saved position differs ("money[1]"), or "" when it
+    differs as a whole."""
+
+    def __init__(self, message: str, moves: int, where: str) -> None:
+        super().__init__(message)
+        self.moves = moves
+        self.where = where

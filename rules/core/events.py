@@ -7,7 +7,7 @@ from typing import ClassVar, Sequence
 
 from .cards import Card
 from .engine import Event
-from .words import plural
+from .words import Sentence, player, plural, say
 
 
 @dataclass(frozen=True)
@@ -22,10 +22,10 @@ class CardsDrawn(Event):
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         if seat == self.seat:
-            drawn = " ".join(card.symbol for card in self.cards)
+            drawn = Sentence(" ").join(self.cards)
         else:
             drawn = plural(len(self.cards), "card")
-        return f"{names[self.seat]} {self.verb} {drawn}."
+        return say("{} {} {}.", player(names, self.seat), self.verb, drawn)
 
 
 @dataclass(frozen=True)
@@ -36,4 +36,4 @@ class GameEnded(Event):
     summary: str
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{self.lead}{self.summary}"
+        return Sentence(self.lead, self.summary)

@@ -4,7 +4,9 @@
 in words), records it with its seat and publishes what happened to every subscriber (the table,
 the log, the autosave, the bot driver). Views and legal commands are computed once per change
 and shared by everyone who asks. A saved match is its seed and its commands, each with its
-seat, in notation; loading replays them and checks that the stored snapshot agrees.
+seat, in notation; loading replays them and checks that the stored snapshot agrees (the moves
+are the truth: a move that does not replay, or a snapshot they do not reach, is said in an
+exception that tells how far the moves go, so the game can be resumed there).
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .bots import get_bot
 from .engine import Command, Event, Outcome, View, chance, resolve_options
-from .errors import IllegalCommand, ReplayError, RulesError, SaveFormatError
+from .errors import IllegalCommand, ReplayError, RulesError, SaveFormatError, SnapshotMismatch
 from .jsonio import read_int, read_list, read_str
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """1: commands as notation only (every game awaited one seat at a time).
-2: every command with its seat, ``[seat, "notation"]``."""
+2: every command with its seat, ``[seat, "notation"]``.
+3: as 2, and a player named inside a command is written by seat number from 1 (``offer 2: …``),
+never by name, so a saved move means one thing whatever the players are called. (Versions 1
+and 2 named players; their moves are read as a person's typing is, by name.)"""
 
 
 @dataclass(frozen=True)
@@ -226,39 +231,46 @@ class Match:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], spec: Any) -> Match:
         """Rebuild a match of ``spec`` by replaying its commands; raise SaveFormatError saying
-        what is wrong. (``rules.load_match`` finds the spec from the data.)"""
-        version = _format_version(data)
-        missing = [key for key in ("seats", "seed", "commands") if key not in data]
-        if missing:
-            raise SaveFormatError(f"the save is incomplete: it has no {', '.join(map(repr, missing))}")
-        try:
-            seats = [Seat.from_json(s) for s in read_list(data["seats"], "the seats")]
-            seed = read_int(data["seed"], "the seed")
-            options = data.get("options") or {}
-            match = cls(spec, seats, options, seed)
-            commands = read_list(data["commands"], "the commands")
-        except RulesError as error:
-            raise SaveFormatError(f"the save is damaged: {error}") from None
-        for number, entry in enumerate(commands, 1):
-            seat, text = match._entry(version, number, entry)
-            try:
-                match._play(seat, match.parse(seat, text))
-            except RulesError as error:
-                raise ReplayError(f"move {number} ({text!r}) does not replay: {error}", number, text) from None
-            except Exception as error:  # odd text may fail deep inside a game: still this move's fault
-                raise ReplayError(f"move {number} ({text!r}) does not replay: "
-                                  f"{type(error).__name__}: {error}", number, text) from error
-        snapshot = data.get("snapshot")
-        if snapshot is not None and snapshot != spec.to_json(match.state):
-            raise SaveFormatError("the replayed game does not match the saved position")
-        match._undo.clear()  # a resumed game starts with nothing to take back
+        what is wrong. (``rules.load_match`` finds the spec from the data.)
+
+        A move that cannot be played again — one the game refuses, or an entry that is not a
+        move at all — raises ReplayError naming it: the moves before it can still be resumed.
+        Moves that all replay but do not reach the stored snapshot raise SnapshotMismatch: the
+        moves are the truth, so the game can be resumed where they lead."""
+        saved = _read_save(data)
+        match = saved.start(cls, spec)
+        for number, entry in enumerate(saved.commands, 1):
+            match._replay(saved.version, number, entry)
+        where = match._differs_from(data.get("snapshot"))
+        if where is not None:
+            moves = len(saved.commands)
+            raise SnapshotMismatch(
+                "the moves replay but do not reach the saved position ("
+                + (f"it differs at {where})" if where else "it is not a position of this game)"),
+                moves, where)
+        # what could be taken back before the game was saved can be after: replaying kept the
+        # same undo record as playing did (cleared at every reveal)
         return match
 
+    def _replay(self, version: int, number: int, entry: Any) -> None:
+        """Play saved move ``number`` (``entry``, as the save holds it) again, or raise
+        ReplayError saying why it cannot be (not a move, no such seat, refused by the game)."""
+        seat, text = self._entry(version, number, entry)
+        try:
+            self._play(seat, self.parse(seat, text))
+        except RulesError as error:
+            raise ReplayError(f"move {number} ({text!r}) does not replay: {error}", number, text) from None
+        except Exception as error:  # odd text may fail deep inside a game: still this move's fault
+            raise ReplayError(f"move {number} ({text!r}) does not replay: "
+                              f"{type(error).__name__}: {error}", number, text) from error
+
     def _entry(self, version: int, number: int, entry: Any) -> tuple[int, str]:
-        """The seat and notation of a saved command, in either format."""
+        """The seat and notation of a saved command, in either format; ReplayError for an entry
+        that is not one (the moves before it still replay)."""
         if version == 1:
             if not isinstance(entry, str):
-                raise SaveFormatError(f"move {number} is not a command in notation: {entry!r}")
+                raise ReplayError(f"move {number} is not a command in notation: {_shown(entry)}",
+                                  number, _shown(entry))
             awaiting = sorted(self.awaiting)
             if len(awaiting) != 1:
                 raise ReplayError(f"move {number} ({entry!r}) does not replay: the game is not "
@@ -267,8 +279,84 @@ class Match:
         if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or not isinstance(entry[1], str)
                 or isinstance(entry[0], bool) or not isinstance(entry[0], int)
                 or not 0 <= entry[0] < len(self.seats)):
-            raise SaveFormatError(f"move {number} is not [seat, \"command\"]: {entry!r}")
+            text = entry if isinstance(entry, str) else (
+                entry[1] if isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[1], str)
+                else _shown(entry))
+            raise ReplayError(f"move {number} is not [seat, \"command\"] with a seat from 0 to "
+                              f"{len(self.seats) - 1}: {_shown(entry)}", number, text)
         return entry[0], entry[1]
+
+    def _differs_from(self, snapshot: Any) -> str | None:
+        """Where the saved ``snapshot`` differs from the position now (see ``_difference``);
+        None when it agrees or there is none."""
+        replayed = self.spec.to_json(self.state)
+        if snapshot is None or snapshot == replayed:
+            return None
+        return _difference(snapshot, replayed)
+
+
+@dataclass(frozen=True)
+class _Saved:
+    """A save's header, checked: everything but its moves, which are replayed one by one."""
+
+    version: int
+    seats: tuple[Seat, ...]
+    seed: int
+    options: Mapping[str, Any]
+    commands: tuple[Any, ...]
+
+    def start(self, cls: type[Match], spec: Any, **more: Any) -> Any:
+        """A ``cls`` of ``spec`` from these seats, options and seed (``more``: what else ``cls``
+        takes; a Match starts at the deal)."""
+        try:
+            return cls(spec, self.seats, self.options, self.seed, **more)
+        except RulesError as error:
+            raise SaveFormatError(f"the save is damaged: {error}") from None
+
+
+def _read_save(data: Any) -> _Saved:
+    """The header of a saved match, or SaveFormatError saying what is wrong with it."""
+    version = _format_version(data)
+    missing = [key for key in ("seats", "seed", "commands") if key not in data]
+    if missing:
+        raise SaveFormatError(f"the save is incomplete: it has no {', '.join(map(repr, missing))}")
+    try:
+        seats = tuple(Seat.from_json(s) for s in read_list(data["seats"], "the seats"))
+        seed = read_int(data["seed"], "the seed")
+        commands = tuple(read_list(data["commands"], "the commands"))
+    except RulesError as error:
+        raise SaveFormatError(f"the save is damaged: {error}") from None
+    options = data.get("options") or {}
+    return _Saved(version, seats, seed, options, commands)
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value from a file, shown short in a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _difference(saved: Any, replayed: Any) -> str:
+    """The first place two JSON values differ, as a path ("players[1].money"); "" when they
+    differ at the top. (Walked in a loop, not by recursion: a file may nest deeply.)"""
+    path = ""
+    while True:
+        if isinstance(saved, Mapping) and isinstance(replayed, Mapping):
+            keys = [*replayed, *(k for k in saved if k not in replayed)]
+            key = next(k for k in keys if k not in saved or k not in replayed or saved[k] != replayed[k])
+            path += f".{key}" if isinstance(key, str) and key.isidentifier() else f"[{key!r}]"
+            if key not in saved or key not in replayed:
+                return path.lstrip(".")
+            saved, replayed = saved[key], replayed[key]
+        elif isinstance(saved, list) and isinstance(replayed, list):
+            index = next((i for i, (a, b) in enumerate(zip(saved, replayed)) if a != b),
+                         min(len(saved), len(replayed)))
+            path += f"[{index}]"
+            if index >= min(len(saved), len(replayed)):
+                return path.lstrip(".")
+            saved, replayed = saved[index], replayed[index]
+        else:
+            return path.lstrip(".")
 
 
 def _format_version(data: Any) -> int:

@@ -3,12 +3,14 @@ each way — proposed by one and accepted or declined by the other.
 
 The notation every game shares::
 
-    offer Bob: give 5H,$4 take P3      the proposer gives 5H and $4, and takes P3
-    offer: give 7H take 2S,$5          (two players: the name may be left out)
+    offer 2: give 5H,$4 take P3        the proposer gives 5H and $4 to seat 2, and takes P3
+    offer Bob: give 5H,$4 take P3      (typed: the player named, in any case, quoted if need be)
+    offer: give 7H take 2S,$5          (two players: the player may be left out)
     accept                             decline
 
-Either side may be left out or written ``nothing``. The player is named in any case, or by seat
-number from 1. The game decides which physical cards a side means and whether it can be done.
+Either side may be left out or written ``nothing``. Saved offers name the player by seat number
+from 1 (``rules.core.notation``); a person may type the name instead. The game decides which
+physical cards a side means and whether it can be done.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .cards import Card, parse_card
 from .engine import Command, Event
-from .errors import NotationError, RulesError
+from .errors import IllegalCommand, NotationError, RulesError
 from .jsonio import card_keys, read_cards, read_int, read_list, read_str
-from .words import dollars
+from .notation import read_player_text, seat_word
+from .words import Sentence, dollars, player, say
 
-EXAMPLE = "offer Bob: give 5H,$4 take P3"
+EXAMPLE = "offer 2: give 5H,$4 take P3"
 
 
 @dataclass(frozen=True)
@@ -37,17 +40,19 @@ class Side:
     def empty(self) -> bool:
         return not (self.cards or self.holdings or self.money)
 
-    def items(self) -> list[str]:
-        """The items as the log reads them: ``["5♥", "P3", "$4"]``."""
-        return ([card.symbol for card in self.cards] + list(self.holdings)
+    def items(self) -> list[Sentence]:
+        """The items as the log reads them: ``["5♥", "P3", "$4"]`` (cards and money as parts)."""
+        return ([Sentence(card) for card in self.cards] + [Sentence(h) for h in self.holdings]
                 + ([dollars(self.money)] if self.money else []))
 
-    def describe(self) -> str:
+    def describe(self) -> Sentence:
         """``5♥, P3 and $4``, or ``nothing``."""
         items = self.items()
         if not items:
-            return "nothing"
-        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+            return Sentence("nothing")
+        if len(items) == 1:
+            return items[0]
+        return Sentence(Sentence(", ").join(items[:-1]), " and ", items[-1])
 
     def notation(self) -> str:
         """``5H,P3,$4``."""
@@ -67,11 +72,12 @@ class Side:
 
 @dataclass(frozen=True)
 class Offer(Command):
-    """Propose a deal to the player named ``to``: the proposer gives ``give`` and takes
-    ``take``. Cards taken are faces as named (copy 0 means any copy): the proposer cannot see
-    the other hand, so the physical copy is chosen when the deal is accepted."""
+    """Propose a deal to the player in seat ``to`` (None: the only other player, at a table of
+    two): the proposer gives ``give`` and takes ``take``. Cards taken are faces as named (copy 0
+    means any copy): the proposer cannot see the other hand, so the physical copy is chosen
+    when the deal is accepted."""
 
-    to: str
+    to: int | None
     give: Side = field(default_factory=Side)
     take: Side = field(default_factory=Side)
 
@@ -117,8 +123,8 @@ class Offered(Event):
     take: Side
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"{names[self.proposer]} offers {names[self.responder]} a deal: "
-                f"{self.give.describe()} for {self.take.describe()}.")
+        return say("{} offers {} a deal: {} for {}.", player(names, self.proposer),
+                   player(names, self.responder), self.give.describe(), self.take.describe())
 
 
 @dataclass(frozen=True)
@@ -131,8 +137,8 @@ class DealDone(Event):
     take: Side
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"{names[self.responder]} accepts: {names[self.proposer]} gives "
-                f"{self.give.describe()} and receives {self.take.describe()}.")
+        return say("{} accepts: {} gives {} and receives {}.", player(names, self.responder),
+                   player(names, self.proposer), self.give.describe(), self.take.describe())
 
 
 @dataclass(frozen=True)
@@ -141,36 +147,51 @@ class DealDeclined(Event):
     responder: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.responder]} declines {names[self.proposer]}'s offer."
+        return say("{} declines {}'s offer.", player(names, self.responder), player(names, self.proposer))
 
 
 # -- notation -------------------------------------------------------------------------------
 def format_offer(offer: Offer) -> str:
-    text = f"offer {offer.to}:" if offer.to else "offer:"
+    text = f"offer {seat_word(offer.to)}:" if offer.to is not None else "offer:"
     give, take = offer.give.notation(), offer.take.notation()
     return text + (f" give {give}" if give else "") + (f" take {take}" if take else "")
 
 
-def counterparty(text: str, rest: str, names: Sequence[str], seat: int | None) -> tuple[str, str]:
-    """The canonical name at the start of ``rest`` (a name in any case, or a seat number from
-    1; nothing at all at a two-player table) and the text after its colon."""
+def display_offer(offer: Offer, names: Sequence[str]) -> Sentence:
+    """An offer as the log shows it: ``offer Bob: give 5♥, $4 take P3`` (the player by name,
+    cards and money as parts)."""
+    head = say("offer {}:", player(names, offer.to)) if offer.to is not None else Sentence("offer:")
+    give = say(" give {}", Sentence(", ").join(offer.give.items())) if not offer.give.empty else ""
+    take = say(" take {}", Sentence(", ").join(offer.take.items())) if not offer.take.empty else ""
+    return Sentence(head, give, take)
+
+
+def counterparty(text: str, rest: str, names: Sequence[str], seat: int | None) -> tuple[int | None, str]:
+    """The seat named before the colon at the start of ``rest`` (a number from 1, or a name in
+    any case, quoted or not; nothing at all at a table of two: None) and the text after it."""
     stripped = rest.lstrip()
     if stripped.startswith(":"):
-        others = [name for s, name in enumerate(names) if s != seat]
-        if len(others) == 1:
-            return others[0], stripped[1:]
+        if len(names) == 2:
+            return None, stripped[1:]
         raise NotationError(f"{text!r}: name the player to offer to, as in '{EXAMPLE}'.")
-    lowered = stripped.lower()
-    for name in sorted(names, key=len, reverse=True):
-        if lowered.startswith(name.lower()) and stripped[len(name):].lstrip().startswith(":"):
-            return name, stripped[len(name):].lstrip()[1:]
     who, colon, after = stripped.partition(":")
     if not colon:
-        raise NotationError(f"{text!r}: write the player's name and a colon, as in '{EXAMPLE}'.")
-    who = who.strip()
-    if who.isascii() and who.isdigit() and 1 <= int(who) <= len(names):
-        return names[int(who) - 1], after
-    raise NotationError(f"{text!r}: {who!r} is not a player here; the players are {', '.join(names)}.")
+        raise NotationError(f"{text!r}: write the player and a colon, as in '{EXAMPLE}'.")
+    return read_player_text(text, who, names), after
+
+
+def responder_of(offer: Offer, seat: int, players: int) -> int:
+    """The seat an offer goes to: its ``to``, or the only other player at a table of two; an
+    IllegalCommand in words when that cannot be."""
+    if offer.to is None:
+        if players != 2:
+            raise IllegalCommand("Say which player the offer is for.")
+        return 1 - seat
+    if isinstance(offer.to, bool) or not isinstance(offer.to, int) or not 0 <= offer.to < players:
+        raise IllegalCommand(f"There is no player {offer.to!r} at this table.")
+    if offer.to == seat:
+        raise IllegalCommand("You cannot make a deal with yourself.")
+    return offer.to
 
 
 Holding = Callable[[str], "str | None"]
@@ -230,5 +251,5 @@ def _side(text: str, words: Sequence[str], holding: Holding | None,
 
 __all__ = [
     "Accept", "Deal", "DealDeclined", "DealDone", "Decline", "EXAMPLE", "Offer", "Offered",
-    "Side", "counterparty", "format_offer", "money_amount", "parse_sides",
+    "Side", "counterparty", "display_offer", "format_offer", "money_amount", "parse_sides", "responder_of",
 ]

@@ -4,7 +4,9 @@ A ``Replay`` is a Match rebuilt from a game's seed and commands — the rules re
 those — that keeps the position after every move, so it can be moved to any of them at once
 (``goto``). It is a Match to read (views per seat, history, turn, outcome, awaiting), never to
 play: ``legal`` is empty and ``submit``, ``check`` and ``undo`` refuse. A table shows it as it
-shows a game in play, through ``view(seat)`` and the history's events as that seat may read them.
+shows a game in play, through ``view(seat)`` and the history's events as that seat may read them;
+a player's view only once the game is over at its last move (until then it can still be played,
+and a replay must not show anyone a hand or a sealed bid they would play against).
 
 ``scores()`` charts the game: each seat's public standing (money, points) after every move,
 from the game's optional ``scores(state)`` function, else from the first scoreboard column of
@@ -18,12 +20,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .engine import Command
-from .errors import IllegalCommand, ReplayError, RulesError, SaveFormatError
-from .jsonio import read_int, read_list
-from .match import Match, Played, Seat, _format_version
+from .engine import Command, View
+from .errors import IllegalCommand, ReplayError, RulesError
+from .match import FORMAT_VERSION, Match, Played, Seat, _read_save
 
 READ_ONLY = "This is a replay: nothing can be played here."
+PUBLIC_ONLY = "The game is not over: only the public view can be replayed until it ends."
 
 
 @dataclass(frozen=True)
@@ -39,30 +41,41 @@ class ScoreSeries:
 class Replay(Match):
     """The positions of a game after each of its moves; ``position`` is the one shown.
 
-    ``stopped`` is the move that did not replay (a save edited by hand, or from rules that have
-    changed since), as a ReplayError: the replay holds the moves before it."""
+    ``stopped`` is the move that did not replay (a save edited by hand or damaged, or from rules
+    that have changed since), as a ReplayError: the replay holds the moves before it.
+    ``differs`` says where the position the save stored differs from where its moves lead (None
+    when it agrees): the replay shows the moves, which are the truth.
+
+    While the game can still be played (not over at its last move) only the public view can be
+    replayed: ``view(seat)`` of a player refuses (``private_views`` says which it is), so that
+    nobody reads a hand or a sealed bid of a game they may yet play against."""
 
     def __init__(self, spec: Any, seats: Sequence[Seat], options: Mapping[str, Any] | None,
-                 seed: int, moves: Sequence[tuple[int, str]] = (), *, strict: bool = True) -> None:
+                 seed: int, moves: Sequence[Any] = (), *, strict: bool = True,
+                 version: int = FORMAT_VERSION) -> None:
         super().__init__(spec, seats, options, seed)
+        # every seat's view is read while the moves are replayed (each is parsed as its seat
+        # typed it); whether they may be shown is decided once the last move is known
+        self.private_views = True
         self.stopped: ReplayError | None = None
+        self.differs: str | None = None
         self._states: list[Any] = [copy.deepcopy(self.state)]
-        for number, (seat, text) in enumerate(moves, 1):
+        for number, entry in enumerate(moves, 1):
             try:
-                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-                    raise RulesError(f"there is no seat {seat!r}")
-                self._play(seat, self.parse(seat, text))
-            except Exception as error:  # odd text may fail deep inside a game: still this move's fault
-                words = str(error) if isinstance(error, RulesError) else f"{type(error).__name__}: {error}"
-                self.stopped = ReplayError(f"move {number} ({text!r}) does not replay: {words}", number, text)
+                self._replay(version, number, entry)
+            except ReplayError as error:
+                self.stopped = error
                 if strict:
-                    raise self.stopped from None
+                    raise
                 break
             self._undo.clear()
             self._states.append(copy.deepcopy(self.state))
         self._played: tuple[Played, ...] = tuple(self.history)
         self._turns = tuple(spec.turn(state) for state in self._states)
         self.position = len(self._played)
+        self.private_views: bool = self.over
+        """Whether each player's view may be shown: only when the game is over at its last
+        move (a game that can still be resumed keeps its secrets)."""
         self._series: ScoreSeries | None = None
 
     # -- making one ------------------------------------------------------------------------------
@@ -74,44 +87,27 @@ class Replay(Match):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], spec: Any) -> Replay:  # type: ignore[override]
-        """The replay of a saved game of ``spec``, at its last move. A move that no longer
-        replays ends the replay there (``stopped`` says which and why); a save that is not a
-        game at all raises SaveFormatError in words."""
-        version = _format_version(data)
-        missing = [key for key in ("seats", "seed", "commands") if key not in data]
-        if missing:
-            raise SaveFormatError(f"the save is incomplete: it has no {', '.join(map(repr, missing))}")
-        try:
-            seats = [Seat.from_json(s) for s in read_list(data["seats"], "the seats")]
-            seed = read_int(data["seed"], "the seed")
-            commands = read_list(data["commands"], "the commands")
-            options = data.get("options") or {}
-            if version == 1:  # notation only: the seat is whoever the game awaited then
-                replay = cls(spec, seats, options, seed)
-                moves = replay._format1_moves(commands)
-            else:
-                moves = [_move(number, entry, len(seats)) for number, entry in enumerate(commands, 1)]
-            return cls(spec, seats, options, seed, moves, strict=False)
-        except SaveFormatError:
-            raise
-        except RulesError as error:
-            raise SaveFormatError(f"the save is damaged: {error}") from None
+        """The replay of a saved game of ``spec``, at its last move. A move that cannot be
+        played again (refused, or not a move at all) ends the replay before it (``stopped`` says
+        which and why); moves that replay but do not reach the saved position are shown all the
+        same (``differs`` says where). A save that is not a game at all raises SaveFormatError
+        in words."""
+        saved = _read_save(data)
+        replay = saved.start(cls, spec, moves=saved.commands, strict=False, version=saved.version)
+        if replay.stopped is None:
+            replay.differs = replay._differs_from(data.get("snapshot"))
+        return replay
 
-    def _format1_moves(self, commands: Sequence[Any]) -> list[tuple[int, str]]:
-        """Seats for a format-1 save's commands, found by replaying them (up to the first that
-        does not replay: the replay proper says why)."""
-        moves = []
-        for number, entry in enumerate(commands, 1):
-            if not isinstance(entry, str):
-                raise SaveFormatError(f"move {number} is not a command in notation: {entry!r}")
-            awaiting = sorted(self.awaiting)
-            seat = awaiting[0] if len(awaiting) == 1 else -1
-            moves.append((seat, entry))
-            try:
-                self._play(seat, self.parse(seat, entry))
-            except Exception:
-                break
-        return moves
+    def check_view(self, seat: int | None) -> None:
+        """Raise IllegalCommand saying why ``seat``'s view may not be shown: a player's view of
+        a game not over at its last move (the public's, None, always may)."""
+        if seat is not None and not self.private_views:
+            raise IllegalCommand(PUBLIC_ONLY)
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` saw at the position shown (None: the public); see ``check_view``."""
+        self.check_view(seat)
+        return super().view(seat)
 
     # -- moving between positions ----------------------------------------------------------------
     @property
@@ -194,13 +190,6 @@ class Replay(Match):
 
     def bot_move(self, seat: int) -> Command:
         raise RulesError(READ_ONLY)
-
-
-def _move(number: int, entry: Any, seats: int) -> tuple[int, str]:
-    if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or not isinstance(entry[1], str)
-            or isinstance(entry[0], bool) or not isinstance(entry[0], int) or not 0 <= entry[0] < seats):
-        raise SaveFormatError(f"move {number} is not [seat, \"command\"]: {entry!r}")
-    return entry[0], entry[1]
 
 
 _NUMBER = re.compile(r"^\s*([-−]?)\s*\$?\s*([-−]?)([\d,]+)\s*$")

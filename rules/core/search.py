@@ -36,7 +36,9 @@ and never anything more:
 The search stops at its time budget (``seconds``, wall clock, so it plays at the same pace on
 any machine), at its iteration cap (``iterations``, which tests use: with ``seconds=None`` the
 search is a pure function of the view, the legal commands and the rng it is given), or when
-the race is decided.
+the race is decided. At the budget an iteration still playing out is left unfinished, so the
+search never runs past it by more than a command: the table waits out whatever is left of the
+budget before it plays the answer, and the time a decision takes tells nothing of the hand.
 
 The optional hooks of a game (documented with GameSpec in rules/core/engine.py):
 
@@ -117,6 +119,10 @@ def settings_for(spec: Any, **overrides: Any) -> Settings:
     return Settings(**{**own, **overrides})
 
 
+class _OutOfTime(Exception):
+    """The time budget ran out while an iteration played out (it is left unfinished)."""
+
+
 class _Node:
     """A node of the information-set tree, reached by ``seat`` playing ``action``."""
 
@@ -178,6 +184,9 @@ class ExpertBot:
         self.last: Stats | None = None
 
     def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command:
+        # At once when there is nothing to choose, as a race decided early ends at once:
+        # headless games (``cardtable simulate``, tests/expert_eval.py) are watched by nobody,
+        # and the table waits out the budget itself (cardtable/screens/table.py).
         if len(legal) == 1:
             self.last = Stats(0, 0.0, 0, ((legal[0], 0, 0.0),))
             return legal[0]
@@ -197,6 +206,7 @@ class _Search:
         if view.seat is None:
             raise ValueError("the expert plays a seat: a spectator has no commands")
         self.started = time.perf_counter()
+        self.deadline = None if settings.seconds is None else self.started + settings.seconds
         self.spec = spec
         self.settings = settings
         self.view = view
@@ -243,7 +253,12 @@ class _Search:
                 for candidate in racing:
                     if self._out_of_time():
                         break
-                    candidate.rewards.append(self.iterate(deal, candidate))
+                    try:
+                        reward = self.iterate(deal, candidate)
+                    except _OutOfTime:
+                        self.iterations -= 1  # left unfinished: it counts for nothing
+                        break
+                    candidate.rewards.append(reward)
                 else:
                     continue
                 break
@@ -255,7 +270,11 @@ class _Search:
         settings = self.settings
         if settings.iterations is not None and self.iterations >= settings.iterations:
             return True
-        return settings.seconds is not None and time.perf_counter() - self.started >= settings.seconds
+        return self._late()
+
+    def _late(self) -> bool:
+        """Whether the time budget has run out."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def _entrants(self) -> list[Command]:
         """The commands weighed at the root: all when few, else the bot's choice and the best of
@@ -413,6 +432,8 @@ class _Search:
         spec = self.spec
         horizon = self.horizon
         for _ in range(self.settings.max_playout):
+            if self._late():
+                raise _OutOfTime
             if spec.outcome(state) is not None:
                 break
             if horizon is not None and spec.turn(state) >= horizon:

@@ -8,11 +8,11 @@ from typing import ClassVar, Sequence
 from rules.core import Card, Event
 from rules.core.events import GameEnded
 from rules.core.offers import DealDeclined, DealDone, Offered
-from rules.core.words import dollars
+from rules.core.words import Sentence, dollars, player, plural, say
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.symbol for card in cards)
+def _cards(cards: Sequence[Card]) -> Sentence:
+    return Sentence(" ").join(cards)
 
 
 @dataclass(frozen=True)
@@ -23,9 +23,9 @@ class TurnStarted(Event):
     income: int
     last_round: bool = False
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
         tail = " (last round: no drawing)" if self.last_round else ""
-        return f"{names[self.seat]} collects {dollars(self.income)} income{tail}."
+        return say("{} collects {} income{}.", player(names, self.seat), dollars(self.income), tail)
 
 
 @dataclass(frozen=True)
@@ -44,22 +44,23 @@ class Drew(Event):
     def reveals(self) -> bool:  # type: ignore[override]
         return bool(self.cards)  # cards from the stock came by chance; a discard was public
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
         from_stock = self.count - (self.taken is not None)
+        who = player(names, self.seat)
         if seat == self.seat and self.cards:
             drawn = _cards(self.cards)
         else:
-            drawn = f"{from_stock} card" + ("" if from_stock == 1 else "s")
+            drawn = Sentence(plural(from_stock, "card"))
         if self.taken is None:
-            text = f"{names[self.seat]} draws {drawn}"
+            text = say("{} draws {}", who, drawn)
         elif from_stock:
             more = drawn if seat == self.seat and self.cards else f"{from_stock} more"
-            text = f"{names[self.seat]} takes {self.taken.symbol} from the discard pile and draws {more}"
+            text = say("{} takes {} from the discard pile and draws {}", who, self.taken, more)
         else:
-            text = f"{names[self.seat]} takes {self.taken.symbol} from the discard pile"
+            text = say("{} takes {} from the discard pile", who, self.taken)
         if self.pauper:
             return text + " by pauper's rule."
-        return text + (f" for {dollars(self.cost)}." if self.cost else ".")
+        return text + (say(" for {}.", dollars(self.cost)) if self.cost else ".")
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,9 @@ class StockReshuffled(Event):
     reveals: ClassVar[bool] = True
     size: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"The stock ran out: the discard pile is shuffled into a new stock of {self.size} cards."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return Sentence(f"The stock ran out: the discard pile is shuffled into a new stock of "
+                        f"{self.size} cards.")
 
 
 @dataclass(frozen=True)
@@ -81,11 +83,12 @@ class StockFinished(Event):
     seat: int
     dealer: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
         if self.seat == self.dealer:
-            return f"{names[self.seat]} drew the last card and, as the dealer, plays the last turn."
-        return (f"{names[self.seat]} drew the last card: the players up to {names[self.dealer]} "
-                "(the dealer) take one more turn without drawing.")
+            return say("{} drew the last card and, as the dealer, plays the last turn.",
+                       player(names, self.seat))
+        return say("{} drew the last card: the players up to {} (the dealer) take one more turn "
+                   "without drawing.", player(names, self.seat), player(names, self.dealer))
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,9 @@ class Made(Event):
     cards: tuple[Card, ...]
     value: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} makes {self.pid}: {_cards(self.cards)}, worth {dollars(self.value)}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} makes {}: {}, worth {}.", player(names, self.seat), self.pid, _cards(self.cards),
+                   dollars(self.value))
 
 
 @dataclass(frozen=True)
@@ -107,9 +111,9 @@ class Extended(Event):
     end: str
     value: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"{names[self.seat]} extends {self.pid} at the {self.end} end with {self.card.symbol}; "
-                f"it is now worth {dollars(self.value)}.")
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} extends {} at the {} end with {}; it is now worth {}.", player(names, self.seat),
+                   self.pid, self.end, self.card, dollars(self.value))
 
 
 @dataclass(frozen=True)
@@ -119,8 +123,9 @@ class Capped(Event):
     end: str
     card: Card
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} caps the {self.end} end of {self.pid} with {self.card.symbol}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} caps the {} end of {} with {}.", player(names, self.seat), self.end, self.pid,
+                   self.card)
 
 
 @dataclass(frozen=True)
@@ -133,9 +138,9 @@ class Neutralised(Event):
     card: Card
     cost: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"{names[self.seat]} neutralises {names[self.owner]}'s {self.pid} with "
-                f"{self.card.symbol} for {dollars(self.cost)}.")
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} neutralises {}'s {} with {} for {}.", player(names, self.seat),
+                   player(names, self.owner), self.pid, self.card, dollars(self.cost))
 
 
 @dataclass(frozen=True)
@@ -149,10 +154,10 @@ class Acquired(Event):
     cost: int
     card_discarded: bool = False
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        text = (f"{names[self.seat]} acquires {self.pid} from {names[self.owner]} with "
-                f"{self.card.symbol} for {dollars(self.cost)}")
-        return text + (f" ({self.card.symbol} is discarded)." if self.card_discarded else ".")
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        text = say("{} acquires {} from {} with {} for {}", player(names, self.seat), self.pid,
+                   player(names, self.owner), self.card, dollars(self.cost))
+        return text + (say(" ({} is discarded).", self.card) if self.card_discarded else ".")
 
 
 @dataclass(frozen=True)
@@ -160,8 +165,8 @@ class Discarded(Event):
     seat: int
     card: Card
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} discards {self.card.symbol}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} discards {}.", player(names, self.seat), self.card)
 
 
 @dataclass(frozen=True)
@@ -170,8 +175,8 @@ class HandEmptied(Event):
 
     seat: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} has no cards left and ends the turn."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} has no cards left and ends the turn.", player(names, self.seat))
 
 
 @dataclass(frozen=True)
@@ -180,9 +185,9 @@ class FinalIncome(Event):
     income: int
     money: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"{names[self.seat]} collects a final {dollars(self.income)} income and ends with "
-                f"{dollars(self.money)}.")
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} collects a final {} income and ends with {}.", player(names, self.seat),
+                   dollars(self.income), dollars(self.money))
 
 
 GameOver = GameEnded

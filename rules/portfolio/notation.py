@@ -3,13 +3,16 @@
     draw 3            draw 3 +discard       pauper            pauper +discard
     make 4S 5S 6S     extend P2 7S          cap P2 high 10D   cap P2 low 6H
     neutralise P5 2C  acquire P5 7C         discard QD        end
-    offer Bob: give 5H,$4 take P3           accept            decline
+    offer 2: give 5H,$4 take P3             accept            decline
 
 Cards are written by face (``7S``), with a copy number when it matters (``7S.1``): parsing
 picks the physical card from the acting player's hand (the lowest copy unless one is named),
 and formatting writes the physical card, so ``parse(format(c)) == c``. In an offer the player
-is named (any case) or numbered from 1; either side may be left out or written ``nothing``;
-money is written ``$4``.
+is written by seat number from 1, so a saved move means one thing whatever the players are
+called; a person may type the name instead (any case, quoted where it holds spaces or could be
+read as a number: ``offer "Bob 2": …``), and at a table of two leave it out (``offer: …``).
+Either side may be left out or written ``nothing``; money is written ``$4``. ``display``
+writes a command as the log shows it: cards in symbols (no copy numbers), the player by name.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ import re
 from typing import Iterable, Sequence
 
 from rules.core import Card, NotationError, find_card, parse_card
-from rules.core.offers import counterparty, format_offer, parse_sides
+from rules.core.notation import seat_number
+from rules.core.offers import counterparty, display_offer, format_offer, parse_sides
+from rules.core.words import Sentence, say
 
 from .commands import (
     Accept, Acquire, Cap, Command, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer,
@@ -37,7 +42,7 @@ _EXAMPLE = {
     "neutralise": "neutralise P5 2C",
     "acquire": "acquire P5 7C",
     "discard": "discard QD",
-    "offer": "offer Bob: give 5H,$4 take P3",
+    "offer": "offer 2: give 5H,$4 take P3",
 }
 
 
@@ -90,6 +95,22 @@ class PortfolioNotation:
                 return "end"
         raise NotationError(f"{command!r} is not a Portfolio command")
 
+    def display(self, command: Command, names: Sequence[str]) -> Sentence:
+        """``command`` as the log shows it: the words of ``format``, with its cards as Card parts
+        (``discard Q♦``, no copy numbers) and the player of an offer by name."""
+        match command:
+            case Make(cards):
+                return say("make {}", Sentence(" ").join(cards))
+            case Extend(pid, card) | Neutralise(pid, card) | Acquire(pid, card):
+                return say("{} {} {}", type(command).__name__.lower(), pid, card)
+            case Cap(pid, end, card):
+                return say("cap {} {} {}", pid, end, card)
+            case Offer():
+                return display_offer(command, names)
+            case Discard(card):
+                return say("discard {}", card)
+        return Sentence(self.format(command))
+
     def parse(self, text: str, view: PortfolioView) -> Command:
         words = text.split()
         if not words:
@@ -133,8 +154,8 @@ class PortfolioNotation:
         if verb in ("accept", "decline", "end"):
             _arity(text, verb, args, 0)
             return {"accept": Accept, "decline": Decline, "end": End}[verb]()
-        if verb == "offer":
-            return _parse_offer(text, text.strip()[len(words[0]):], view, hand)
+        if verb.partition(":")[0] == "offer":  # "offer: …" at a table of two names nobody
+            return _parse_offer(text, text.strip()[len("offer"):], view, hand)
         raise NotationError(f"{text!r} is not a Portfolio command; the commands are: {_VERBS}.")
 
 
@@ -157,6 +178,15 @@ def _holding(word: str) -> str | None:
 
 
 def _parse_offer(text: str, rest: str, view: PortfolioView, hand: Sequence[Card]) -> Offer:
-    name, rest = counterparty(text, rest, view.names, view.seat)
+    who, colon, after = rest.partition(":")
+    to = seat_number(who.strip(), view.names) if colon else None
+    if to is not None:
+        # a number is a seat, as saved, even beside a player called "3" (``counterparty`` would
+        # read that name first): typed, such a name is quoted
+        rest = after
+    else:
+        to, rest = counterparty(text, rest, view.names, view.seat)
+    if to is None:  # at a table of two, "offer: …" goes to the other player
+        to = 1 - view.seat if view.seat is not None else 0
     give, take = parse_sides(text, rest, _holding, lambda card, chosen: resolve(hand, card, chosen))
-    return Offer(name, give, take)
+    return Offer(to, give, take)

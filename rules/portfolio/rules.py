@@ -21,9 +21,9 @@ from rules.core.jsonio import (
     card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
     require,
 )
-from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side
+from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
-from rules.core.words import dollars, join_names, winners_sentence
+from rules.core.words import Sentence, dollars, player, say, winners_sentence
 
 from .commands import (
     Accept, Acquire, Cap, Command, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer,
@@ -162,12 +162,12 @@ def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
     return runs
 
 
-def _named(portfolio: Portfolio) -> str:
-    return f"{portfolio.pid} ({portfolio.low.symbol}–{portfolio.high.symbol})"
+def _named(portfolio: Portfolio) -> Sentence:
+    return say("{} ({}–{})", portfolio.pid, portfolio.low, portfolio.high)
 
 
-def _faces(cards: Sequence[Card]) -> str:
-    return " or ".join(card.symbol for card in cards)
+def _faces(cards: Sequence[Card]) -> Sentence:
+    return Sentence(" or ").join(cards)
 
 
 # -- checks shared by check(), legal() and playable() -----------------------------------------
@@ -175,9 +175,9 @@ def _need_cards(state: PortfolioState, seat: int, cards: Sequence[Card]) -> None
     hand = state.hands[seat]
     for i, card in enumerate(cards):
         if card in cards[:i]:
-            raise IllegalCommand(f"{card.symbol} is named twice.")
+            raise IllegalCommand(say("{} is named twice.", card))
         if card not in hand:
-            raise IllegalCommand(f"You have no {card.symbol} in your hand.")
+            raise IllegalCommand(say("You have no {} in your hand.", card))
 
 
 def _portfolio(state: PortfolioState, pid: str) -> Portfolio:
@@ -190,8 +190,8 @@ def _portfolio(state: PortfolioState, pid: str) -> Portfolio:
 def _own(state: PortfolioState, seat: int, pid: str, doing: str) -> Portfolio:
     portfolio = _portfolio(state, pid)
     if portfolio.owner != seat:
-        raise IllegalCommand(f"{pid} belongs to {state.names[portfolio.owner]}; you can only {doing} "
-                             "your own portfolios.")
+        raise IllegalCommand(say("{} belongs to {}; you can only {} your own portfolios.", pid,
+                                 player(state.names, portfolio.owner), doing))
     return portfolio
 
 
@@ -210,8 +210,8 @@ def validate_make(state: PortfolioState, seat: int, cards: Sequence[Card]) -> No
         raise IllegalCommand("All the cards of a portfolio must be of the same suit.")
     ranks = sorted(card.rank for card in cards)
     if ranks != list(range(ranks[0], ranks[0] + len(ranks))):
-        shown = " ".join(c.symbol for c in sorted(cards, key=lambda c: c.rank))
-        raise IllegalCommand(f"{shown} is not a sequence (Ace is low and there is no wrapping round).")
+        shown = Sentence(" ").join(sorted(cards, key=lambda c: c.rank))
+        raise IllegalCommand(say("{} is not a sequence (Ace is low and there is no wrapping round).", shown))
 
 
 def validate_extend(state: PortfolioState, seat: int, pid: str, card: Card) -> str:
@@ -228,8 +228,8 @@ def validate_extend(state: PortfolioState, seat: int, pid: str, card: Card) -> s
             raise IllegalCommand(f"The {end} end of {pid} is capped; it cannot be extended there.")
     wanted = [face for end in (LOW, HIGH) if (face := extension(portfolio, end)) is not None]
     if not wanted:
-        raise IllegalCommand(f"{_named(portfolio)} cannot be extended any further.")
-    raise IllegalCommand(f"{card.symbol} does not fit {_named(portfolio)}; it takes {_faces(wanted)}.")
+        raise IllegalCommand(say("{} cannot be extended any further.", _named(portfolio)))
+    raise IllegalCommand(say("{} does not fit {}; it takes {}.", card, _named(portfolio), _faces(wanted)))
 
 
 def validate_cap(state: PortfolioState, seat: int, pid: str, end: str, card: Card) -> None:
@@ -244,8 +244,8 @@ def validate_cap(state: PortfolioState, seat: int, pid: str, end: str, card: Car
     _need_cards(state, seat, [card])
     faces = cap_faces(portfolio, end)
     if not any(card.same_face(face) for face in faces):
-        raise IllegalCommand(f"A cap must have the rank and colour of the end card {end_card.symbol}: "
-                             f"{_faces(faces)}, not {card.symbol}.")
+        raise IllegalCommand(say("A cap must have the rank and colour of the end card {}: {}, not {}.",
+                                 end_card, _faces(faces), card))
 
 
 def validate_neutralise(state: PortfolioState, seat: int, pid: str, card: Card) -> tuple[Portfolio, int]:
@@ -258,11 +258,11 @@ def validate_neutralise(state: PortfolioState, seat: int, pid: str, card: Card) 
         raise IllegalCommand(f"{pid} starts with an Ace; nothing goes below it, so it cannot be neutralised.")
     _need_cards(state, seat, [card])
     if not card.same_face(face):
-        raise IllegalCommand(f"Only {face.symbol} neutralises {_named(portfolio)}, not {card.symbol}.")
+        raise IllegalCommand(say("Only {} neutralises {}, not {}.", face, _named(portfolio), card))
     cost = portfolio_value(portfolio.cards)
     if state.money[seat] < cost:
-        raise IllegalCommand(f"You need {dollars(cost)} to neutralise {pid}; "
-                             f"you have {dollars(state.money[seat])}.")
+        raise IllegalCommand(say("You need {} to neutralise {}; you have {}.", dollars(cost), pid,
+                                 dollars(state.money[seat])))
     return portfolio, cost
 
 
@@ -274,47 +274,40 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
     faces = acquirers(portfolio)
     _need_cards(state, seat, [card])
     if not any(card.same_face(face) for face in faces):
-        raise IllegalCommand(f"Only {_faces(faces)} acquires {_named(portfolio)}, not {card.symbol}.")
+        raise IllegalCommand(say("Only {} acquires {}, not {}.", _faces(faces), _named(portfolio), card))
     cost = 2 * portfolio_value(portfolio.cards)
     if state.money[seat] < cost:
-        raise IllegalCommand(f"You need {dollars(cost)} to acquire {pid}; "
-                             f"you have {dollars(state.money[seat])}.")
+        raise IllegalCommand(say("You need {} to acquire {}; you have {}.", dollars(cost), pid,
+                                 dollars(state.money[seat])))
     return portfolio, cost
 
 
-def _seat_named(state: PortfolioState, name: str) -> int:
-    for seat, known in enumerate(state.names):
-        if known.lower() == name.strip().lower():
-            return seat
-    raise IllegalCommand(f"There is no player named {name!r}; the players are {', '.join(state.names)}.")
-
-
-def _side(state: PortfolioState, seat: int, side: Side, whose: str, money: bool = True) -> None:
-    """The public part of one side of a deal: its portfolios and (unless told not to) money."""
+def _side(state: PortfolioState, seat: int, side: Side, you: bool, money: bool = True) -> None:
+    """The public part of one side of a deal, ``seat``'s (``you``: the player asking): its
+    portfolios and (unless told not to) money."""
+    whose = Sentence("you") if you else player(state.names, seat)
     for i, pid in enumerate(side.holdings):
         if pid in side.holdings[:i]:
             raise IllegalCommand(f"{pid} is named twice.")
         if _portfolio(state, pid).owner != seat:
-            raise IllegalCommand(f"{pid} does not belong to {whose}.")
+            raise IllegalCommand(say("{} does not belong to {}.", pid, whose))
     if side.money < 0:
         raise IllegalCommand("Money in a deal cannot be negative.")
     if money and side.money > state.money[seat]:
-        raise IllegalCommand(f"{whose.capitalize()} {'have' if whose == 'you' else 'has'} only "
-                             f"{dollars(state.money[seat])}, not {dollars(side.money)}.")
+        raise IllegalCommand(say("{} {} only {}, not {}.", "You" if you else whose, "have" if you else "has",
+                                 dollars(state.money[seat]), dollars(side.money)))
 
 
 def validate_offer(state: PortfolioState, seat: int, offer: Offer) -> int:
     """The responder's seat. The responder's hand is hidden, so only their public side is checked."""
     if state.offered:
         raise IllegalCommand("You have already made an offer this turn; one offer per turn.")
-    responder = _seat_named(state, offer.to)
-    if responder == seat:
-        raise IllegalCommand("You cannot make a deal with yourself.")
+    responder = responder_of(offer, seat, state.players)
     if offer.give.empty and offer.take.empty:
         raise IllegalCommand("An offer must give or take something.")
     _need_cards(state, seat, offer.give.cards)
-    _side(state, seat, offer.give, "you")
-    _side(state, responder, offer.take, state.names[responder])
+    _side(state, seat, offer.give, you=True)
+    _side(state, responder, offer.take, you=False)
     return responder
 
 
@@ -325,8 +318,8 @@ def resolve_take(state: PortfolioState, offer: Deal) -> list[Card]:
     for wanted in offer.take.cards:
         found = find_card([c for c in hand if c not in chosen], wanted)
         if found is None:
-            raise IllegalCommand(f"You do not hold the {wanted.symbol} that {state.names[offer.proposer]} "
-                                 "asks for, so you cannot accept; decline instead.")
+            raise IllegalCommand(say("You do not hold the {} that {} asks for, so you cannot accept; "
+                                     "decline instead.", wanted, player(state.names, offer.proposer)))
         chosen.append(found)
     return chosen
 
@@ -334,19 +327,20 @@ def resolve_take(state: PortfolioState, offer: Deal) -> list[Card]:
 def validate_accept(state: PortfolioState, offer: Deal) -> list[Card]:
     take = resolve_take(state, offer)
     if offer.take.money > state.money[offer.responder]:
-        raise IllegalCommand(f"You have only {dollars(state.money[offer.responder])}; the deal asks "
-                             f"for {dollars(offer.take.money)}, so you cannot accept; decline instead.")
+        raise IllegalCommand(say("You have only {}; the deal asks for {}, so you cannot accept; decline "
+                                 "instead.", dollars(state.money[offer.responder]),
+                                 dollars(offer.take.money)))
     _need_cards(state, offer.proposer, offer.give.cards)
-    _side(state, offer.proposer, offer.give, state.names[offer.proposer])
-    _side(state, offer.responder, offer.take, "you", money=False)
+    _side(state, offer.proposer, offer.give, you=False)
+    _side(state, offer.responder, offer.take, you=True, money=False)
     return take
 
 
 def validate_discard(state: PortfolioState, seat: int, card: Card) -> None:
     _need_cards(state, seat, [card])
     if card == state.taken_discard and len(state.hands[seat]) > 1:
-        raise IllegalCommand(f"You took {card.symbol} from the discard pile this turn; you may discard "
-                             "it only as your last card.")
+        raise IllegalCommand(say("You took {} from the discard pile this turn; you may discard it only "
+                                 "as your last card.", card))
 
 
 def card_uses(hand: Sequence[Card], legal: Sequence[Command]) -> dict[str, list[str]]:
@@ -465,13 +459,13 @@ def _result(state: PortfolioState) -> Outcome:
     names = state.names
     top = state.money[winners[0]]
     if len(winners) > 1:
-        summary = (f"{winners_sentence(names, winners, dollars(top))} and portfolios worth "
-                   f"{dollars(values[winners[0]])}.")
+        summary = say("{} and portfolios worth {}.", winners_sentence(names, winners, dollars(top)),
+                      dollars(values[winners[0]]))
     elif sum(1 for s in range(n) if state.money[s] == top) > 1:
-        summary = (f"{names[winners[0]]} wins: tied on {dollars(top)}, but with the greater "
-                   f"portfolio value ({dollars(values[winners[0]])}).")
+        summary = say("{} wins: tied on {}, but with the greater portfolio value ({}).",
+                      player(names, winners[0]), dollars(top), dollars(values[winners[0]]))
     else:
-        summary = f"{winners_sentence(names, winners, dollars(top))}."
+        summary = winners_sentence(names, winners, dollars(top)) + "."
     final = state.final_income or [0] * n
     breakdown = tuple(
         {"money before final income": state.money[s] - final[s], "final income": final[s],
@@ -623,13 +617,12 @@ class PortfolioGame:
         offers: list[Command] = []
         for step in range(1, state.players):
             other = (seat + step) % state.players
-            name = state.names[other]
             for portfolio in state.owned(other):
                 price = 2 * portfolio_value(portfolio.cards)
                 if price <= state.money[seat]:
-                    offers.append(Offer(name, Side(money=price), Side(holdings=(portfolio.pid,))))
+                    offers.append(Offer(other, Side(money=price), Side(holdings=(portfolio.pid,))))
             if step == 1 and state.money[other] >= 1:
-                offers += [Offer(name, Side(cards=(card,)), Side(money=1)) for card in cards]
+                offers += [Offer(other, Side(cards=(card,)), Side(money=1)) for card in cards]
         return offers
 
     # -- checking ------------------------------------------------------------------------------
@@ -640,14 +633,14 @@ class PortfolioGame:
         """Refuse ``command`` in words, or return what ``apply`` needs to carry it out (the end
         an extension goes to, a portfolio and its price, a responder, the cards a deal takes)."""
         check_awaited(state.awaiting, seat, state.names)
-        name = state.names[state.current]
         if state.phase == RESPOND:
             offer = state.offer
-            responder = state.names[offer.responder]
             if isinstance(command, Accept):
                 return validate_accept(state, offer)
             if not isinstance(command, Decline):
-                raise IllegalCommand(f"{responder} must first accept or decline {name}'s offer.")
+                raise IllegalCommand(say("{} must first accept or decline {}'s offer.",
+                                         player(state.names, offer.responder),
+                                         player(state.names, offer.proposer)))
             return None
         if isinstance(command, (Accept, Decline)):
             raise IllegalCommand("There is no offer to answer.")
@@ -656,7 +649,7 @@ class PortfolioGame:
         if isinstance(command, (Draw, Pauper)):
             if state.last_round:
                 raise IllegalCommand("The stock is finished: nobody draws any more.")
-            raise IllegalCommand(f"{name} has already drawn this turn.")
+            raise IllegalCommand(say("{} has already drawn this turn.", player(state.names, state.current)))
         match command:
             case Make(cards):
                 return validate_make(state, seat, cards)
@@ -679,9 +672,9 @@ class PortfolioGame:
         raise IllegalCommand(f"{command!r} is not a Portfolio command.")
 
     def _check_draw(self, state: PortfolioState, command: Command) -> None:
-        name = state.names[state.current]
         if not isinstance(command, (Draw, Pauper)):
-            raise IllegalCommand(f"{name} must first choose how many cards to draw.")
+            raise IllegalCommand(say("{} must first choose how many cards to draw.",
+                                     player(state.names, state.current)))
         if command.discard and not state.discard:
             raise IllegalCommand("The discard pile is empty.")
         if isinstance(command, Pauper):
@@ -695,8 +688,9 @@ class PortfolioGame:
             raise IllegalCommand("Draw at least one card.")
         cost = draw_cost(command.count)
         if cost > state.turn_income:
-            raise IllegalCommand(f"Drawing {command.count} cards costs {dollars(cost)}, but this turn's "
-                                 f"income is {dollars(state.turn_income)} (savings cannot pay for cards).")
+            raise IllegalCommand(say("Drawing {} cards costs {}, but this turn's income is {} (savings "
+                                     "cannot pay for cards).", command.count, dollars(cost),
+                                     dollars(state.turn_income)))
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:

@@ -12,6 +12,7 @@ from typing import Sequence
 
 from rules.core import Card, View
 from rules.core.offers import Deal
+from rules.core.words import Sentence, dollars, player, say
 
 OfferInfo = Deal  # a pending deal is the shared Deal of rules.core.offers
 
@@ -178,18 +179,17 @@ class PortfolioView(View):
 
 
 def status_sentence(names: Sequence[str], phase: str, current: int, hand_size: int, pauper: bool,
-                    turn_income: int, last_round: bool, offer: Deal | None) -> str:
-    name = names[current]
+                    turn_income: int, last_round: bool, offer: Deal | None) -> Sentence:
+    """The view's status: whose move it is and what it is, the players named as parts."""
     if phase == OVER:
-        return "The game is over."
+        return Sentence("The game is over.")
+    who = player(names, current)
     if phase == DRAW:
-        if pauper:
-            return (f"{name}: income ${turn_income} — choose how many cards to draw "
-                    "(pauper's rule: two cards for the price of one).")
-        return f"{name}: income ${turn_income} — choose how many cards to draw."
+        tail = " (pauper's rule: two cards for the price of one)" if pauper else ""
+        return say("{}: income {} — choose how many cards to draw{}.", who, dollars(turn_income), tail)
     if phase == RESPOND and offer is not None:
-        return f"{names[offer.responder]}: {names[offer.proposer]} offers a deal — accept or decline."
+        return say("{}: {} offers a deal — accept or decline.", player(names, offer.responder),
+                   player(names, offer.proposer))
     finish = "end the turn" if hand_size == 0 else "discard"
-    if last_round:
-        return f"{name} may act, then {finish} (last round: no drawing)."
-    return f"{name} may act, then {finish}."
+    tail = " (last round: no drawing)" if last_round else ""
+    return say("{} may act, then {}{}.", who, finish, tail)

@@ -7,12 +7,20 @@ from typing import ClassVar, Sequence
 
 from ..core import Card, Event, Suit
 from ..core.events import CardsDrawn, GameEnded
-from ..core.words import plural
+from ..core.words import Money, Sentence, player, plural, say
 from .state import cell_name, unit_value
 
 
-def _pair(red: Card, black: Card) -> str:
-    return f"{red.symbol} {black.symbol}"
+def _pair(red: Card, black: Card) -> Sentence:
+    return Sentence(red, " ", black)
+
+
+def rent_reason(group_size: int, red: Card, black: Card) -> str:
+    """Why a rent is what it is: ``6 cells ×4 for ♥ and ♠`` (each ♥ or ♠ doubles it)."""
+    suits = [suit.symbol for suit, used in ((Suit.HEARTS, red.suit is Suit.HEARTS),
+                                            (Suit.SPADES, black.suit is Suit.SPADES)) if used]
+    times = f" ×{2 ** len(suits)} for {' and '.join(suits)}" if suits else ""
+    return plural(group_size, "cell") + times
 
 
 @dataclass(frozen=True)
@@ -25,8 +33,9 @@ class Claimed(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} played {_pair(self.red, self.black)} and claimed {cell_name(self.col, self.row)}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} played {} and claimed {}.", player(names, self.seat), _pair(self.red, self.black),
+                   cell_name(self.col, self.row))
 
 
 @dataclass(frozen=True)
@@ -45,16 +54,15 @@ class RentPaid(Event):
     rent: int
     amount: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        doubled = [suit.symbol for suit, used in ((Suit.HEARTS, self.red.suit is Suit.HEARTS),
-                                                   (Suit.SPADES, self.black.suit is Suit.SPADES)) if used]
-        times = f" ×{self.multiplier} for {' and '.join(doubled)}" if doubled else ""
-        why = f"{plural(self.group_size, 'cell')}{times}"
-        where = f"{names[self.owner]}'s {cell_name(self.col, self.row)}"
-        played = f"{names[self.seat]} played {_pair(self.red, self.black)} on {where}"
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        why = rent_reason(self.group_size, self.red, self.black)
+        owner = player(names, self.owner)
+        played = say("{} played {} on {}'s {}", player(names, self.seat), _pair(self.red, self.black),
+                     owner, cell_name(self.col, self.row))
         if self.amount == self.rent:
-            return f"{played} and paid ${self.amount} rent ({why})."
-        return f"{played} and paid {names[self.owner]} ${self.amount}, all they had (rent ${self.rent}: {why})."
+            return say("{} and paid {} rent ({}).", played, Money(self.amount), why)
+        return say("{} and paid {} {}, all they had (rent {}: {}).", played, owner, Money(self.amount),
+                   Money(self.rent), why)
 
 
 @dataclass(frozen=True)
@@ -67,11 +75,9 @@ class Mortgaged(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (
-            f"{names[self.seat]} played {_pair(self.red, self.black)} on their own "
-            f"{cell_name(self.col, self.row)} and mortgaged it."
-        )
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} played {} on their own {} and mortgaged it.", player(names, self.seat),
+                   _pair(self.red, self.black), cell_name(self.col, self.row))
 
 
 @dataclass(frozen=True)
@@ -84,11 +90,9 @@ class Lost(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (
-            f"{names[self.seat]} played {_pair(self.red, self.black)} on their own mortgaged "
-            f"{cell_name(self.col, self.row)} and lost it."
-        )
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} played {} on their own mortgaged {} and lost it.", player(names, self.seat),
+                   _pair(self.red, self.black), cell_name(self.col, self.row))
 
 
 @dataclass(frozen=True)
@@ -102,14 +106,12 @@ class Bought(Event):
     units: tuple[Card, ...]
     mortgaged: bool
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
         total = sum(unit_value(card) for card in self.units)
-        cards = " ".join(card.symbol for card in self.units)
         note = " (it stays mortgaged)" if self.mortgaged else ""
-        return (
-            f"{names[self.seat]} bought {cell_name(self.col, self.row)} from {names[self.owner]} "
-            f"for {cards} ({plural(total, 'unit')}){note}."
-        )
+        return say("{} bought {} from {} for {} ({}){}.", player(names, self.seat),
+                   cell_name(self.col, self.row), player(names, self.owner),
+                   Sentence(" ").join(self.units), plural(total, "unit"), note)
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,8 @@ class Declined(Event):
     col: int
     row: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} did not buy {cell_name(self.col, self.row)}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} did not buy {}.", player(names, self.seat), cell_name(self.col, self.row))
 
 
 @dataclass(frozen=True)
@@ -133,8 +135,10 @@ class WentBankrupt(Event):
     owed: int
     paid: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} owed {names[self.owner]} ${self.owed} but had ${self.paid}: {names[self.seat]} is bankrupt."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        who = player(names, self.seat)
+        return say("{} owed {} {} but had {}: {} is bankrupt.", who, player(names, self.owner),
+                   Money(self.owed), Money(self.paid), who)
 
 
 @dataclass(frozen=True)
@@ -145,11 +149,9 @@ class Vacated(Event):
     cells: int
     cards: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (
-            f"{names[self.seat]}'s {plural(self.cells, 'cell')} are vacated and their "
-            f"{plural(self.cards, 'card')} go to the played pile."
-        )
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{}'s {} are vacated and their {} go to the played pile.", player(names, self.seat),
+                   plural(self.cells, "cell"), plural(self.cards, "card"))
 
 
 @dataclass(frozen=True)
@@ -159,8 +161,8 @@ class StockRemade(Event):
     reveals: ClassVar[bool] = True
     size: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"The stock ran out: {plural(self.size, 'played card')} were shuffled into a new stock."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return Sentence(f"The stock ran out: {plural(self.size, 'played card')} were shuffled into a new stock.")
 
 
 Drew = CardsDrawn  # "Ann drew 7♠ 2♥" for Ann, "Ann drew 2 cards" for the others

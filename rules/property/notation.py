@@ -6,12 +6,16 @@
     decline             do not buy it
 
 Case and spacing are forgiven; ``at 4 5``, ``at 4·5`` and ``@4,5`` are read too, and ``pass``
-means ``decline``. Output is canonical: red card first, ``at`` only when a card is wild.
+means ``decline``. Output is canonical: red card first, ``at`` only when a card is wild. No
+command names a player, so what a player is called never changes what a command means.
 """
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..core import Command, NotationError, find_card, parse_card, parse_cards
+from ..core.words import Sentence, say
 from .commands import Buy, Decline, Play
 from .rules import cells_for, is_wild
 from .state import PropertyView
@@ -22,18 +26,21 @@ _DECLINE = ("decline", "pass")
 class PropertyNotation:
     def format(self, command: Command) -> str:
         if isinstance(command, Play):
-            text = f"play {command.red.key} {command.black.key}"
-            # the cell is said when the cards do not name it alone (a 9 or 10, or a cell the
-            # cards cannot name, which check refuses in words)
-            if is_wild(command.red) or is_wild(command.black) or (command.col, command.row) != (
-                    command.red.rank, command.black.rank):
-                text += f" at {command.col},{command.row}"
-            return text
+            return f"play {command.red.key} {command.black.key}{_cell_said(command)}"
         if isinstance(command, Buy):
             return " ".join(["buy"] + [card.key for card in command.units])
         if isinstance(command, Decline):
             return "decline"
         raise NotationError(f"{command!r} is not a Property command")
+
+    def display(self, command: Command, names: Sequence[str]) -> Sentence:
+        """The command as the log shows it: ``format``'s words with the cards as cards
+        (``play 9♥ 5♣ at 4,5``, ``buy K♠ J♠ JK``)."""
+        if isinstance(command, Play):
+            return say("play {} {}{}", command.red, command.black, _cell_said(command))
+        if isinstance(command, Buy):
+            return Sentence("buy ", Sentence(" ").join(command.units))
+        return Sentence(self.format(command))
 
     def parse(self, text: str, view: PropertyView) -> Command:
         words = text.replace("@", " at ").split()
@@ -75,12 +82,11 @@ class PropertyNotation:
         cards = [parse_card(word) for word in card_words]
         for card in cards:
             if card.is_joker or card.rank > 10:
-                raise NotationError(f"{card.code} is a purchase unit, not a number card: play two cards A-10")
+                raise NotationError(say("{} is a purchase unit, not a number card: play two cards A-10", card))
         first, second = cards
         if first.colour is second.colour:
-            raise NotationError(
-                f"play needs one red and one black card; {first.code} and {second.code} are both {first.colour.value}"
-            )
+            raise NotationError(say("play needs one red and one black card; {} and {} are both {}",
+                                    first, second, first.colour.value))
         red, black = (first, second) if first.is_red else (second, first)
         red, black = (find_card(hand, red) or red), (find_card(hand, black) or black)
         if cell_words:
@@ -88,12 +94,20 @@ class PropertyNotation:
         elif is_wild(red) or is_wild(black):
             wild = red if is_wild(red) else black
             col, row = cells_for(red, black)[0]
-            raise NotationError(
-                f"{wild.code} is wild: say which cell it names, e.g. play {red.key} {black.key} at {col},{row}"
-            )
+            # the example is what to type: in the notation's letters
+            raise NotationError(say("{} is wild: say which cell it names, e.g. play {} {} at {},{}",
+                                    wild, red.key, black.key, col, row))
         else:
             col, row = red.rank, black.rank
         return Play(red, black, col, row)
+
+
+def _cell_said(play: Play) -> str:
+    """`` at 4,5`` when the cards do not name the cell alone (a 9 or 10, or a cell the cards
+    cannot name, which check refuses in words); empty otherwise."""
+    if is_wild(play.red) or is_wild(play.black) or (play.col, play.row) != (play.red.rank, play.black.rank):
+        return f" at {play.col},{play.row}"
+    return ""
 
 
 def _parse_cell(text: str, words: list[str]) -> tuple[int, int]:

@@ -15,11 +15,11 @@ from ..core import (
     check_awaited, check_setup, sort_cards,
 )
 from ..core.piles import draw, shuffled, stack
-from ..core.words import winners_sentence
+from ..core.words import Money, Sentence, dollars, join_names, player, players, say, winners_sentence
 from .commands import Buy, Decline, Play
 from .events import (
     Bought, Claimed, Declined, Drew, GameOver, Lost, Mortgaged, RentPaid, StockRemade, Vacated,
-    WentBankrupt,
+    WentBankrupt, rent_reason,
 )
 from .state import (
     CELLS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, index,
@@ -96,11 +96,6 @@ def multiplier(red: Card, black: Card) -> int:
     return (2 if red.suit is Suit.HEARTS else 1) * (2 if black.suit is Suit.SPADES else 1)
 
 
-def _multiplier_reason(red: Card, black: Card) -> str:
-    suits = [s.symbol for s, used in ((Suit.HEARTS, red.suit is Suit.HEARTS), (Suit.SPADES, black.suit is Suit.SPADES)) if used]
-    return f" ×{multiplier(red, black)} for {' and '.join(suits)}" if suits else ""
-
-
 def units_total(cards: Iterable[Card]) -> int:
     return sum(unit_value(card) for card in cards)
 
@@ -125,7 +120,7 @@ def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...
     return options
 
 
-def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> str:
+def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> Sentence:
     """What playing ``red`` and ``black`` on col·row would do, for the player whose turn it is,
     from what everyone can see."""
     seat = view.current
@@ -133,19 +128,16 @@ def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> s
     i = index(col, row)
     owner = view.owners[i]
     if owner is None:
-        return f"Claim {where}"
+        return Sentence(f"Claim {where}")
     if owner == seat:
         if view.mortgaged[i]:
-            return f"Your {where} is mortgaged: playing it loses it"
-        return f"Mortgage your {where}"
+            return Sentence(f"Your {where} is mortgaged: playing it loses it")
+        return Sentence(f"Mortgage your {where}")
     size = len(group(view.owners, col, row))
     rent = size * multiplier(red, black)
-    text = (
-        f"Pay {view.names[owner]} ${rent} rent "
-        f"({size} cell{'s' if size != 1 else ''}{_multiplier_reason(red, black)})"
-    )
+    text = say("Pay {} {} rent ({})", player(view.names, owner), Money(rent), rent_reason(size, red, black))
     if rent > view.money[seat]:
-        text += f": more than your ${view.money[seat]}, so you go bankrupt"
+        text += say(": more than your {}, so you go bankrupt", Money(view.money[seat]))
     return text
 
 
@@ -273,14 +265,12 @@ class PropertySpec:
 
     def check(self, state: PropertyState, seat: int, command: Command) -> None:
         check_awaited(self.awaiting(state), seat, state.names)
-        name = state.names[seat]
+        name = player(state.names, seat)
         pending = state.pending
         if isinstance(command, Play):
             if pending is not None:
-                raise IllegalCommand(
-                    f"{name} must first decide whether to buy {cell_name(pending.col, pending.row)}: "
-                    f"buy with units or decline."
-                )
+                raise IllegalCommand(say("{} must first decide whether to buy {}: buy with units or decline.",
+                                         name, cell_name(pending.col, pending.row)))
             self._check_play(state, command, name)
         elif isinstance(command, (Buy, Decline)):
             if pending is None:
@@ -291,52 +281,53 @@ class PropertySpec:
             raise IllegalCommand(f"{command!r} is not a Property command.")
 
     @staticmethod
-    def _check_play(state: PropertyState, play: Play, name: str) -> None:
+    def _check_play(state: PropertyState, play: Play, name: Sentence) -> None:
         red, black = play.red, play.black
         for card in (red, black):
             if card.is_joker or card.rank > 10:
-                raise IllegalCommand(f"{card.symbol} is a purchase unit, not a number card: play cards A-10.")
+                raise IllegalCommand(say("{} is a purchase unit, not a number card: play cards A-10.", card))
         if red.colour is black.colour:
-            raise IllegalCommand(
-                f"play needs one red and one black card; {red.symbol} and {black.symbol} are both {red.colour.value}"
-            )
+            raise IllegalCommand(say("play needs one red and one black card; {} and {} are both {}",
+                                     red, black, red.colour.value))
         if not red.is_red:
-            raise IllegalCommand(f"a play names its red card first: play {black.symbol} {red.symbol}")
-        missing = [card.symbol for card in (red, black) if card not in state.hands[state.current]]
+            raise IllegalCommand(say("a play names its red card first: play {} {}", black, red))
+        missing = [card for card in (red, black) if card not in state.hands[state.current]]
         if missing:
-            raise IllegalCommand(f"{name} does not hold {' or '.join(missing)}.")
+            raise IllegalCommand(say("{} does not hold {}.", name, Sentence(" or ").join(missing)))
         if not (1 <= play.col <= SIZE and 1 <= play.row <= SIZE):
             raise IllegalCommand(f"There is no cell {play.col}·{play.row}: columns and rows run from 1 to 8.")
         if (play.col, play.row) in cells_for(red, black):
             return
         wanted = cell_name(play.col, play.row)
         if not is_wild(red) and not is_wild(black):
-            raise IllegalCommand(f"{red.symbol} and {black.symbol} name cell {cell_name(red.rank, black.rank)}, not {wanted}.")
+            raise IllegalCommand(say("{} and {} name cell {}, not {}.", red, black,
+                                     cell_name(red.rank, black.rank), wanted))
         if is_wild(red):
-            raise IllegalCommand(f"{black.symbol} fixes the row at {black.rank}, so {red.symbol} {black.symbol} cannot name {wanted}.")
-        raise IllegalCommand(f"{red.symbol} fixes the column at {red.rank}, so {red.symbol} {black.symbol} cannot name {wanted}.")
+            raise IllegalCommand(say("{} fixes the row at {}, so {} {} cannot name {}.",
+                                     black, black.rank, red, black, wanted))
+        raise IllegalCommand(say("{} fixes the column at {}, so {} {} cannot name {}.",
+                                 red, red.rank, red, black, wanted))
 
     @staticmethod
-    def _check_buy(state: PropertyState, buy: Buy, name: str, pending: PendingPurchase) -> None:
+    def _check_buy(state: PropertyState, buy: Buy, name: Sentence, pending: PendingPurchase) -> None:
         where = cell_name(pending.col, pending.row)
         if not buy.units:
             raise IllegalCommand(f"Name the units to hand over: buying {where} needs {pending.group_size}.")
         seen: set[Card] = set()
         for card in buy.units:
             if not unit_value(card):
-                raise IllegalCommand(f"{card.symbol} is not a purchase unit: buy with kings, queens, jacks or jokers.")
+                raise IllegalCommand(say("{} is not a purchase unit: buy with kings, queens, jacks or jokers.", card))
             if card in seen:
-                raise IllegalCommand(f"{card.symbol} is named twice.")
+                raise IllegalCommand(say("{} is named twice.", card))
             seen.add(card)
-        missing = [card.symbol for card in buy.units if card not in state.units[pending.payer]]
+        missing = [card for card in buy.units if card not in state.units[pending.payer]]
         if missing:
-            raise IllegalCommand(f"{name} does not hold {' '.join(missing)} among their purchase units.")
+            raise IllegalCommand(say("{} does not hold {} among their purchase units.", name,
+                                     Sentence(" ").join(missing)))
         total = units_total(buy.units)
         if total < pending.group_size:
-            raise IllegalCommand(
-                f"Buying {where} needs {pending.group_size} units; "
-                f"{' '.join(c.symbol for c in buy.units)} make only {total}."
-            )
+            raise IllegalCommand(say("Buying {} needs {} units; {} make only {}.", where, pending.group_size,
+                                     Sentence(" ").join(buy.units), total))
 
     # -- changing ------------------------------------------------------------------------------
     def apply(self, state: PropertyState, seat: int, command: Command) -> list[Event]:
@@ -535,13 +526,12 @@ class PropertySpec:
         return Outcome(ranks, tuple(worths), tuple(breakdown), self._summary(state, ranks, worths, count))
 
     @staticmethod
-    def _summary(state: PropertyState, ranks: Sequence[int], worths: Sequence[int], count: bool) -> str:
+    def _summary(state: PropertyState, ranks: Sequence[int], worths: Sequence[int], count: bool) -> Sentence:
         winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
-        amount = f"a worth of ${worths[winners[0]]}" if count else f"${worths[winners[0]]}"
-        text = winners_sentence(state.names, winners, amount)
-        broke = [state.names[seat] for seat in state.bankrupt]
-        if broke:
-            text += f"; {' and '.join(broke)} went bankrupt"
+        worth = dollars(worths[winners[0]])
+        text = winners_sentence(state.names, winners, say("a worth of {}", worth) if count else worth)
+        if state.bankrupt:
+            text += say("; {} went bankrupt", join_names(players(state.names, state.bankrupt)))
         return text + "."
 
     # -- storing -------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..core import Card, RulesError, View
 from ..core.jsonio import card_keys, read_card, read_cards, read_int, read_list, read_str, require
 from ..core.piles import stack, top_first
+from ..core.words import Sentence, player, plural, say
 
 SIZE = 8
 CELLS = SIZE * SIZE
@@ -153,16 +154,14 @@ class PropertyView(View):
         return self.mortgaged[index(col, row)]
 
 
-def status_sentence(names: Sequence[str], over: bool, current: int, pending: PendingPurchase | None) -> str:
+def status_sentence(names: Sequence[str], over: bool, current: int, pending: PendingPurchase | None) -> Sentence:
     if over:
-        return "The game is over."
+        return Sentence("The game is over.")
     if pending is not None:
         p = pending
-        return (
-            f"{names[p.payer]} may buy {cell_name(p.col, p.row)} from {names[p.owner]} "
-            f"with {p.group_size} unit{'s' if p.group_size != 1 else ''}, or decline."
-        )
-    return f"{names[current]} to play a red and a black card."
+        return say("{} may buy {} from {} with {}, or decline.", player(names, p.payer),
+                   cell_name(p.col, p.row), player(names, p.owner), plural(p.group_size, "unit"))
+    return say("{} to play a red and a black card.", player(names, current))
 
 
 # -- JSON ------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ from .bot import GreedyBot, StockMarketBot
 from .commands import Buy, Discard, End, Lay, Sell
 from .notation import StockMarketNotation
 from .rules import (
-    LayRange, StockMarketGame, card_uses, held_shares, holding_value, lay_effect, lay_range,
-    range_of, worth,
+    LayRange, StockMarketGame, card_uses, crash_losses, held_shares, holding_value, lay_effect,
+    lay_range, range_of, worth,
 )
 from .state import COMPANIES, LIMITS, Company, StockMarketState, StockMarketView, shares
 
@@ -16,6 +16,6 @@ SPEC = StockMarketGame(StockMarketNotation(), {"bot": StockMarketBot(), "greedy"
 __all__ = [
     "COMPANIES", "LIMITS", "SPEC", "Buy", "Company", "Discard", "End", "GreedyBot", "Lay",
     "LayRange", "Sell", "StockMarketBot", "StockMarketGame", "StockMarketNotation",
-    "StockMarketState", "StockMarketView", "card_uses", "held_shares", "holding_value",
+    "StockMarketState", "StockMarketView", "card_uses", "crash_losses", "held_shares", "holding_value",
     "lay_effect", "lay_range", "range_of", "shares", "worth",
 ]

@@ -11,11 +11,13 @@ from typing import ClassVar, Sequence
 
 from rules.core import Card, Event, Suit
 from rules.core.events import CardsDrawn, GameEnded
-from rules.core.words import dollars, join_names, plural
+from rules.core.words import Sentence, dollars, join_names, player, plural, say
+
+from .state import LEVY
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.symbol for card in cards)
+def _cards(cards: Sequence[Card]) -> Sentence:
+    return Sentence(" ").join(cards)
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,9 @@ class Bought(Event):
     cost: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"{names[self.seat]} buys {plural(self.shares, 'share')} of {self.card.suit.symbol} with "
-                f"{self.card.symbol} at {dollars(self.price)}: {dollars(self.cost)}.")
+        return say("{} buys {} of {} with {} at {}: {}.", player(names, self.seat),
+                   plural(self.shares, "share"), self.card.suit.symbol, self.card, dollars(self.price),
+                   dollars(self.cost))
 
 
 @dataclass(frozen=True)
@@ -45,10 +48,11 @@ class Sold(Event):
     debt_paid: int = 0
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        text = (f"{names[self.seat]} sells {self.card.symbol} ({plural(self.shares, 'share')} of "
-                f"{self.card.suit.symbol} at {dollars(self.price)}) for {dollars(self.amount)}")
+        text = say("{} sells {} ({} of {} at {}) for {}", player(names, self.seat), self.card,
+                   plural(self.shares, "share"), self.card.suit.symbol, dollars(self.price),
+                   dollars(self.amount))
         if self.debt_paid:
-            return text + f"; {dollars(self.debt_paid)} of it pays off debt."
+            return text + say("; {} of it pays off debt.", dollars(self.debt_paid))
         return text + "."
 
 
@@ -63,11 +67,11 @@ class Levied(Event):
     owed: tuple[int, ...]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        text = (f"The bank holds {dollars(self.bank)} and cannot pay {dollars(self.needed)}: "
-                f"every player pays it $100")
-        short = [f"{names[s]} pays {dollars(self.paid[s])} and owes {dollars(self.owed[s])}"
+        text = say("The bank holds {} and cannot pay {}: every player pays it {}", dollars(self.bank),
+                   dollars(self.needed), dollars(LEVY))
+        short = [say("{} pays {} and owes {}", player(names, s), dollars(self.paid[s]), dollars(self.owed[s]))
                  for s in range(len(self.paid)) if self.owed[s]]
-        return text + (f" ({join_names(short)})." if short else ".")
+        return text + (say(" ({}).", join_names(short)) if short else ".")
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,8 @@ class PriceChanged(Event):
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         suit = self.card.suit.symbol
-        text = f"{names[self.seat]} lays {self.card.symbol} on {suit}: {dollars(self.old)} → {dollars(self.new)}"
+        text = say("{} lays {} on {}: {} → {}", player(names, self.seat), self.card, suit, dollars(self.old),
+                   dollars(self.new))
         if self.revived:
             return text + f"; {suit} is back in business."
         if self.new == 0:
@@ -103,8 +108,8 @@ class Bankruptcy(Event):
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
         if not self.losses:
             return f"Nobody held {self.suit.symbol} certificates."
-        lost = [f"{names[s]} loses {_cards(cards)} ({plural(count, 'share')}, {dollars(value)})"
-                for s, cards, count, value in self.losses]
+        lost = [say("{} loses {} ({}, {})", player(names, s), _cards(cards), plural(count, "share"),
+                    dollars(value)) for s, cards, count, value in self.losses]
         return join_names(lost) + "."
 
 
@@ -114,7 +119,7 @@ class Discarded(Event):
     cards: tuple[Card, ...]
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} discards {_cards(self.cards)}."
+        return say("{} discards {}.", player(names, self.seat), _cards(self.cards))
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,7 @@ class TurnEnded(Event):
     seat: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} ends the turn."
+        return say("{} ends the turn.", player(names, self.seat))
 
 
 @dataclass(frozen=True)
@@ -160,7 +165,7 @@ class JokerDrawn(Event):
     card: Card
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} draws a joker: the game ends at once."
+        return say("{} draws a joker: the game ends at once.", player(names, self.seat))
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,19 @@ Cards are written by face (``7H``), with a copy number when it matters (``7H.1``
 the physical card (the lowest copy in the hand; for ``sell``, the lowest certificate that may
 be sold), and formatting writes the physical card, so ``parse(format(c)) == c``. A court card
 laid without a value (``lay QS``) stands for its face value; ``$12`` is read as ``12``; ``done``
-and ``pass`` mean ``end``; case and spacing do not matter.
+and ``pass`` mean ``end``; case and spacing do not matter. No command names a player, so a
+saved move means the same whatever the players are called.
+
+``display`` writes a command as the log shows it: the same words, the cards as parts of a
+Sentence (``lay Q♠ 12``), without copy numbers.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from rules.core import Card, NotationError, find_card, parse_card
+from rules.core.words import Sentence
 
 from .commands import Buy, Command, Discard, End, Lay, Sell
 from .rules import sell_choice
@@ -42,24 +47,34 @@ def resolve(cards: Sequence[Card], wanted: Card, exclude: Sequence[Card] = ()) -
     return wanted if found is None else found
 
 
+def _words(command: Command) -> list[Any]:
+    """A command's words: its verb, then its cards (as Cards) and a price."""
+    match command:
+        case Buy(card):
+            return ["buy", card]
+        case Sell(card):
+            return ["sell", card]
+        case Lay(card, price):
+            if isinstance(card, Card) and not is_court(card) and price == card.rank:
+                return ["lay", card]
+            return ["lay", card, price]
+        case Discard(cards):
+            return ["discard", *cards]
+        case End():
+            return ["end"]
+    raise NotationError(f"{command!r} is not a Card Stock Market command")
+
+
 class StockMarketNotation:
-    """``format(command)`` and ``parse(text, view)`` for Card Stock Market."""
+    """``format(command)``, ``parse(text, view)`` and ``display(command, names)`` for Card
+    Stock Market."""
 
     def format(self, command: Command) -> str:
-        match command:
-            case Buy(card):
-                return f"buy {card.key}"
-            case Sell(card):
-                return f"sell {card.key}"
-            case Lay(card, price):
-                if isinstance(card, Card) and not is_court(card) and price == card.rank:
-                    return f"lay {card.key}"
-                return f"lay {card.key} {price}"
-            case Discard(cards):
-                return "discard " + " ".join(card.key for card in cards)
-            case End():
-                return "end"
-        raise NotationError(f"{command!r} is not a Card Stock Market command")
+        return " ".join(word.key if isinstance(word, Card) else str(word) for word in _words(command))
+
+    def display(self, command: Command, names: Sequence[str]) -> Sentence:
+        """``command`` as the log shows it: ``format``'s words, each card a part (``lay Q♠ 12``)."""
+        return Sentence(" ").join(_words(command))
 
     def parse(self, text: str, view: StockMarketView) -> Command:
         if not isinstance(text, str):

@@ -25,7 +25,7 @@ from rules.core import (
     sort_cards,
 )
 from rules.core.piles import draw, shuffled
-from rules.core.words import dollars, join_names, plural, winners_sentence
+from rules.core.words import Sentence, dollars, join_names, player, plural, say, winners_sentence
 
 from .commands import Buy, Command, Discard, End, Lay, Sell
 from .events import (
@@ -116,7 +116,7 @@ def _need_card(hand: Sequence[Card], card: Any) -> Card:
     if not _is_card(card):
         raise IllegalCommand(f"{card!r} is not a card.")
     if card not in hand:
-        raise IllegalCommand(f"You have no {card.key} in your hand.")
+        raise IllegalCommand(say("You have no {} in your hand.", card))
     return card
 
 
@@ -145,12 +145,12 @@ def validate_buy(table: Any, seat: int, hand: Sequence[Card], card: Any) -> tupl
     count = shares(card)
     held = held_shares(table.holdings[seat], suit)
     if held + count > MAX_SHARES:
-        raise IllegalCommand(f"You hold {plural(held, 'share')} of {_company(suit)}; {card.code} would make "
-                             f"{held + count}, and nobody may hold more than {MAX_SHARES}.")
+        raise IllegalCommand(say("You hold {} of {}; {} would make {}, and nobody may hold more than {}.",
+                                 plural(held, "share"), _company(suit), card, held + count, MAX_SHARES))
     cost = price * count
     if table.money[seat] < cost:
-        raise IllegalCommand(f"{card.code} buys {plural(count, 'share')} of {_company(suit)} at {dollars(price)}: "
-                             f"{dollars(cost)}; you have {dollars(table.money[seat])}.")
+        raise IllegalCommand(say("{} buys {} of {} at {}: {}; you have {}.", card, plural(count, "share"),
+                                 _company(suit), dollars(price), dollars(cost), dollars(table.money[seat])))
     return count, cost
 
 
@@ -160,16 +160,16 @@ def validate_sell(table: Any, seat: int, card: Any) -> tuple[int, int]:
     if not _is_card(card):
         raise IllegalCommand(f"{card!r} is not a card.")
     if card not in table.holdings[seat]:
-        raise IllegalCommand(f"You hold no {card.key} certificate.")
+        raise IllegalCommand(say("You hold no {} certificate.", card))
     if card in table.bought and not table.options.get(SELL_SAME_TURN):
-        raise IllegalCommand(f"You bought {card.code} this turn; a certificate cannot be sold in the turn "
-                             "it was bought.")
+        raise IllegalCommand(say("You bought {} this turn; a certificate cannot be sold in the turn it was "
+                                 "bought.", card))
     count = shares(card)
     amount = table.prices[card.suit] * count
     if not table.unlimited and table.bank + sum(table.money) < amount:
         # only a hand-made position can hold less money than one sale: the levies could not cover it
-        raise IllegalCommand(f"The bank and the players together hold only {dollars(table.bank + sum(table.money))}: "
-                             f"nobody can pay {dollars(amount)} for {card.code}.")
+        raise IllegalCommand(say("The bank and the players together hold only {}: nobody can pay {} for {}.",
+                                 dollars(table.bank + sum(table.money)), dollars(amount), card))
     return count, amount
 
 
@@ -183,23 +183,25 @@ def validate_lay(table: Any, seat: int, hand: Sequence[Card], card: Any, price: 
         raise IllegalCommand(f"A price is a whole number of dollars, not {price!r}.")
     if is_court(card):
         if price not in (0, card.rank):
-            raise IllegalCommand(f"{card.code} is laid as ${card.rank} or as $0, not ${price}.")
+            raise IllegalCommand(say("{} is laid as {} or as {}, not {}.", card, dollars(card.rank), dollars(0),
+                                     dollars(price)))
     elif price != card.rank:
-        raise IllegalCommand(f"{card.code} sets the price to ${card.rank}, not ${price}; only a court card "
-                             "can be laid as $0.")
+        raise IllegalCommand(say("{} sets the price to {}, not {}; only a court card can be laid as {}.", card,
+                                 dollars(card.rank), dollars(price), dollars(0)))
     suit = card.suit
     top = table.piles[suit][-1]
     allowed = lay_range(table.prices[suit], top, suit)
     if allowed.accepts(card, price):
         return
     if allowed.court_on_top:
-        raise IllegalCommand(f"The {_company(suit)} price card is {top.code}, a court card: no court card may be "
-                             "laid on it (any number card may).")
+        raise IllegalCommand(say("The {} price card is {}, a court card: no court card may be laid on it (any "
+                                 "number card may).", _company(suit), top))
     current = table.prices[suit]
     low = max(0, current - LIMITS[suit][1])
-    laid = f"{card.code} as $0" if price == 0 else f"{card.code} (${price})"
-    raise IllegalCommand(f"{_company(suit)} stands at ${current} and may move only from ${low} to "
-                         f"${current + LIMITS[suit][0]}: {laid} is out of range.")
+    laid = say("{} as {}", card, dollars(0)) if price == 0 else say("{} ({})", card, dollars(price))
+    raise IllegalCommand(say("{} stands at {} and may move only from {} to {}: {} is out of range.",
+                             _company(suit), dollars(current), dollars(low), dollars(current + LIMITS[suit][0]),
+                             laid))
 
 
 def validate_discard(table: Any, hand: Sequence[Card], cards: Any) -> None:
@@ -212,7 +214,7 @@ def validate_discard(table: Any, hand: Sequence[Card], cards: Any) -> None:
     for i, card in enumerate(cards):
         _need_card(hand, card)
         if card in cards[:i]:
-            raise IllegalCommand(f"{card.key} is named twice.")
+            raise IllegalCommand(say("{} is named twice.", card))
 
 
 def sell_choice(holdings: Sequence[Card], bought: Sequence[Card], allow_same_turn: bool, wanted: Card) -> Card:
@@ -227,25 +229,32 @@ def sell_choice(holdings: Sequence[Card], bought: Sequence[Card], allow_same_tur
 
 
 # -- what each card can do now (for the table) -----------------------------------------------------
-def lay_effect(table: Any, card: Card, price: int) -> str:
+def lay_effect(table: Any, card: Card, price: int) -> Sentence:
     """What laying ``card`` as ``price`` does, in words: "♥ $6 → $7", or for $0 "bankrupts ♥:
-    Ann loses 7 shares ($42)"."""
+    Ann loses 7 shares ($42)" (players and sums as parts)."""
     suit = card.suit
     old = table.prices[suit]
     if price != 0:
-        text = f"{_company(suit)} ${old} → ${price}"
+        text = say("{} {} → {}", _company(suit), dollars(old), dollars(price))
         return text + " (back in business)" if old == 0 else text
-    losses = [f"{table.names[s]} loses {plural(n, 'share')} ({dollars(n * old)})"
+    return say("bankrupts {}: {}", _company(suit), crash_losses(table, suit))
+
+
+def crash_losses(table: Any, suit: Suit) -> Sentence:
+    """What each holder would lose if ``suit`` went bankrupt now: "Ann loses 7 shares ($42) and
+    Bob loses 5 shares ($30)", or "nobody holds any"."""
+    old = table.prices[suit]
+    losses = [say("{} loses {} ({})", player(table.names, s), plural(n, "share"), dollars(n * old))
               for s in range(len(table.names)) if (n := held_shares(table.holdings[s], suit))]
-    return f"bankrupts {_company(suit)}: " + (join_names(losses) if losses else "nobody holds any")
+    return join_names(losses) if losses else Sentence("nobody holds any")
 
 
-def card_uses(view: StockMarketView) -> dict[str, list[str]]:
+def card_uses(view: StockMarketView) -> dict[str, list[Sentence]]:
     """For each card in the view's hand (by ``card.key``), what it can do now: "buy 7 shares of
     ♥ for $42", "lay: ♥ $6 → $7", "lay as $0: bankrupts ♥: Ann loses 7 shares ($42)". The lists
     are empty when it is not the viewer's turn."""
     hand = view.hand
-    uses: dict[str, list[str]] = {card.key: [] for card in hand}
+    uses: dict[str, list[Sentence]] = {card.key: [] for card in hand}
     seat = view.seat
     if seat is None or seat not in view.awaiting:
         return uses
@@ -253,7 +262,7 @@ def card_uses(view: StockMarketView) -> dict[str, list[str]]:
         found = uses[card.key]
         try:
             count, cost = validate_buy(view, seat, hand, card)
-            found.append(f"buy {plural(count, 'share')} of {_company(card.suit)} for {dollars(cost)}")
+            found.append(say("buy {} of {} for {}", plural(count, "share"), _company(card.suit), dollars(cost)))
         except IllegalCommand:
             pass
         for price in ((card.rank, 0) if is_court(card) else (card.rank,)):
@@ -261,7 +270,7 @@ def card_uses(view: StockMarketView) -> dict[str, list[str]]:
                 validate_lay(view, seat, hand, card, price)
             except IllegalCommand:
                 continue
-            found.append(("lay as $0: " if price == 0 else "lay: ") + lay_effect(view, card, price))
+            found.append(Sentence("lay as $0: " if price == 0 else "lay: ", lay_effect(view, card, price)))
     return uses
 
 
@@ -364,31 +373,31 @@ def _result(state: StockMarketState) -> Outcome:
     return Outcome(ranks, tuple(worths), tuple(breakdown), summary)
 
 
-def status_sentence(table: Any) -> str:
+def status_sentence(table: Any) -> Sentence:
     names = table.names
     if table.joker is not None:
         if table.ended_by is None:
-            return "The game is over."
-        return f"The game is over: {names[table.ended_by]} drew a joker."
-    name = names[table.current]
+            return Sentence("The game is over.")
+        return say("The game is over: {} drew a joker.", player(names, table.ended_by))
+    name = player(names, table.current)
     bought, laid = f"bought {len(table.bought)}/{MAX_BUYS}", f"laid {len(table.laid)}/{MAX_LAYS}"
     phases = list(table.phases)
     if not phases and table.idle_turns:
         # two players who only end their turns never finish: say what does
         idle = table.idle_turns
-        who = names[(table.current - 1) % len(names)] if idle == 1 else f"The last {idle} turns"
-        return (f"{name}'s turn. {who} drew no card: the game ends when a joker is drawn, and only "
-                "playing or discarding draws cards.")
+        who = player(names, (table.current - 1) % len(names)) if idle == 1 else f"The last {idle} turns"
+        return say("{}'s turn. {} drew no card: the game ends when a joker is drawn, and only playing or "
+                   "discarding draws cards.", name, who)
     if not phases:
-        return (f"{name}'s turn: trade and change prices, in either order, or discard 1–{MAX_DISCARD} "
-                "cards; then end the turn.")
+        return say("{}'s turn: trade and change prices, in either order, or discard 1–{} cards; then end the "
+                   "turn.", name, MAX_DISCARD)
     if phases == [TRADE]:
-        return f"{name} is trading ({bought}); then change prices or end the turn."
+        return say("{} is trading ({}); then change prices or end the turn.", name, bought)
     if phases == [PRICE]:
-        return f"{name} is changing prices ({laid}); then trade or end the turn."
+        return say("{} is changing prices ({}); then trade or end the turn.", name, laid)
     if phases[-1] == TRADE:
-        return f"{name} is trading ({bought}) after changing prices; then end the turn."
-    return f"{name} is changing prices ({laid}) after trading; then end the turn."
+        return say("{} is trading ({}) after changing prices; then end the turn.", name, bought)
+    return say("{} is changing prices ({}) after trading; then end the turn.", name, laid)
 
 
 # -- the spec --------------------------------------------------------------------------------------
@@ -583,7 +592,8 @@ class StockMarketGame:
         own = seat is not None and 0 <= seat < n
         rows = []
         for s in range(n):
-            money = dollars(state.money[s]) + (f", owes {dollars(state.debt[s])}" if state.debt[s] else "")
+            owes = say(", owes {}", dollars(state.debt[s])) if state.debt[s] else ""
+            money = dollars(state.money[s]) + owes
             counts = [str(held_shares(state.holdings[s], suit) or "") for suit in COMPANIES]
             rows.append((money, *counts, dollars(worth(state, s))))
         return StockMarketView(
@@ -674,7 +684,7 @@ def discard_choices(hand: Sequence[Card]) -> list[Discard]:
 
 
 __all__ = [
-    "LayRange", "StockMarketGame", "card_uses", "check_phase", "discard_choices", "held_shares",
-    "holding_value", "lay_effect", "lay_range", "range_of", "sell_choice", "status_sentence",
+    "LayRange", "StockMarketGame", "card_uses", "check_phase", "crash_losses", "discard_choices",
+    "held_shares", "holding_value", "lay_effect", "lay_range", "range_of", "sell_choice", "status_sentence",
     "validate_buy", "validate_discard", "validate_lay", "validate_sell", "worth",
 ]

@@ -57,6 +57,16 @@ def tick_keys(chips: CapitalChips, values) -> list[str]:
     return keys
 
 
+async def past_the_curtain(pilot, seat: int) -> CapitalAuctionTable:
+    """The table, once the curtain that opens the game (or a hand-off) is lifted for ``seat``."""
+    app = pilot.app
+    table = table_of(app, CapitalAuctionTable)
+    await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+    await keys(pilot, "enter")
+    await until(pilot, lambda: table.viewer == seat)
+    return table
+
+
 async def choose_in_dialog(pilot, command) -> None:
     dialog = pilot.app.screen
     assert isinstance(dialog, ChoiceDialog)
@@ -173,10 +183,7 @@ async def test_a_bid_the_rules_refuse_changes_nothing_and_says_why(tmp_path):
     match.submit(0, match.legal(0)[0])  # the least bid: Bob's lowest card cannot beat it
     app = snapshot_app(tmp_path, match)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == 1)
+        table = await past_the_curtain(pilot, 1)
         await pilot.pause()
         assert table.check_action("bid", ()) is None  # nothing ticked: greyed
         chips = table.chips
@@ -212,10 +219,7 @@ async def test_a_tool_dialog_lists_the_legal_plays_and_escape_plays_nothing(tmp_
     seat = min(match.awaiting)
     app = snapshot_app(tmp_path, match)
     async with app.run_test(size=(120, 40)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == seat)
+        table = await past_the_curtain(pilot, seat)
         before = len(match.history)
         await keys(pilot, "t")
         await until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
@@ -264,14 +268,93 @@ async def test_the_board_redraws_to_the_terminal_it_is_given(tmp_path):
     match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
     app = snapshot_app(tmp_path, match)
     async with app.run_test(size=(120, 40)) as pilot:
-        table = table_of(app, CapitalAuctionTable)
-        await until(pilot, lambda: isinstance(app.screen, HandoffScreen))
-        await keys(pilot, "enter")
-        await until(pilot, lambda: table.viewer == 0)
+        table = await past_the_curtain(pilot, 0)
         await pilot.pause()
         assert "Decks:" in screen_text(app)  # room for the decks' line
+        # the Capital's title gives the value and the cards it is in (issue 21: "Your Capital ·
+        # 16 in hand" read as sixteen cards)
+        hand = match.view(0).capital
+        assert len(hand) == 6 and sum(c.value for c in hand) != 6
+        assert f"Your Capital · {sum(c.value for c in hand)} in 6 cards" in screen_text(app)
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         await pilot.pause()
         assert "Decks:" not in screen_text(app) and table.has_class("-short")
         board_fits(app, CapitalAuctionTable)
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed(tmp_path):
+    # issue 20: a name was read as markup — "[/]" crashed the table, "[@click=app.quit]" ran an
+    # action, "Bob [kid]" showed as "Bob ". The same pinned game, the seats renamed, played
+    # through the keys until a Tool has named a player (so the log, the status and the dialog
+    # all name them)
+    names = ["[/]", "Bob [kid]", "[@click=app.quit]"]
+    match = Match(SPEC, [Seat(names[0]), Seat(names[1]), Seat(names[2], "bot")], seed=GAME_SEED)
+    app = snapshot_app(tmp_path, match)
+    aimed = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = table_of(app, CapitalAuctionTable)
+        for _ in range(200):
+            await until(pilot, lambda: isinstance(app.screen, HandoffScreen)
+                        or (app.screen is table and table.viewer in match.awaiting))
+            if isinstance(app.screen, HandoffScreen):
+                await pilot.pause()
+                assert any(f"Pass to {name}" in screen_text(app) for name in names[:2])
+                await keys(pilot, "enter")
+                await until(pilot, lambda: table.viewer is not None)
+                continue
+            await pilot.pause()
+            text = screen_text(app)
+            for name in names:
+                assert name in text  # on the scoreboard and in the portfolios, as typed
+            seat, before = table.viewer, len(match.history)
+            command = human_choice(match, seat)
+            await play_by_keys(pilot, table, command)
+            await until(pilot, lambda: len(match.history) > before)
+            aimed += isinstance(command, Play) and command.player is not None
+            if aimed >= 2:
+                break
+        assert aimed >= 2
+        if isinstance(app.screen, HandoffScreen):
+            await keys(pilot, "enter")
+        await until(pilot, lambda: app.screen is table and table.viewer is not None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert all(name in text for name in names)
+        # the log names the Tool's target by name (its command is saved by number)
+        named = next(p for p in reversed(match.history) if isinstance(p.command, Play) and p.command.player is not None)
+        line = f"{names[named.seat]}: {SPEC.notation.display(named.command, names)}"
+        assert line in table.game_log.plain and names[named.command.player] in line
+        assert app.is_running
+
+
+def human_asked(kind):
+    """The pinned game played on (every move the bot's) until a human may choose between
+    several commands of ``kind``; the match and that seat."""
+    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    while True:
+        seat = min(match.awaiting)
+        if seat != 2 and sum(isinstance(c, kind) for c in match.legal(seat)) > 1:
+            return match, seat
+        match.submit(seat, match.bot_move(seat) if seat == 2 else human_choice(match, seat))
+
+
+@pytest.mark.parametrize("kind, key", [(React, "c"), (DiscardCapital, "x")], ids=["connection", "tax"])
+async def test_enter_in_a_dialog_that_spends_capital_spends_the_least(tmp_path, kind, key):
+    # issue 21: the Connection dialog proposed the highest Capital card first, so Enter paid a
+    # 5 where a 1 would do; so did Tax Inspection's discards
+    match, seat = human_asked(kind)
+    options = [c for c in match.legal(seat) if isinstance(c, kind)]
+    cheapest = min(options, key=lambda c: sum(getattr(c, "pay", None) or c.values))
+    assert options[0] != cheapest  # the rules list the dearest first
+    app = snapshot_app(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await past_the_curtain(pilot, seat)
+        before = len(match.history)
+        await keys(pilot, key)
+        await until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
+        dialog = app.screen
+        assert dialog.query_one("OptionList").highlighted == 0 and dialog.choices[0][1] == cheapest
+        await keys(pilot, "enter")
+        await until(pilot, lambda: len(match.history) > before)
+        assert match.history[before].command == cheapest

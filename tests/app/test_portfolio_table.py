@@ -15,7 +15,7 @@ from textual.app import App
 import rules
 from rules.core import Card, Match, Seat, chance, get_bot
 from rules.portfolio.commands import (
-    Accept, Acquire, Cap, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
+    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
 )
 from rules.portfolio.state import ACT, DRAW, RESPOND
 
@@ -131,7 +131,7 @@ async def offer_a_deal(pilot, table: PortfolioTable, match: Match) -> tuple[Card
     if price:
         await pilot.click("#deal-take-money")
         await pilot.press("1")
-    expected = Offer("Bob", Side(cards=(card_widget.card,)), Side(money=price))
+    expected = Offer(1, Side(cards=(card_widget.card,)), Side(money=price))
     assert dialog.command == expected
     # the preview says it in words
     assert f"Bob gets {card_widget.card.symbol}; you get {'$1' if price else 'nothing'}" in await on_screen(pilot)
@@ -205,7 +205,7 @@ async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
                 money = list(match.state.money)
                 given, price = await offer_a_deal(pilot, table, match)
                 await settle(pilot, lambda: len(match.history) > before)
-                assert match.history[-1].text.startswith("offer Bob:")
+                assert match.history[-1].text.startswith("offer 2:")  # saved by seat number
                 deal = 1
                 continue
             command = human_choice(match)
@@ -283,6 +283,9 @@ async def test_the_draw_dialog_shows_what_each_draw_costs_and_banks(tmp_path):
                 for option in dialog.query_one("#draw-counts").options]
         assert rows == ["1 card costs $0 banks $10", "2 cards costs $2 banks $8",
                         "3 cards costs $5 banks $5", "4 cards costs $9 banks $1"]
+        await pilot.press("5")  # more than the income pays for: the rules say so, nothing moves
+        assert "Drawing 5 cards costs $14, but this turn's income is $10 (savings cannot" in await on_screen(pilot)
+        assert dialog.command == Draw(1)
         await pilot.press("3", "t")
         top = card_text(match.state.discard[-1]).plain
         summary = await on_screen(pilot)
@@ -303,6 +306,9 @@ async def test_the_pauper_draws_two_for_nothing(tmp_path):
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
         assert "Pauper's rule" in await on_screen(pilot)
+        assert app.screen.command == Pauper(False)
+        await pilot.press("3")
+        assert "a pauper draws exactly two cards" in await on_screen(pilot)
         assert app.screen.command == Pauper(False)
         await pilot.press("enter")
         await pilot.pause()
@@ -329,14 +335,15 @@ async def test_a_selected_portfolio_shows_its_price_and_a_refusal_changes_nothin
         await select(pilot, table, [seven])
         assert "◀" not in str(board.render())  # Ann cannot afford to play it anywhere
         assert table.check_action("acquire", ()) is None  # greyed: no acquisition is legal now
-        await pilot.press("a")
+        await pilot.press("a")  # the greyed key says why, in the rules' words
         await pilot.pause()
-        assert not isinstance(app.screen, ConfirmScreen) and notes == []
-        # typed in the command bar instead, the rules say why not
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert notes == ["You need $8 to acquire P1; you have $6."]
+        # typed in the command bar instead, the rules say the same
         await pilot.press("colon")
         await pilot.press(*f"acquire P1 {seven.key}", "enter")
         await pilot.pause()
-        assert notes[-1] == "You need $8 to acquire P1; you have $6."
+        assert notes[-1] == "You need $8 to acquire P1; you have $6." and len(notes) == 2
         assert "You need $8 to acquire P1" in await on_screen(pilot)
         assert SPEC.to_json(match.state) == before and match.history == []
         await pilot.press("escape")
@@ -345,7 +352,7 @@ async def test_a_selected_portfolio_shows_its_price_and_a_refusal_changes_nothin
         assert "◀ 2♣ neutralises" in str(board.render())  # the board points at where it fits
         await pilot.press("x")
         await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert app.screen.message == "Neutralise P1 from Bob with 2C for $4?"
+        assert app.screen.message == "Neutralise P1 from Bob with 2♣ for $4?"
         await pilot.press("y")
         await settle(pilot, lambda: bool(match.history))
         assert match.history[-1].text == f"neutralise P1 {two.key}"
@@ -419,7 +426,8 @@ async def test_names_with_spaces_work_in_offers_the_dialog_and_the_answer(tmp_pa
         await pilot.press(*f"offer bob van dam: give {card.key}", "enter")
         await settle(pilot, lambda: bool(match.history))
         offered = match.history[-1].command
-        assert offered == Offer("Bob van Dam", Side(cards=(card,)))
+        assert offered == Offer(1, Side(cards=(card,)))
+        assert match.history[-1].text == f"offer 2: give {card.key}"
         # the curtain calls Bob van Dam, who sees the offer in full and accepts
         await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
         assert "Pass to Bob van Dam" in await on_screen(pilot)
@@ -429,3 +437,136 @@ async def test_names_with_spaces_work_in_offers_the_dialog_and_the_answer(tmp_pa
         await pilot.press("y")
         await settle(pilot, lambda: isinstance(match.history[-1].command, Accept))
         assert card in match.state.hands[1]
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed(tmp_path):
+    """Two humans and a bot called like markup play a draw, a deal offered with the dialog and
+    declined, discards and the bot's turn through the table: every name is on screen exactly as
+    typed (nothing read as markup, nothing run), and the app goes on."""
+    names = ("[/]", "Bob [kid]", "[@click=app.quit]")
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, [Seat(names[0]), Seat(names[1]), Seat(names[2], "bot")], seed=3)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=SMALL) as pilot:
+        table = next(s for s in app.screen_stack if isinstance(s, PortfolioTable))
+
+        async def lift_curtain_for(seat: int) -> None:
+            await settle(pilot, lambda: isinstance(app.screen, HandoffScreen)
+                         and app.screen.player == names[seat])
+            assert f"Pass to {names[seat]}" in await on_screen(pilot)
+            await pilot.press("enter")
+
+        async def draw_one(seat: int) -> None:
+            await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+            assert f"{names[seat]}: draw" in await on_screen(pilot)
+            await pilot.press("enter")
+            await settle(pilot, lambda: app.screen is table and match.state.phase == ACT)
+
+        async def discard_first(seat: int) -> None:
+            before = len(match.history)
+            await select(pilot, table, [table.hand.cards[0]])
+            await pilot.press("backspace")
+            await settle(pilot, lambda: len(match.history) > before)
+            assert isinstance(match.history[before].command, Discard) and match.history[before].seat == seat
+
+        await lift_curtain_for(0)
+        await draw_one(0)
+        shown = await on_screen(pilot)
+        assert f"Your move, {names[0]}." in shown
+        assert all(name in shown for name in names)  # the board names every player
+        assert f"{names[0]}: draw 1" in shown  # the log
+
+        # a deal for Bob [kid], with the dialog: the players to choose from are named as typed
+        await pilot.press("o")
+        await settle(pilot, lambda: isinstance(app.screen, DealDialog))
+        shown = await on_screen(pilot)
+        assert f"{names[0]}: offer a deal" in shown and names[1] in shown and names[2] in shown
+        await pilot.click(app.screen.query_one("#deal-hand", HandWidget).query(CardWidget).first())
+        assert f"Offer: {names[1]} gets" in await on_screen(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot, lambda: match.state.phase == RESPOND)
+        assert match.history[-1].text.startswith("offer 2:")
+
+        await lift_curtain_for(1)
+        await settle(pilot, lambda: isinstance(app.screen, DealAnswer))
+        shown = await on_screen(pilot)
+        assert f"{names[1]}: a deal from {names[0]}" in shown and f"{names[0]} gives you" in shown
+        await pilot.press("n")
+        await settle(pilot, lambda: match.state.phase == ACT)
+
+        await lift_curtain_for(0)
+        await settle(pilot, lambda: app.screen is table and table.viewer == 0)
+        shown = await on_screen(pilot)
+        assert f"{names[0]}: offer {names[1]}: give" in shown  # the log writes the player by name
+        assert f"{names[1]}: decline" in shown and f"{names[1]} declines {names[0]}'s" in shown
+        await discard_first(0)
+        await lift_curtain_for(1)
+        await draw_one(1)
+        await discard_first(1)
+        # the bot plays its turn; then the curtain calls the first player again, to draw
+        await lift_curtain_for(0)
+        await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+        await pilot.press("escape")  # not now: a look at the table first
+        await settle(pilot, lambda: app.screen is table and table.viewer == 0)
+        shown = await on_screen(pilot)
+        assert f"{names[2]}: draw 1" in shown and f"{names[2]}: discard" in shown  # the bot's turn
+        assert any(played.seat == 2 for played in match.history)
+        assert app.is_running and app.screen is table
+
+
+async def test_a_key_that_does_nothing_says_why_in_the_rules_words(tmp_path):
+    """Every key of the game that cannot act now says why on the spot, the rules' refusal where
+    there is one: before the draw, after the one offer of the turn, with cards still in hand,
+    with no offer to answer, with no card that fits. Nothing changes."""
+    data = position(portfolios=[(1, ["3C", "4C", "5C", "6C"])], give=[(0, ["KD"])], turn_income=0,
+                    money=[6, 6, 6])
+    app, table, match, notes = table_at(data)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+        await pilot.press("escape")  # not now: the keys of the table first
+        await settle(pilot, lambda: app.screen is table)
+
+        async def press(key: str) -> str:
+            count = len(notes)
+            await pilot.press(key)
+            await settle(pilot, lambda: len(notes) > count)
+            return notes[-1]
+
+        # before the draw every key of the turn waits for it (Enter is hidden, ⌫ too)
+        for key in ("m", "o", "enter", "backspace"):
+            assert await press(key) == "Ann must first choose how many cards to draw."
+        await pilot.press("d")
+        await settle(pilot, lambda: isinstance(app.screen, DrawDialog))
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen is table and match.state.phase == ACT)
+        assert await press("d") == "Ann has already drawn this turn."
+        assert await press("y") == "There is no offer to answer."
+        assert await press("enter") == "You still hold cards: end the turn by discarding one."
+        assert await press("e") == "No card in your hand can extend a portfolio now."
+        king = next(card for card in table.hand.cards if card.code == "KD")
+        await select(pilot, table, [king])  # Bob's P1 is the board's
+        assert await press("x") == "Only 2♣ neutralises P1 (3♣–6♣), not K♦."
+        assert await press("c") == "P1 belongs to Bob; you can only cap your own portfolios."
+
+        # one offer a turn: Bob declines (a bot), and o says why it is greyed now
+        assert table.check_action("offer", ()) is True
+        match.submit(0, Offer(1, Side(money=1), Side(holdings=("P1",))))
+        await settle(pilot, lambda: match.state.phase == ACT and len(match.history) == 3)
+        assert table.check_action("offer", ()) is None
+        assert await press("o") == "You have already made an offer this turn; one offer per turn."
+        assert not isinstance(app.screen, DealDialog)
+    assert [type(played.command) for played in match.history] == [Draw, Offer, Decline]
+
+
+async def test_the_offer_key_is_live_while_the_rules_take_an_offer_that_legal_does_not_list(tmp_path):
+    """Nobody has money and no portfolio is on the table: legal lists no offer (it lists a few),
+    yet a gift or a card asked for is a deal the rules take, so o opens the dialog."""
+    data = position(phase="act", money=[0, 0, 0])
+    app, table, match, notes = table_at(data)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot, lambda: app.screen is table and table.viewer == 0)
+        assert not any(isinstance(command, Offer) for command in table.legal)
+        assert table.check_action("offer", ()) is True
+        await pilot.press("o")
+        await settle(pilot, lambda: isinstance(app.screen, DealDialog))
+        assert notes == []

@@ -78,6 +78,14 @@ async def play_with_keys(pilot, table: PropertyTable, play: Play) -> bool:
     return moved
 
 
+async def click_cell(pilot, grid, cell) -> None:
+    """Click the middle of ``cell`` (col, row) on the grid."""
+    layout = grid.layout_now
+    x = grid.content_region.x + layout.left + 4 + (cell[0] - 1) * layout.cell_width + 1
+    y = grid.content_region.y + (8 - cell[1]) * layout.cell_height
+    await pilot.click(offset=(x, y))
+
+
 async def answer_offer(pilot, table: PropertyTable, buy: bool) -> bool:
     """``n`` declines; ``b`` buys, through the list of hand-overs when there are several
     (Enter takes the cheapest, listed first). True if the list was shown."""
@@ -178,10 +186,11 @@ async def test_a_game_resumed_from_its_save_plays_on_by_keys_and_saves(tmp_path)
 
 # -- positions set up by hand ----------------------------------------------------------------------
 
-def position(board, ann, seed=5, money=None):
-    """A two-player game (Ann to play, Cleo a bot) on ``board`` (eight strings, row 8 first; "A"
-    Ann's, "B" Cleo's, lower case mortgaged) with Ann holding ``ann`` (card keys)."""
-    match = Match(SPEC, [Seat("Ann"), Seat("Cleo", "bot")], seed=seed)
+def position(board, ann, seed=5, money=None, names=("Ann", "Cleo")):
+    """A two-player game (Ann to play, Cleo a bot, unless ``names`` calls them otherwise) on
+    ``board`` (eight strings, row 8 first; "A" Ann's, "B" Cleo's, lower case mortgaged) with Ann
+    holding ``ann`` (card keys)."""
+    match = Match(SPEC, [Seat(names[0]), Seat(names[1], "bot")], seed=seed)
     data = SPEC.to_json(match.state)
     cards = data["hands"][0] + data["hands"][1] + data["stock"]
     for key in ann:
@@ -281,6 +290,19 @@ async def test_a_third_card_of_a_colour_replaces_the_older_one_and_clicks_pick_c
         three, nine, five = Card.parse("3D"), Card.parse("9H"), Card.parse("5C")
         await select_cards(pilot, table, [three, five])
         assert table.grid.named == {(3, 5)}
+        # a click on a cell the pair does not name: the line under the grid gives the rules'
+        # refusal, its cards in their colours
+        await click_cell(pilot, table.grid, (3, 6))
+        await pilot.pause()
+        refusal = "3♦ and 5♣ name cell 3·5, not 3·6."
+        line = table._preview_text()
+        assert refusal in line.plain and refusal in plain(table.query_one("#preview"))
+        start = line.plain.index(refusal)
+        for card, offset in ((three, 0), (five, len("3♦ and "))):
+            colour = card_text(card).style
+            assert any(span.start == start + offset and span.style == colour for span in line.spans), card
+        assert match.history == []
+        await pilot.press("escape")  # the click gave the grid the keys: back to the hand
         await pilot.press("home", *["right"] * table.hand.cards.index(nine), "space")
         await pilot.pause()
         assert set(table.hand.selected) == {nine, five}
@@ -291,15 +313,11 @@ async def test_a_third_card_of_a_colour_replaces_the_older_one_and_clicks_pick_c
         await pilot.press("up")
         assert grid.cursor == start
         # a click on another cell of the row moves the cursor; a second click plays there
-        x0, y0 = grid.content_region.x, grid.content_region.y
-        layout = grid.layout_now
         target = (7, 5)
-        x = x0 + layout.left + 4 + (target[0] - 1) * layout.cell_width + 1
-        y = y0 + (8 - target[1]) * layout.cell_height
-        await pilot.click(offset=(x, y))
+        await click_cell(pilot, grid, target)
         assert grid.cursor == target and match.history == []
         assert "Claim 7·5" in plain(table.query_one("#preview"))
-        await pilot.click(offset=(x, y))
+        await click_cell(pilot, grid, target)
         await pilot.pause()
         assert match.history[0].command == Play(nine, five, 7, 5)
 
@@ -419,3 +437,55 @@ async def test_focus_comes_back_after_the_terminal_was_too_small(tmp_path):
         await pilot.pause()
         await pilot.pause()
         assert table.grid.has_focus  # where it was, not lost
+
+
+# -- names as typed ----------------------------------------------------------------------------
+
+HOSTILE = ("[/]", "Bob [kid]", "[@click=app.quit]")
+# A seed whose game against two bots brings [/] a purchase from a list within six turns
+HOSTILE_SEED = 1
+
+
+async def test_names_that_look_like_markup_show_as_typed_and_break_nothing(tmp_path):
+    match = Match(SPEC, [Seat(HOSTILE[0]), Seat(HOSTILE[1], "bot"), Seat(HOSTILE[2], "bot")],
+                  seed=HOSTILE_SEED)
+    app = CardtableApp(store=SaveStore(tmp_path / "data"), settings=Settings(bot_delay=0), match=match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.screen
+        notes = record_notes(table, severity=True)
+        done = await human_turns(pilot, table, match, lambda: sum(p.seat == 0 for p in match.history) >= 6)
+        await settle(pilot, lambda: match.awaiting == {0})
+        assert done["played"] >= 5 and done["chose from the list"] == 1
+        shot = screenshot(app)
+        for seat, name in enumerate(HOSTILE):  # in the scoreboard, beside the grid's initials
+            assert f"{table.initials[seat]} {name}" in shot
+        assert f"{HOSTILE[0]}'s hand" in shot and f"Your move, {HOSTILE[0]}." in shot
+        # a click on the name that would be a link, were it read as markup, runs nothing
+        board = table.query_one("#scoreboard").content_region
+        await pilot.click(offset=(board.x + 6, board.y + 3))
+        await pilot.pause()
+        assert app.is_running and app.screen is table
+        assert not [note for note in notes if note[1] == "error"]
+        assert len(match.history) > 6 and not match.over
+
+
+async def test_the_buy_offer_names_the_owner_as_typed(tmp_path):
+    match = position(BOARD, ["4H", "5S", "2D", "2C"], names=HOSTILE[:2])
+    app, table, notes = table_app(match)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await play_with_keys(pilot, table, Play(parse_card("4H"), parse_card("5S"), 4, 5))
+        await pilot.pause()
+        offer = f"Buy 4·5 from {HOSTILE[1]}: 3 units needed"
+        line = table._preview_text()
+        assert offer in line.plain
+        start = line.plain.index(HOSTILE[1])
+        assert any(span.start == start and "bold" in str(span.style) for span in line.spans)
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BuyScreen) and offer in screenshot(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is table and not notes
+

@@ -55,7 +55,9 @@ def after(match: Match, moves: int) -> Match:
 
 
 def log_of(match: Match, moves: int, viewer: int | None) -> list[str]:
-    return [line for played in match.history[:moves] for line in visible_lines(played, match.names, viewer)]
+    # as the log writes them: each command by its game's notation's display
+    return [line for played in match.history[:moves]
+            for line in visible_lines(played, match.names, viewer, match.spec.notation)]
 
 
 def same_log(shown: list[str], match: Match, moves: int, viewer: int | None) -> bool:
@@ -63,7 +65,7 @@ def same_log(shown: list[str], match: Match, moves: int, viewer: int | None) -> 
     log keeps from its last MAX_ENTRIES moves on) the end of it."""
     full = log_of(match, moves, viewer)
     recent = [line for played in match.history[:moves][-MAX_ENTRIES:]
-              for line in visible_lines(played, match.names, viewer)]
+              for line in visible_lines(played, match.names, viewer, match.spec.notation)]
     return len(shown) >= len(recent) and shown == full[len(full) - len(shown):]
 
 
@@ -221,3 +223,55 @@ async def test_the_saves_screen_replays_a_game_and_says_why_it_cannot(store):
         assert any("Move 4 of this game ('play 99H 99S') no longer replays: the replay ends after move 3"
                    in str(n.message) for n in app._notifications)
     assert files(store) == before  # a replay neither moves, replaces nor locks anything
+
+
+def hand_on_screen(app, view) -> list[str]:
+    """The cards of ``view``'s hand that can be read on screen."""
+    text = screen_text(app)
+    return [card.symbol for card in view.hand if card.symbol in text]
+
+
+@pytest.mark.parametrize("how", ["saved", "in play"])
+async def test_a_game_not_over_replays_in_the_public_view_only(store, how):
+    match = finished("property", names=("Ann", "Bob"))
+    unfinished = after(match, 12)  # Ann and Bob still hold cards they will play
+    position = 12
+    if how == "saved":  # the saves screen's r and `cardtable replay ID` open it so
+        app = make_app(store, replay=store.replay(store.create(unfinished)).replay)
+    else:  # the results of a game replay it through Replay.of
+        from rules.core import Replay
+
+        app = make_app(store, replay=Replay.of(unfinished))
+    ann = unfinished.view(0)
+    assert ann.hand
+    async with app.run_test(size=LARGE, notifications=True) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("end")
+        assert screen.replay.position == position and screen.viewer is None
+        for key in ("v", "1", "2"):
+            app.clear_notifications()
+            await pilot.press(key)
+            assert hand_on_screen(app, ann) == [] and screen.hand.cards == ()
+            assert screen.viewer is None and screen.view == unfinished.view(None)
+            assert [str(n.message) for n in app._notifications] == [
+                "The game is not over: only the public view can be replayed until it ends."]
+        assert screen.game_log.plain == log_of(unfinished, position, None)
+        app.clear_notifications()  # (a toast lies over the hand's note)
+        await pilot.pause()
+        assert "every hand is hidden until the game is over." in screen_text(app)
+
+
+async def test_a_finished_game_replays_every_view(store):
+    match = finished("property", names=("Ann", "Bob"))
+    app = make_app(store, replay=store.replay(store.create(match)).replay)
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("g", *"#12", "enter")
+        assert screen.replay.position == 12
+        ann = after(match, 12).view(0)
+        await pilot.press("v")
+        assert screen.viewer == 0 and hand_on_screen(app, ann) == [card.symbol for card in ann.hand] != []
+        await pilot.press("2")
+        assert screen.viewer == 1 and screen.view == after(match, 12).view(1)

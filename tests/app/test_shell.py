@@ -93,10 +93,10 @@ async def test_new_game_by_keys_and_clicks_starts_a_saved_table(store):
 
 def test_the_seat_list_names_each_games_expert_with_its_own_time_a_move():
     abundance, property_ = rules.find_game("abundance"), rules.find_game("property")
-    assert kind_label(abundance, "expert") == "Bot (expert: searches, ~0.2 s a move)"
-    assert kind_label(property_, "expert") == "Bot (expert: searches, ~0.4 s a move)"
-    assert kind_label(property_, "random") == "Bot (random moves)"
-    assert kind_label(property_, "greedy") == "Bot (greedy)"
+    assert kind_label(abundance, "expert") == "Bot: expert (searches ~0.2 s a move)"
+    assert kind_label(property_, "expert") == "Bot: expert (searches ~0.4 s a move)"
+    assert kind_label(property_, "random") == "Bot: random (plays any legal move)"
+    assert kind_label(property_, "bot") == "Bot" and kind_label(property_, "greedy") == "Bot: greedy"
 
 
 async def test_bad_setup_shows_the_rules_message_and_keeps_the_form(store):

@@ -88,7 +88,7 @@ async def test_the_stats_screen_from_the_menu(store):
         detail = str(screen.query_one("#stats-player").render())
         assert "Ann at all games: 4 games, 3 wins (75%); winning streak 2 now, longest 2" in detail
         opponents = screen.query_one("#stats-opponents", DataTable)
-        assert rows(opponents) == [["Bob", "3", "2", "1", "0"], ["Cleo", "2", "2", "0", "0"]]
+        assert rows(opponents) == [["Bob", "3", "2", "1", "0"], ["Cleo (bot)", "2", "2", "0", "0"]]
         # the next player down: their head-to-head
         await pilot.press("down")
         assert rows(opponents)[0] == ["Ann", "3", "1", "2", "0"]
@@ -98,7 +98,7 @@ async def test_the_stats_screen_from_the_menu(store):
         assert [row[0] for row in rows(players)] == ["Ann", "Cleo (bot)"]
         await pilot.press("g")
         assert [row[:6] for row in rows(players)][0] == ["Ann", "3", "2", "67%", "120", "1"]
-        assert rows(opponents) == [["Bob", "3", "2", "1", "0"], ["Cleo", "1", "1", "0", "0"]]
+        assert rows(opponents) == [["Bob", "3", "2", "1", "0"], ["Cleo (bot)", "1", "1", "0", "0"]]
         await pilot.press("g")
         assert len(rows(players)) == 3
         await pilot.press("escape")

@@ -8,18 +8,20 @@ players."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from rich.cells import cell_len
 
 import rules
 from rules.core import Card, Match, Seat, chance, get_bot, parse_card
-from rules.stock_market import Buy, Discard, End, Lay, Sell, range_of, shares
+from rules.stock_market import Buy, Discard, End, Lay, Sell, held_shares, holding_value, range_of, shares, worth
 from rules.stock_market.state import ALL_CARDS, COMPANIES
 
 from cardtable.app import CardtableApp
 from cardtable.games.stock_market.notes import HandNotes
 from cardtable.games.stock_market.sheet import (
-    chart_prices, chart_rows, range_text,
+    chart_prices, chart_rows, money, range_text,
 )
 from cardtable.games.stock_market.table import StockMarketTable
 from cardtable.saves import SaveStore
@@ -28,6 +30,7 @@ from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, card_text
+from textual.widgets import Tooltip
 from game_helpers import bot_choice
 from pilot_helpers import record_notes, screen_text, settle, TableApp
 
@@ -236,6 +239,94 @@ def notes_under(table: StockMarketTable) -> dict[str, tuple[str, str]]:
     return {card.symbol: (buy.plain, lay.plain) for card, (buy, lay) in zip(widget.cards, widget.notes)}
 
 
+# -- names are data ---------------------------------------------------------------------------
+
+HOSTILE = ("[/]", "Bob [kid]", "[@click=app.quit]")
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed_through_a_game(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    seats = [Seat(HOSTILE[0]), Seat(HOSTILE[1]), Seat(HOSTILE[2], "bot")]
+    match = Match(SPEC, seats, seed=GAME_SEED)
+    game_id = store.create(match)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=game_id)
+    async with app.run_test(size=SMALL) as pilot:
+        table = the_table(app)
+
+        def ready() -> bool:
+            if isinstance(app.screen, HandoffScreen):
+                return True
+            seat = min(match.awaiting)
+            return table.viewer == seat and not match.seats[seat].bot and app.screen is table
+
+        seen = ""
+        while len(match.history) < 24:
+            await settle(pilot, ready)
+            if isinstance(app.screen, HandoffScreen):
+                seen += await on_screen(pilot)
+                await pilot.press("enter")
+                continue
+            before = len(match.history)
+            command = bot_choice(match, BOT, chance(GAME_SEED, before))[1]
+            await play_with_keys(pilot, table, command, match, clicks=before % 2 == 0)
+            await settle(pilot, lambda: len(match.history) > before)
+            seen += await on_screen(pilot)
+        assert {kind(played.command) for played in match.history} >= {"buy", "lay", "end"}
+        # every name on screen as typed (the curtain, the status, the holdings, the log), and
+        # "[@click=app.quit]" quit nothing
+        for name in HOSTILE:
+            assert name in seen
+        # the log gives each move with its cards as the table writes them (buy 7♥, never 7H)
+        for played in match.history:
+            if played.seat != 2 and isinstance(played.command, (Buy, Sell, Lay)):
+                card = played.command.card
+                assert f"{HOSTILE[played.seat]}: {played.text.replace(card.key, card.symbol)}" in seen
+                assert f": {played.text}" not in seen
+        assert app.is_running and app.return_code is None
+    assert store.load(game_id).names == match.names
+
+
+async def test_a_crash_named_by_markup_names_asks_shows_its_tooltip_and_logs_as_typed():
+    # ♠ at $3 can be crashed; "[/]" holds 4 shares of ♠, "Bob [kid]" 7 and 5 (a queen's five)
+    data = position(["QS 9S 2D", "4D", "5D"], names=HOSTILE, holdings=["4S", "7S QS.1", ""],
+                    piles={**PILES, "S": ["3S"]}, money=[10, 200, 200])
+    app, table, match, notes = table_at(data)
+    app.TOOLTIP_DELAY = 0.01  # (0 is not a timer Textual can run)
+    losses = "[/] loses 4 shares ($12) and Bob [kid] loses 12 shares ($36)"
+    async with app.run_test(size=SMALL, notifications=True, tooltips=True) as pilot:
+        await pilot.pause()
+        # the card's tooltip (a Text: a str tooltip is markup, and "[/]" would end the app)
+        queen = next(widget for widget in table.hand.query(CardWidget) if widget.card == C("QS"))
+        await pilot.hover(queen)
+        tooltip = app.screen.query_one(Tooltip)
+        await settle(pilot, lambda: tooltip.display)
+        await pilot.pause()
+        assert str(tooltip.render()) == f"lay as $0: bankrupts ♠: {losses}"
+        assert "bankrupts ♠: [/] loses 4" in await on_screen(pilot)  # on screen, as typed
+        await select_by_keys(pilot, table, C("QS"))
+        assert table.card_line_text().plain.startswith(f"Q♠: 0 ⚠ $0 bankrupts ♠: {losses}")
+        await pilot.press("0")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert f"♠ goes bankrupt: {losses}." in app.screen.message.plain
+        await pilot.press("y")
+        await settle(pilot, lambda: bool(match.history))
+        assert match.history[-1].text == "lay QS 0"
+        # a refusal under a card: the rules' words, the card in its colour
+        await select_by_keys(pilot, table, C("2D"))
+        line = table.card_line_text()
+        assert line.plain == ("2♦: no buy: 2♦ buys 2 shares of ♦ at $8: $16; you have $10. · no lay: ♦ stands "
+                              "at $8 and may move only from $6 to $11: 2♦ ($2) is out of range.")
+        at = line.plain.index("2♦", 2)
+        assert any(span.start == at and span.end == at + 2 and span.style == card_text(C("2D")).style
+                   for span in line.spans)
+        await pilot.press("e")
+        await settle(pilot, lambda: match.awaiting == {0} or match.over)
+        text = await on_screen(pilot)
+        for name in HOSTILE:
+            assert name in text
+        assert app.is_running and app.return_code is None
+
+
 async def test_the_notes_under_the_hand_follow_the_rules_examples():
     # Hearts at $6 accepts 2 up to J ($11) and refuses A, Q, K and any court card as $0;
     # a K bought at price 6 costs $30
@@ -258,8 +349,8 @@ async def test_the_notes_under_the_hand_follow_the_rules_examples():
         assert "lay" not in line
         await select_by_keys(pilot, table, C("JH"))
         assert table.card_line_text().plain == "J♥: b buys 5 shares for $30 · p lays ♥ $6 → $11"
-        # the marks (and tooltips) say it in the rules' own words
-        assert table.hand.marks[C("JH").key] == "buy 5 shares of ♥ for $30 · lay: ♥ $6 → $11"
+        # the marks (and tooltips) say it in the rules' own words, as Text (a str tooltip is markup)
+        assert table.hand.marks[C("JH").key].plain == "buy 5 shares of ♥ for $30 · lay: ♥ $6 → $11"
 
 
 async def test_buy_lay_and_a_refusal_in_words_that_changes_nothing():
@@ -282,9 +373,9 @@ async def test_buy_lay_and_a_refusal_in_words_that_changes_nothing():
         before = SPEC.to_json(match.state)
         await select_by_keys(pilot, table, C("4C"))
         assert table.check_action("buy", ()) is None  # greyed: no buy is legal now
-        await pilot.press("b")  # a greyed key does nothing
+        await pilot.press("b")  # a greyed key changes nothing, and says so
         await pilot.pause()
-        assert notes == [] and SPEC.to_json(match.state) == before
+        assert notes == ["Buy is not possible now."] and SPEC.to_json(match.state) == before
         # typed in the command bar, the rules say why
         await pilot.press("colon", *"buy 4C", "enter")
         await pilot.pause()
@@ -350,7 +441,7 @@ async def test_laying_as_zero_asks_first_naming_every_loss_with_no_as_the_defaul
         await pilot.press("0")
         await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         dialog = app.screen
-        assert dialog.message == (
+        assert dialog.message.plain == (
             "Lay Q♠ as $0? ♠ goes bankrupt: Ann loses 4 shares ($12) and Bob loses 12 shares "
             "($36). Every ♠ certificate goes to the discard pile, and nobody can buy ♠ until a "
             "number card is laid on it.")
@@ -382,7 +473,7 @@ async def test_a_court_card_laid_with_p_goes_at_its_face_value_and_zero_is_refus
         await select_by_keys(pilot, table, C("QS"))
         await pilot.press("0")
         await pilot.pause()
-        assert app.screen is table and notes == [] and match.history == []
+        assert app.screen is table and notes == ["Lay $0 is not possible now."] and match.history == []
         await pilot.press("p")
         await pilot.pause()
         assert match.history[-1].text == "lay QS 12"
@@ -465,6 +556,64 @@ async def test_six_players_fit_at_80x24_and_the_board_needs_no_scrollbar():
                 assert region.height >= 1 and region.bottom <= size[1], widget
             # the chart has a line per company per chart_height
             assert table.sheet.chart_height == (1 if size == SMALL else 2)
+
+
+def in_cells(line: str) -> str:
+    """``line`` with each character as many times as the cells it takes (a Chinese character
+    two): an index into the result is a column on the screen."""
+    return "".join(char * cell_len(char) for char in line)
+
+
+# a long name (40 characters, the most there may be), markup, wide characters, a short one
+ALIGN_NAMES = ("Ann", "Bob [kid]", "Maximilian Alexander von Habsburg-Lothri", "李雷", "Zoë", "[/]")
+
+
+@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+async def test_the_holdings_columns_line_up_whatever_the_names(size, players):
+    names = ALIGN_NAMES[:players] if players == 6 else ALIGN_NAMES[1:4]
+    match = Match(SPEC, [Seat(names[0])] + [Seat(n, "bot") for n in names[1:]], seed=4)
+    while match.awaiting != {0} or len(match.history) < 30:
+        match.submit(*bot_choice(match, BOT, chance(4, len(match.history))))
+    table = StockMarketTable(match, None, None, Settings(bot_delay=0))
+    async with TableApp(table).run_test(size=size) as pilot:
+        await pilot.pause()
+        holdings, view = table.holdings, table.view
+        rows = [in_cells(line) for line in str(holdings.render()).split("\n")]
+        assert len(rows) == 1 + players and all(len(row) <= holdings.size.width for row in rows)
+        header = rows[0]
+        assert header.startswith("Player") and "Debt" not in header
+        # each column's words end on one screen column, on every row: under its header
+        ends = {word.group(): word.end() for word in re.finditer(r"\S+", header)}
+        order = ["Money", *(suit.symbol for suit in COMPANIES), "Shares", "Worth"]
+        value_ends: dict[str, set[int]] = {suit.symbol: set() for suit in COMPANIES}
+        for seat, row in enumerate(rows[1:]):
+            expected = {"Money": money(view.money[seat]), "Shares": money(holding_value(view, seat)),
+                        "Worth": money(worth(view, seat))}
+            for suit in COMPANIES:
+                expected[suit.symbol] = str(held_shares(view.holdings[seat], suit) or "·")
+            starts = {}
+            for column in order:
+                text, end = expected[column], ends[column]
+                assert row[end - len(text) - 1:end] == " " + text, (seat, column, row)
+                assert row[end:end + 1] in ("", " "), (seat, column, row)
+                starts[column] = end - len(text)
+            # a company's shares have their value beside them where the width allows
+            for suit, after in zip(COMPANIES, order[2:]):
+                value = re.compile(r" +\$[\d,]+").match(row, ends[suit.symbol])
+                if value and value.end() < starts[after]:
+                    value_ends[suit.symbol].add(value.end())
+        # and those values line up too: one end for each company
+        assert all(len(found) <= 1 for found in value_ends.values()), (value_ends, rows)
+        assert any(value_ends.values()) == (size == LARGE)  # at 120 columns there is room for them
+        # the names as typed, as far as the column lets them go; a bot keeps its "(bot)"
+        for seat, (name, row) in enumerate(zip(names, rows[1:])):
+            label = row[2:ends["Money"] - len(money(view.money[seat]))].rstrip()
+            shown = label.removesuffix(" (bot)")
+            assert (seat == 0) != label.endswith(" (bot)")
+            assert shown == in_cells(name) or (shown.endswith("…") and in_cells(name).startswith(shown[:-1]))
+        if size == LARGE:
+            assert all(in_cells(name) in "\n".join(rows) for name in names if len(name) < 30)
 
 
 async def test_a_resumed_game_shows_the_saved_position(tmp_path):

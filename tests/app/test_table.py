@@ -523,59 +523,74 @@ def open_table(pile, monkeypatch):
     return TableApp(table), table, match
 
 
-async def test_with_nothing_private_the_table_passes_between_humans_without_a_curtain(tmp_path, pile, monkeypatch):
-    app, table, match = open_table(pile, monkeypatch)
-    async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 0
-        await open_bar_and_type(pilot, "take 1")
-        await pilot.pause()
-        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 1  # straight to Bob
-        await open_bar_and_type(pilot, "take 1")  # the pile is at 3: a secret guess each
-        await pilot.pause()
-        assert isinstance(app.screen, HandoffScreen)  # a secret to enter: the curtain again
+async def curtain(pilot) -> None:
+    """Wait for the hand-off curtain and for it to be drawn."""
+    await settle(pilot, lambda: isinstance(pilot.app.screen, HandoffScreen))
+    await pilot.pause()
 
 
-async def test_a_secret_to_enter_on_a_shared_screen_calls_even_the_same_human_behind_the_curtain(tmp_path, pile, monkeypatch):
+async def test_between_two_humans_the_curtain_comes_first_even_with_nothing_private(tmp_path, pile, monkeypatch):
     app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        assert table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
-        # Ann takes 2: the pile is at 3 and both guess in secret, Ann first. Bob has been
-        # watching the shared screen, so the curtain calls Ann although she is at the keys
-        await open_bar_and_type(pilot, "take 2")
-        await pilot.pause()
-        assert match.awaiting == {0, 1} and isinstance(app.screen, HandoffScreen)
+        await curtain(pilot)
         assert "Pass to Ann" in screenshot(app) and table.viewer is None
         await pilot.press("enter")
-        await pilot.pause()
-        assert table.viewer == 0
-        await open_bar_and_type(pilot, "guess 2")
-        await pilot.pause()
-        assert isinstance(app.screen, HandoffScreen) and "Pass to Bob" in screenshot(app)
-
-
-async def test_on_a_shared_screen_undo_takes_back_the_last_players_move(tmp_path, pile, monkeypatch):
-    from rules.core import View
-
-    def open_view(state, seat):
-        return View(seat, tuple(state.names), pile.awaiting(state), f"pile {state.pile}")
-
-    monkeypatch.setattr(pile, "view", open_view)
-    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
-    table = TableScreen(match, None, None, Settings(bot_delay=0))
-    app = TableApp(table)
-    async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
+        await settle(pilot, lambda: table.viewer == 0)
         await open_bar_and_type(pilot, "take 1")
+        # nothing on the table is Bob's alone, but the one who answers must know it is their
+        # turn and Ann must not act for him: the curtain calls Bob
+        await curtain(pilot)
+        assert "Pass to Bob" in screenshot(app) and table.viewer is None
+
+
+async def test_several_humans_awaited_at_once_are_called_one_by_one(tmp_path, pile, monkeypatch):
+    app, table, match = open_table(pile, monkeypatch)
+    async with app.run_test(size=SMALL) as pilot:
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 0)
+        # Ann takes 2: the pile is at 3 and both guess in secret, Ann first; she has had the
+        # screen to herself since the curtain, so she guesses at once, then the curtain calls Bob
+        await open_bar_and_type(pilot, "take 2")
         await pilot.pause()
-        # the keys passed to Bob without a curtain; Ann, still looking, may take her move back
-        assert table.viewer == 1 and table.undo_seat() == 0
-        assert table.check_action("undo", ()) is True
+        assert match.awaiting == {0, 1} and table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
+        await open_bar_and_type(pilot, "guess 2")
+        await curtain(pilot)
+        assert "Pass to Bob" in screenshot(app)
+
+
+async def test_a_key_that_does_nothing_says_why(tmp_path, pile, monkeypatch):
+    app, table, match = open_table(pile, monkeypatch)
+    async with app.run_test(size=SMALL) as pilot:
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 0)
+        notes = record_notes(table)
+        await pilot.press("ctrl+z")  # nothing played yet
+        await pilot.press("z")  # no key of this table
+        await pilot.pause()
+        assert notes[0].startswith("Nothing to take back")
+        assert notes[1] == "z is not a key of this table: F1 lists them all."
+        assert match.history == []
+
+
+async def test_undo_takes_back_only_the_pressers_own_moves(tmp_path, pile, monkeypatch):
+    app, table, match = open_table(pile, monkeypatch)
+    async with app.run_test(size=SMALL) as pilot:
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 0)
+        await open_bar_and_type(pilot, "take 1")
+        await curtain(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: table.viewer == 1)
+        # Ann's move could still be taken back by Ann, but ctrl+z is Bob's now: it says why not
+        assert match.can_undo(0) and table.check_action("undo", ()) is None
+        notes = record_notes(table)
         await pilot.press("ctrl+z")
         await pilot.pause()
-        assert match.history == [] and table.viewer == 0 and not isinstance(app.screen, HandoffScreen)
-        assert table.undo_seat() is None and table.check_action("undo", ()) is None
+        assert len(match.history) == 1 and table.viewer == 1
+        assert notes and notes[-1].startswith("Nothing to take back")
 
 
 # -- the expert thinks in a worker thread -----------------------------------------------------
@@ -595,6 +610,33 @@ class HeldExpert:
         return legal[0]
 
 
+class FakeClock:
+    """The expert's clock in a test: it moves only when told (a search's time, a wait)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.waits: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:  # stands for TableScreen._wait_in_worker
+        self.waits.append(seconds)
+        self.now += seconds
+
+
+class ThinkingExpert:
+    """An expert whose search takes ``seconds`` on the fake clock (it plays the first legal
+    command)."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        self.clock, self.seconds = clock, seconds
+
+    def choose(self, view, legal, rng):
+        self.clock.now += self.seconds
+        return legal[0]
+
+
 def scores_text(table) -> str:
     """The scoreboard's rows as text (the status line also names a thinking expert)."""
     from rich.console import Console
@@ -609,14 +651,17 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
 
     held = HeldExpert()
     monkeypatch.setitem(bots._EXPERTS, SPEC, held)
+    clock = FakeClock()  # its answers need not wait out the budget here
+    monkeypatch.setattr(TableScreen, "clock", clock)
+    monkeypatch.setattr(TableScreen, "_wait_in_worker", clock.wait)
     app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Eve", "expert"), Seat("Ann")])
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, lambda: held.asked.is_set())
         assert table._thinking == 0 and "thinking…" in table.status_text()
         table._thinking = None  # as in the table's pause before a search starts:
-        assert table.status_text().endswith("Eve (expert) playing…")  # named for what it is
+        assert table.status_text().endswith("Eve (bot: expert) playing…")  # named as every list names it
         table._thinking = 0
-        assert "Eve (expert) thinking…" in scores_text(table)
+        assert "Eve (bot: expert) thinking…" in scores_text(table)
         # the app's thread is free: a key is answered (the palette opens and closes)
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -630,4 +675,115 @@ async def test_the_table_answers_keys_while_the_expert_thinks_and_drops_a_stale_
         await settle(pilot, lambda: match.history)
         assert match.history[0].seat == 0 and table._thinking is None
         await pilot.pause()
-        assert "thinking…" not in scores_text(table) and "Eve (expert)" in scores_text(table)
+        assert "thinking…" not in scores_text(table) and "Eve (bot: expert)" in scores_text(table)
+
+
+# -- the expert answers after its whole budget, whatever it holds ------------------------------
+
+def test_an_answer_comes_no_sooner_than_its_deadline():
+    from cardtable.screens.table import answer_after
+
+    for thinking, waited in [(0.0, 0.4), (0.25, 0.15), (0.4, None), (0.7, None)]:
+        clock = FakeClock()
+        deadline = clock() + 0.4
+
+        def choose():
+            clock.now += thinking
+            return "answer"
+
+        assert answer_after(choose, deadline, clock, clock.wait) == "answer"
+        assert clock.waits == ([] if waited is None else [pytest.approx(waited)])
+        assert clock.now == pytest.approx(1000 + max(0.4, thinking))
+    clock = FakeClock()
+    assert answer_after(lambda: 7, None, clock, clock.wait) == 7 and clock.waits == []
+
+
+def one_legal_for_the_expert(match) -> bool:
+    return 0 in match.awaiting and len(match.legal(0)) == 1
+
+
+@pytest.mark.parametrize("legal", ["one", "several"])
+async def test_the_expert_submits_after_its_whole_budget_with_one_legal_command_or_several(
+        tmp_path, monkeypatch, legal):
+    import rules.core.bots as bots
+    from cardtable.screens.table import SETTLE
+    from pilot_helpers import bot_played
+    from rules.core.search import settings_for
+
+    clock = FakeClock()
+    monkeypatch.setattr(TableScreen, "clock", clock)
+    monkeypatch.setattr(TableScreen, "_wait_in_worker", clock.wait)
+    if legal == "one":  # a reaction window without a Connection to react with: "decline" alone
+        game, seats = "capital-auction", [Seat("Eve", "expert"), Seat("Bob", "bot"), Seat("Ann")]
+        match = bot_played(game, seats, 3, one_legal_for_the_expert)
+        searched = 0.0  # the real expert answers a lone command at once
+    else:
+        game, seats = GAME, [Seat("Eve", "expert"), Seat("Ann")]
+        match = Match(rules.find_game(game), seats, seed=1)
+        assert len(match.legal(0)) > 1
+        searched = 0.25
+        monkeypatch.setitem(bots._EXPERTS, match.spec, ThinkingExpert(clock, searched))
+    budget = settings_for(match.spec).seconds
+    assert budget and budget > searched
+    submitted = []
+    match.subscribe(lambda m, update: submitted.append((update.played.seat, clock())))
+    table = TableScreen(match, None, None, Settings(bot_delay=0))
+    async with TableApp(table).run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: submitted)
+    # asked at 1000 on the fake clock: the answer is submitted after the budget, whatever the
+    # search took, and not before
+    assert submitted[0] == (0, pytest.approx(1000 + budget + SETTLE))
+    assert clock.waits[0] == pytest.approx(budget + SETTLE - searched)
+
+
+async def test_leaving_the_table_ends_the_experts_wait_at_once(tmp_path, monkeypatch):
+    import threading
+
+    import cardtable.screens.table as table_module
+    from rules.core.search import Settings as SearchSettings
+
+    woke = threading.Event()
+    waited = []
+    real_wait = TableScreen._wait_in_worker
+
+    def watched_wait(table, seconds):
+        waited.append(seconds)
+        real_wait(table, seconds)
+        woke.set()
+
+    monkeypatch.setattr(TableScreen, "_wait_in_worker", watched_wait)
+    monkeypatch.setattr(table_module, "settings_for", lambda spec: SearchSettings(seconds=3600))
+    clock = FakeClock()
+    monkeypatch.setattr(TableScreen, "clock", clock)
+    app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Eve", "expert"), Seat("Ann")])
+    import rules.core.bots as bots
+
+    monkeypatch.setitem(bots._EXPERTS, SPEC, ThinkingExpert(clock, 0.0))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: waited)
+        assert waited == [pytest.approx(3600 + table_module.SETTLE)] and not woke.is_set()
+        app.pop_screen()
+        await pilot.pause()
+        assert woke.wait(30), "the expert still waits after the table was left"
+    assert match.history == []  # nothing was played for a table that is gone
+
+
+async def test_undo_still_takes_back_a_move_after_the_game_is_resumed(tmp_path):
+    seats = [Seat("Ann"), Seat("Bob", "random")]
+    seed, before, text = undoable_position(seats)
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, seats, seed=seed)
+    for seat, command in [*before, [0, text]]:
+        match.submit(seat, command)
+    assert match.can_undo(0)
+    game_id = store.create(match)  # quit here: the move could still be taken back
+    resumed = store.open(game_id).match
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=resumed, game_id=game_id)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        if not isinstance(app.screen, TableScreen):  # a game's own dialog opened first
+            await pilot.press("escape")
+            await pilot.pause()
+        await pilot.press("ctrl+z")
+        await settle(pilot, lambda: len(resumed.history) == len(before))
+        assert [[p.seat, p.text] for p in resumed.history] == before

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import pytest
 
 import rules
-from rules.core import IllegalCommand, Match, NotationError, ReplayError, SaveFormatError, Seat
+from rules.core import IllegalCommand, Match, NotationError, ReplayError, SaveFormatError, Seat, SnapshotMismatch
 from rules.core.match import FORMAT_VERSION
 
 from tiny_game import Guess, Mark, Pile, Take, pile  # noqa: F401  (pile is a fixture)
@@ -14,6 +15,14 @@ from tiny_game import Guess, Mark, Pile, Take, pile  # noqa: F401  (pile is a fi
 
 def new_match(spec):
     return Match(spec, [Seat("Ann"), Seat("Bob")], seed=3)
+
+
+def played(spec, *moves: tuple[int, str]) -> tuple[Match, dict]:
+    """A match of Ann and Bob after ``moves`` (seat, notation), and its save."""
+    match = new_match(spec)
+    for seat, text in moves:
+        match.submit(seat, text)
+    return match, match.to_json()
 
 
 def test_submit_publishes_to_subscribers_and_records_each_seat(pile):
@@ -122,7 +131,7 @@ def test_save_records_seats_and_replays_to_the_same_position(pile):
     for seat, text in [(0, "peek"), (0, "take 2"), (1, "guess 2"), (0, "guess 1"), (1, "mark"), (1, "take 2"), (0, "take 1")]:
         match.submit(seat, text)
     data = match.to_json()
-    assert data["format"] == FORMAT_VERSION == 2 and data["commands"][2] == [1, "guess 2"]
+    assert data["format"] == FORMAT_VERSION == 3 and data["commands"][2] == [1, "guess 2"]
     loaded = rules.load_match(data)
     assert pile.to_json(loaded.state) == pile.to_json(match.state)
     assert loaded.outcome == match.outcome and loaded.outcome.winners == (0,)
@@ -136,7 +145,24 @@ def test_a_format_1_save_replays_each_command_for_the_one_seat_awaited(pile):
             {"name": "Bob", "bot": None}], "seed": 3, "commands": ["mark", "take 1", "take 1"]}
     match = rules.load_match(data)
     assert [(p.seat, p.text) for p in match.history] == [(0, "mark"), (0, "take 1"), (1, "take 1")]
-    assert not match.can_undo(1)  # a resumed game starts with nothing to take back
+    # a resumed game may take back what could be taken back before it was saved
+    live = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    for seat, text in [(0, "mark"), (0, "take 1"), (1, "take 1")]:
+        live.submit(seat, text)
+    assert [match.can_undo(seat) for seat in (0, 1)] == [live.can_undo(seat) for seat in (0, 1)]
+
+
+def test_undo_survives_saving_and_resuming_until_something_is_revealed(pile):
+    match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
+    match.submit(0, "take 1")
+    assert match.can_undo(0)
+    loaded = rules.load_match(json.loads(json.dumps(match.to_json())))
+    assert loaded.can_undo(0) and not loaded.can_undo(1)
+    loaded.undo(0)
+    assert loaded.history == [] and pile.to_json(loaded.state) == pile.to_json(Match(pile, match.seats, seed=3).state)
+    match.submit(1, "peek")  # a reveal: nothing before it can be taken back, saved or not
+    loaded = rules.load_match(json.loads(json.dumps(match.to_json())))
+    assert not loaded.can_undo(0) and not loaded.can_undo(1)
 
 
 @pytest.mark.parametrize(
@@ -150,14 +176,10 @@ def test_a_format_1_save_replays_each_command_for_the_one_seat_awaited(pile):
         (lambda d: d["commands"].append([0, "take 9"]), "move 3 .* does not replay"),
         (lambda d: d["commands"].extend([[1, "guess 1"], [1, "guess 2"]]), "move 4 .* not Bob's move"),
         (lambda d: d["commands"].append(["Ann", "take 1"]), r"move 3 is not \[seat"),
-        (lambda d: d["snapshot"].update(marks=7), "does not match"),
     ],
 )
 def test_damaged_saves_raise_save_format_error(pile, damage, says):
-    match = new_match(pile)
-    match.submit(0, "take 1")
-    match.submit(1, "take 1")
-    data = match.to_json()
+    _match, data = played(pile, (0, "take 1"), (1, "take 1"))
     damage(data)
     with pytest.raises(SaveFormatError, match=says):
         rules.load_match(data)
@@ -206,3 +228,44 @@ def test_an_exception_deep_inside_a_game_during_replay_is_that_moves_replay_erro
     with pytest.raises(ReplayError, match=r"move 1 \('take 1'\) does not replay: KeyError") as raised:
         rules.load_match(data)
     assert raised.value.move == 1
+
+
+@pytest.mark.parametrize("entry, text", [
+    ([2, "take 1"], "take 1"),  # a seat the game does not have
+    ([-1, "take 1"], "take 1"),
+    ([True, "take 1"], "take 1"),
+    ("take 1", "take 1"),  # the notation without its seat
+    ([0, "take 1", "extra"], "[0, 'take 1', 'extra']"),
+    ({"seat": 0}, "{'seat': 0}"),
+    (None, "None"),
+])
+def test_a_malformed_move_is_a_replay_error_naming_it(pile, entry, text):
+    _match, data = played(pile, (0, "take 1"), (1, "take 1"))
+    data["commands"][1:1] = [entry]  # move 2 of 3
+    with pytest.raises(ReplayError, match=r"move 2 is not \[seat") as raised:
+        rules.load_match(data)
+    assert (raised.value.move, raised.value.text) == (2, text)
+    # a format-1 save's move that is not notation is named the same way
+    data = {"format": 1, "game": "pile", "seats": data["seats"], "seed": 3, "commands": ["take 1", 7]}
+    with pytest.raises(ReplayError, match="move 2 is not a command in notation") as raised:
+        rules.load_match(data)
+    assert (raised.value.move, raised.value.text) == (2, "7")
+
+
+@pytest.mark.parametrize("damage, where", [
+    (lambda d: d["snapshot"].update(marks=7), "marks"),
+    (lambda d: d["snapshot"].update(names=["Ann", "Bo"]), "names[1]"),
+    (lambda d: d["snapshot"].update(names=["Ann"]), "names[1]"),
+    (lambda d: d["snapshot"].pop("pile"), "pile"),
+    (lambda d: d["snapshot"].update({"new key": 1}), "['new key']"),
+    (lambda d: d.update(snapshot=[1, 2]), ""),
+])
+def test_moves_that_do_not_reach_the_saved_position_say_where_it_differs(pile, damage, where):
+    match, data = played(pile, (0, "take 1"), (1, "mark"))
+    damage(data)
+    with pytest.raises(SnapshotMismatch, match=r"^the moves replay but do not reach the saved position \(it (differs at|is not a position)") as raised:
+        rules.load_match(data)
+    assert (raised.value.moves, raised.value.where) == (2, where)
+    # the moves are the truth: without the check they give the game as it was played
+    del data["snapshot"]
+    assert pile.to_json(rules.load_match(data).state) == pile.to_json(match.state)

@@ -75,7 +75,46 @@ def test_a_save_replays_and_a_move_that_no_longer_does_ends_the_replay_there(gam
     cut = rules.load_replay(data)
     assert cut.moves == 5 and isinstance(cut.stopped, ReplayError) and cut.stopped.move == 6
     assert "move 6 ('not a move at all') does not replay" in str(cut.stopped)
-    assert cut.view(0) == _after(match, 5).view(0)
+    assert cut.view(None) == _after(match, 5).view(None)
+
+
+@pytest.mark.parametrize("entry", [[9, "take 1"], "take 1", {"seat": 0}])
+def test_a_malformed_move_ends_the_replay_before_it(entry):
+    match = finished(GAMES[0])
+    data = json.loads(json.dumps(match.to_json()))
+    data["commands"][4] = entry
+    cut = rules.load_replay(data)
+    assert cut.moves == 4 and cut.stopped.move == 5 and "move 5 is not [seat" in str(cut.stopped)
+    assert cut.view(None) == _after(match, 4).view(None) and cut.differs is None
+
+
+def test_moves_that_do_not_reach_the_saved_position_replay_all_and_say_where():
+    match = finished(GAMES[0])
+    data = json.loads(json.dumps(match.to_json()))
+    assert rules.load_replay(data).differs is None
+    data["snapshot"] = {**data["snapshot"], "turn": -5}
+    replay = rules.load_replay(data)
+    assert replay.stopped is None and replay.moves == len(match.history)
+    assert replay.differs == "turn" and replay.view(None) == match.view(None)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_only_the_public_view_of_a_game_not_over_is_replayed(game):
+    match = finished(game)
+    replay = Replay.of(match)
+    assert replay.private_views
+    replay.goto(3)
+    assert all(replay.view(seat) == _after(match, 3).view(seat) for seat in range(len(match.seats)))
+    unfinished = Replay.of(_after(match, len(match.history) - 1))  # one move from the end
+    assert not unfinished.private_views
+    for position in (0, 3, unfinished.moves):
+        unfinished.goto(position)
+        assert unfinished.view(None) == _after(match, position).view(None)
+        for seat in range(len(match.seats)):
+            with pytest.raises(IllegalCommand, match="The game is not over: only the public view"):
+                unfinished.check_view(seat)
+            with pytest.raises(IllegalCommand, match="The game is not over"):
+                unfinished.view(seat)
 
 
 def _after(match: Match, moves: int) -> Match:
@@ -87,7 +126,6 @@ def _after(match: Match, moves: int) -> Match:
 
 @pytest.mark.parametrize("damage, words", [
     ({"seats": "Ann"}, "the save is damaged"),
-    ({"commands": [["Ann", "take 1"]]}, "move 1 is not [seat"),
     ({"seed": None}, "the save is damaged"),
     ({"format": 99}, "newer cardtable"),
     ({"game": "chess"}, "a game this version does not have"),

@@ -201,9 +201,9 @@ def test_the_decks_are_shuffled():
 
 
 def test_setup_checks_players_and_options():
-    with pytest.raises(RulesError, match="2-5 players"):
+    with pytest.raises(RulesError, match="2–5 players"):
         SPEC.setup(["A"], None, 1)
-    with pytest.raises(RulesError, match="2-5 players"):
+    with pytest.raises(RulesError, match="2–5 players"):
         SPEC.setup(list("ABCDEF"), None, 1)
     with pytest.raises(RulesError, match="ask-only-holders"):
         SPEC.setup(["A", "B"], {"ask-only-holders": "perhaps"}, 1)
@@ -461,15 +461,16 @@ def test_each_player_has_one_tool_turn_from_the_winners_left():
 
 def test_a_tool_is_paid_with_exactly_its_cost_in_capital_cards_of_any_value():
     state = tools_for(ann=["audit"])
-    refused(state, Play("audit", "Bob", 1, pay=()), "Audit costs exactly 1 Capital card \\(any values\\), not 0")
-    refused(state, Play("audit", "Bob", 1, pay=(1, 2)), "Audit costs exactly 1 Capital card")
-    refused(state, Play("audit", "Bob", 1, pay=(6,)), "You have no Capital card of 6 to pay with")
-    events = apply(state, Play("audit", "Bob", 1, pay=(5,)))  # any value will do
-    assert events[0] == ToolPlayed(ANN, Tool("audit"), " on Bob's card 1", (5,))
+    refused(state, Play("audit", BOB, 1, pay=()), "Audit costs exactly 1 Capital card \\(any values\\), not 0")
+    refused(state, Play("audit", BOB, 1, pay=(1, 2)), "Audit costs exactly 1 Capital card")
+    refused(state, Play("audit", BOB, 1, pay=(6,)), "You have no Capital card of 6 to pay with")
+    events = apply(state, Play("audit", BOB, 1, pay=(5,)))  # any value will do
+    assert events[0] == ToolPlayed(ANN, Tool("audit"), Play("audit", BOB, 1, pay=(5,)), (5,))
+    assert events[0].describe(NAMES) == "Ann plays Audit on Bob's card 1 (paying 5)."
     assert values(state.capital[ANN]) == [4, 3, 2, 1] and values(state.capital_discard) == [5]
     # the legal list offers the cheapest payment
     other = tools_for(ann=["audit"])
-    assert Play("audit", "Bob", 1, pay=(1,)) in legal(other)
+    assert Play("audit", BOB, 1, pay=(1,)) in legal(other)
 
 
 def test_a_free_tool_takes_no_payment():
@@ -480,7 +481,7 @@ def test_a_free_tool_takes_no_payment():
 def test_a_tool_needs_enough_capital_cards():
     state = tools_for(ann=["takeover"], capital=[["6", "5", "4"], ["4.1"], ["6.1"]])
     assert not any(isinstance(c, Play) for c in legal(state))
-    refused(state, Play("takeover", "Bob", 1, pay=(6, 5, 4)), "Hostile Takeover costs 4 Capital cards; you have only 3")
+    refused(state, Play("takeover", BOB, 1, pay=(6, 5, 4)), "Hostile Takeover costs 4 Capital cards; you have only 3")
 
 
 def test_only_a_held_tool_may_be_played():
@@ -498,19 +499,20 @@ def test_a_connection_is_no_tool_turn_of_its_own():
 
 def test_a_tool_takes_only_the_targets_it_names():
     state = tools_for(ann=["bailout", "audit", "press"])
-    refused(state, Play("bailout", player="Bob"), "Bailout does not take a player")
-    refused(state, Play("audit", "Bob", 1, own=2, pay=(1,)), "Audit does not take a card of yours")
+    refused(state, Play("bailout", player=BOB), "Bailout does not take a player")
+    refused(state, Play("audit", BOB, 1, own=2, pay=(1,)), "Audit does not take a card of yours")
     refused(state, Play("press", own=1, lot="3a", pay=(1,)), "Press Release does not take a lot")
 
 
 def test_insider_information_shows_the_looker_a_card_and_they_remember_it():
     state = tools_for(ann=["insider"])
+    # any face-down card: on the table, in another portfolio, in one's own (the card's text)
     assert legal(state) == [Play("insider", lot="2b"), Play("insider", lot="3a"), Play("insider", lot="3b"),
-                            Play("insider", "Bob", 2), Play("insider", "Cleo", 1), Pass()]
+                            Play("insider", BOB, 2), Play("insider", CLEO, 1), Play("insider", ANN, 1), Pass()]
     apply(state, Play("insider", lot="3a"))
     events = everyone_declines(state)
     looked = next(e for e in events if isinstance(e, Looked))
-    assert looked == Looked(ANN, "3a", Investment("railway-bonds"))
+    assert looked == Looked(ANN, Investment("railway-bonds"), lot="3a") and looked.reveals
     assert looked.describe(NAMES, ANN) == "Ann looks at 3a: Railway Bonds (9)."
     assert looked.describe(NAMES, BOB) == "Ann looks at 3a."
     assert SPEC.view(state, ANN).table[2][0].card == Investment("railway-bonds")
@@ -524,24 +526,49 @@ def test_insider_information_shows_the_looker_a_card_and_they_remember_it():
 
 def test_insider_information_looks_at_a_card_in_a_portfolio():
     state = tools_for(ann=["insider"])
-    apply(state, Play("insider", "Bob", 2))
-    everyone_declines(state)
+    apply(state, Play("insider", BOB, 2))
+    events = everyone_declines(state)
+    looked = next(e for e in events if isinstance(e, Looked))
+    assert looked == Looked(ANN, Investment("patent-dispute"), owner=BOB, position=2) and looked.reveals
+    assert looked.describe(NAMES, ANN) == "Ann looks at Bob's card 2: Patent Dispute (-2)."
+    assert looked.describe(NAMES, CLEO) == "Ann looks at Bob's card 2."
     assert SPEC.view(state, ANN).portfolios[BOB][1].card == Investment("patent-dispute")
     assert SPEC.view(state, CLEO).portfolios[BOB][1].card is None
 
 
-def test_insider_information_needs_a_face_down_card_of_the_table_or_another_portfolio():
+def test_insider_information_may_look_at_ones_own_face_down_card_and_shows_nothing_new():
+    match = Match(SPEC, [Seat(name) for name in NAMES], seed=1)
+    match.state = tools_for(ann=["insider"])
+    before = {seat: match.view(seat).portfolios for seat in (ANN, BOB, CLEO)}
+    assert match.check(ANN, "tool insider Ann 1") == Play("insider", ANN, 1)
+    match.submit(ANN, "tool insider 1 1")
+    events = [event for seat in (BOB, CLEO) for event in match.submit(seat, Decline())]
+    looked = next(e for e in events if isinstance(e, Looked))
+    assert looked == Looked(ANN, Investment("gold-mine"), owner=ANN, position=1, news=False)
+    assert looked.describe(NAMES, ANN) == "Ann looks at their own card 1: Gold-Mine Swindle (-4)."
+    assert looked.describe(NAMES, BOB) == "Ann looks at their own card 1."
+    # nobody learns anything: every view of every portfolio is as it was, and as nothing was
+    # revealed the last answer may still be taken back
+    assert {seat: match.view(seat).portfolios for seat in (ANN, BOB, CLEO)} == before
+    assert not looked.reveals and match.state.portfolios[ANN][0].seen == {ANN} and match.can_undo(CLEO)
+
+
+def test_insider_information_needs_a_face_down_card_on_the_table_or_in_a_portfolio():
     state = tools_for(ann=["insider"])
-    refused(state, Play("insider", "Bob", 1), "Bob's card 1 lies face up")
+    refused(state, Play("insider", BOB, 1), "Bob's card 1 lies face up")
+    refused(state, Play("insider", ANN, 2), "Your card 2 lies face up")
     refused(state, Play("insider", lot="2a"), "2a lies face up")
     refused(state, Play("insider", lot="1a"), "There is no card '1a' on the table")
-    refused(state, Play("insider", "Ann", 1), "You can always look at your own face-down cards")
-    refused(state, Play("insider", "Bob", 3), "Bob's portfolio has cards 1 to 2, not 3")
-    refused(state, Play("insider", "Dan", 1), "There is no player called 'Dan'")
-    refused(state, Play("insider", "Bob", 2, lot="3a"), "looks at one card")
-    nothing = tools_for(ann=["insider"], table=[[], [], []], portfolios=[ANNS, [], []])
+    refused(state, Play("insider", BOB, 3), "Bob's portfolio has cards 1 to 2, not 3")
+    refused(state, Play("insider", ANN, 3), "Your portfolio has cards 1 to 2, not 3")
+    refused(state, Play("insider", 3, 1), "There is no player 4 at this table; the players are Ann, Bob and Cleo")
+    refused(state, Play("insider", BOB, 2, lot="3a"), "looks at one card")
+    refused(state, Play("insider"), "Insider Information needs a face-down card: one on the table")
+    own_only = tools_for(ann=["insider"], table=[[], [], []], portfolios=[ANNS, [], []])
+    assert legal(own_only) == [Play("insider", ANN, 1), Pass()]
+    nothing = tools_for(ann=["insider"], table=[[], [], []], portfolios=[[ANNS[1]], [], []])
     assert legal(nothing) == [Pass()]
-    refused(nothing, Play("insider", "Cleo", 1), "Cleo's portfolio is empty")
+    refused(nothing, Play("insider", CLEO, 1), "Cleo's portfolio is empty")
 
 
 def test_press_release_turns_an_own_card_up_and_its_bonus_applies():
@@ -558,7 +585,7 @@ def test_press_release_turns_an_own_card_up_and_its_bonus_applies():
 
 def test_audit_turns_a_card_up_giving_its_owner_the_bonus():
     state = tools_for(ann=["audit"])
-    apply(state, Play("audit", "Bob", 2, pay=(1,)))
+    apply(state, Play("audit", BOB, 2, pay=(1,)))
     events = everyone_declines(state)
     assert Flipped(ANN, BOB, 2, Investment("patent-dispute"), True, frozenset({0, 1, 2})) in events
     assert len(state.tools[BOB]) == 2  # Patent Dispute's bonus goes to its owner
@@ -566,7 +593,7 @@ def test_audit_turns_a_card_up_giving_its_owner_the_bonus():
 
 def test_audit_turns_a_face_up_card_down():
     state = tools_for(ann=["audit"])
-    apply(state, Play("audit", "Bob", 1, pay=(1,)))
+    apply(state, Play("audit", BOB, 1, pay=(1,)))
     events = everyone_declines(state)
     flipped = next(e for e in events if isinstance(e, Flipped))
     assert not flipped.up and not state.portfolios[BOB][0].up
@@ -577,9 +604,9 @@ def test_audit_turns_a_face_up_card_down():
 
 def test_audit_needs_another_players_card():
     state = tools_for(ann=["audit"])
-    refused(state, Play("audit", "Ann", 1, pay=(1,)), "Audit needs another player, not yourself")
+    refused(state, Play("audit", ANN, 1, pay=(1,)), "Audit needs another player, not yourself")
     refused(state, Play("audit", pay=(1,)), "Audit needs another player: name them")
-    refused(state, Play("audit", "Bob", 0, pay=(1,)), "Bob's portfolio has cards 1 to 2, not 0")
+    refused(state, Play("audit", BOB, 0, pay=(1,)), "Bob's portfolio has cards 1 to 2, not 0")
 
 
 def test_cover_up_turns_an_own_face_up_card_down():
@@ -594,8 +621,8 @@ def test_cover_up_turns_an_own_face_up_card_down():
 
 def test_hostile_takeover_takes_a_card_as_it_lies_for_four_capital_cards():
     state = tools_for(ann=["takeover"])
-    assert Play("takeover", "Bob", 2, pay=(4, 3, 2, 1)) in legal(state)
-    apply(state, Play("takeover", "Bob", 2, pay=(4, 3, 2, 1)))
+    assert Play("takeover", BOB, 2, pay=(4, 3, 2, 1)) in legal(state)
+    apply(state, Play("takeover", BOB, 2, pay=(4, 3, 2, 1)))
     events = everyone_declines(state)
     moved = next(e for e in events if isinstance(e, Moved))
     assert (moved.giver, moved.taker, moved.up, moved.news) == (BOB, ANN, False, True)
@@ -607,7 +634,7 @@ def test_hostile_takeover_takes_a_card_as_it_lies_for_four_capital_cards():
 
 def test_merger_gives_a_card_then_takes_one_orientations_kept():
     state = tools_for(ann=["merger"])
-    apply(state, Play("merger", "Bob", 1, own=1, pay=(2, 1)))
+    apply(state, Play("merger", BOB, 1, own=1, pay=(2, 1)))
     events = everyone_declines(state)
     moves = [e for e in events if isinstance(e, Moved)]
     assert [(m.giver, m.taker, m.card.kind) for m in moves] == [(ANN, BOB, "gold-mine"), (BOB, ANN, "shipping-line")]
@@ -618,9 +645,9 @@ def test_merger_gives_a_card_then_takes_one_orientations_kept():
 
 def test_merger_with_a_player_who_has_no_investments_only_gives():
     state = tools_for(ann=["merger"], portfolios=[ANNS, BOBS, []])
-    assert Play("merger", "Cleo", 0, own=1, pay=(2, 1)) in legal(state)
-    refused(state, Play("merger", "Cleo", 1, own=1, pay=(2, 1)), "Cleo holds no Investment card")
-    apply(state, Play("merger", "Cleo", own=1, pay=(2, 1)))
+    assert Play("merger", CLEO, 0, own=1, pay=(2, 1)) in legal(state)
+    refused(state, Play("merger", CLEO, 1, own=1, pay=(2, 1)), "Cleo holds no Investment card")
+    apply(state, Play("merger", CLEO, own=1, pay=(2, 1)))
     everyone_declines(state)
     assert kinds(state.portfolios[CLEO]) == [("gold-mine", False)] and len(state.portfolios[ANN]) == 1
 
@@ -628,10 +655,10 @@ def test_merger_with_a_player_who_has_no_investments_only_gives():
 def test_merger_needs_its_first_part_a_card_of_ones_own():
     state = tools_for(ann=["merger"], portfolios=[[], BOBS, CLEOS])
     assert legal(state) == [Pass()]
-    refused(state, Play("merger", "Bob", 1, own=1, pay=(2, 1)), "Merger first gives one of your Investment cards")
+    refused(state, Play("merger", BOB, 1, own=1, pay=(2, 1)), "Merger first gives one of your Investment cards")
     named = tools_for(ann=["merger"])
-    refused(named, Play("merger", "Bob", 0, own=1, pay=(2, 1)), "Name the card you take from Bob")
-    refused(named, Play("merger", "Bob", 1, own=3, pay=(2, 1)), "Your portfolio has cards 1 to 2, not 3")
+    refused(named, Play("merger", BOB, 0, own=1, pay=(2, 1)), "Name the card you take from Bob")
+    refused(named, Play("merger", BOB, 1, own=3, pay=(2, 1)), "Your portfolio has cards 1 to 2, not 3")
 
 
 def test_write_off_removes_an_own_card_from_the_game():
@@ -661,7 +688,7 @@ def test_bailout_draws_three_capital_cards():
 
 def test_tax_inspection_makes_the_victim_choose_two_capital_cards_to_discard():
     state = tools_for(ann=["tax"])
-    apply(state, Play("tax", "Bob", pay=(1,)))
+    apply(state, Play("tax", BOB, pay=(1,)))
     everyone_declines(state)
     assert state.phase == "tax" and SPEC.awaiting(state) == {BOB}  # the victim chooses, alone
     assert legal(state) == [DiscardCapital((4, 2)), DiscardCapital((4, 1)), DiscardCapital((2, 1))]
@@ -676,7 +703,7 @@ def test_tax_inspection_makes_the_victim_choose_two_capital_cards_to_discard():
 
 def test_tax_inspection_takes_everything_from_a_victim_with_two_cards_or_fewer():
     state = tools_for(ann=["tax"])
-    apply(state, Play("tax", "Cleo", pay=(1,)))
+    apply(state, Play("tax", CLEO, pay=(1,)))
     events = everyone_declines(state)
     assert CapitalDiscarded(CLEO, (6, 1)) in events and state.capital[CLEO] == []
     assert state.phase == "tool" and to_move(state) == BOB
@@ -684,7 +711,7 @@ def test_tax_inspection_takes_everything_from_a_victim_with_two_cards_or_fewer()
 
 def test_industrial_espionage_looks_at_a_hand_and_takes_a_card():
     state = tools_for(ann=["espionage"])
-    apply(state, Play("espionage", "Bob", pay=(1,)))
+    apply(state, Play("espionage", BOB, pay=(1,)))
     events = everyone_declines(state)
     spied = next(e for e in events if isinstance(e, Spied))
     assert spied.describe(NAMES, ANN) == "Ann looks at Bob's Capital cards: 4, 2 and 1."
@@ -705,8 +732,8 @@ def test_industrial_espionage_looks_at_a_hand_and_takes_a_card():
 
 def test_industrial_espionage_needs_a_player_with_capital():
     state = tools_for(ann=["espionage"], capital=[["1", "2"], [], ["6"]])
-    assert [c for c in legal(state) if isinstance(c, Play)] == [Play("espionage", "Cleo", pay=(1,))]
-    refused(state, Play("espionage", "Bob", pay=(1,)), "Bob holds no Capital cards")
+    assert [c for c in legal(state) if isinstance(c, Play)] == [Play("espionage", CLEO, pay=(1,))]
+    refused(state, Play("espionage", BOB, pay=(1,)), "Bob holds no Capital cards")
 
 
 def test_public_offering_turns_a_card_of_a_later_auction_up():
@@ -770,7 +797,7 @@ def test_every_other_player_is_asked_in_turn_from_the_players_left_holder_or_not
 
 def test_a_connection_cancels_a_tool_whose_cost_stays_paid_and_whose_turn_is_spent():
     state = tools_for(ann=["audit"], bob=["connection"])
-    apply(state, Play("audit", "Bob", 1, pay=(5,)))
+    apply(state, Play("audit", BOB, 1, pay=(5,)))
     assert to_move(state) == BOB
     assert legal(state) == [React((4,)), React((2,)), React((1,)), Decline()]
     events = apply(state, React((1,)))
@@ -791,7 +818,7 @@ def test_a_connection_cancels_a_tool_whose_cost_stays_paid_and_whose_turn_is_spe
 def test_a_connection_may_cancel_a_connection():
     state = tools_for(ann=["takeover", "connection"], bob=["connection.1"], cleo=["connection.2"],
                       capital=[["1", "2", "3", "4", "5", "1.3"], ["4.1", "2.1", "1.1"], ["6", "1.2"]])
-    apply(state, Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)))
+    apply(state, Play("takeover", BOB, 1, pay=(4, 3, 2, 1)))
     apply(state, React((1,)))  # Bob cancels the takeover
     apply(state, React((1,)))  # Cleo cancels Bob's Connection
     assert state.pending.chain == (BOB, CLEO)
@@ -807,7 +834,7 @@ def test_a_connection_may_cancel_a_connection():
 def test_three_connections_cancel_the_tool():
     state = tools_for(ann=["audit", "connection"], bob=["connection.1"], cleo=["connection.2"],
                       capital=[["1", "2", "3", "4", "5"], ["4.1", "2.1", "1.1"], ["6", "1.2"]])
-    apply(state, Play("audit", "Bob", 2, pay=(1,)))
+    apply(state, Play("audit", BOB, 2, pay=(1,)))
     apply(state, React((1,)))  # Bob
     apply(state, React((1,)))  # Cleo
     events = apply(state, React((2,)))  # Ann answers Cleo's Connection with her own
@@ -821,7 +848,7 @@ def test_three_connections_cancel_the_tool():
 
 def test_a_reaction_needs_a_connection_and_a_card_to_pay_for_it():
     state = tools_for(ann=["audit"], bob=["bailout"], cleo=["connection"], capital=[["1", "2"], ["4"], []])
-    apply(state, Play("audit", "Bob", 1, pay=(1,)))
+    apply(state, Play("audit", BOB, 1, pay=(1,)))
     refused(state, React((4,)), "You hold no Connection in the Government: decline")
     refused(state, Pass(), "Ann's card awaits your answer: 'react connection' or 'decline'")
     apply(state, Decline())
@@ -832,7 +859,7 @@ def test_a_reaction_needs_a_connection_and_a_card_to_pay_for_it():
 def test_ask_only_holders_skips_players_who_cannot_react():
     options = {"ask-only-holders": True}
     state = tools_for(ann=["audit"], cleo=["connection"], options=options)
-    apply(state, Play("audit", "Bob", 1, pay=(1,)))
+    apply(state, Play("audit", BOB, 1, pay=(1,)))
     assert to_move(state) == CLEO  # Bob holds no Connection: he is not asked
     apply(state, Decline())
     assert state.phase == "tool" and to_move(state) == BOB
@@ -866,7 +893,7 @@ def test_the_game_ends_the_moment_a_portfolio_holds_five_cards():
 def test_a_takeover_that_fills_a_portfolio_ends_the_game_at_once():
     four = ANNS + [{"card": "brewery.1", "up": True}, {"card": "print-shop.1", "up": True}]
     state = tools_for(ann=["takeover"], portfolios=[four[:4], BOBS, CLEOS])
-    apply(state, Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)))
+    apply(state, Play("takeover", BOB, 1, pay=(4, 3, 2, 1)))
     events = everyone_declines(state)
     assert isinstance(events[-1], GameOver) and state.phase == "over"
     assert SPEC.outcome(state).winners == (ANN,)
@@ -970,7 +997,7 @@ def test_the_bidding_shows_in_the_scoreboard():
 
 def test_a_sampled_state_looks_the_same_to_its_seat():
     state = tools_for(ann=["espionage"])
-    apply(state, Play("espionage", "Bob", pay=(1,)))
+    apply(state, Play("espionage", BOB, pay=(1,)))
     everyone_declines(state)
     for seat in (None, ANN, BOB, CLEO):
         view = SPEC.view(state, seat)
@@ -1037,15 +1064,15 @@ def test_a_bad_position_is_refused_in_words(change, message):
     ("pass", Pass()),
     ("decline", Decline()),
     ("flip 3A", Flip("3a")),
-    ("tool audit bob 2 pay 4", Play("audit", "Bob", 2, pay=(4,))),
-    ("tool audit Bob 2", Play("audit", "Bob", 2, pay=(1,))),  # the lowest card pays
-    ("tool hostile-takeover Cleo 1", Play("takeover", "Cleo", 1, pay=(4, 3, 2, 1))),
+    ("tool audit bob 2 pay 4", Play("audit", BOB, 2, pay=(4,))),
+    ("tool audit Bob 2", Play("audit", BOB, 2, pay=(1,))),  # the lowest card pays
+    ("tool hostile-takeover Cleo 1", Play("takeover", CLEO, 1, pay=(4, 3, 2, 1))),
     ("tool insider 3b", Play("insider", lot="3b")),
-    ("tool insider-information Bob 2", Play("insider", "Bob", 2)),
+    ("tool insider-information Bob 2", Play("insider", BOB, 2)),
     ("tool press 1 pay 5", Play("press", own=1, pay=(5,))),
-    ("tool merger 1 Bob 2", Play("merger", "Bob", 2, own=1, pay=(2, 1))),
-    ("tool merger 2 cleo", Play("merger", "Cleo", own=2, pay=(2, 1))),
-    ("tool tax Bob pay 2", Play("tax", "Bob", pay=(2,))),
+    ("tool merger 1 Bob 2", Play("merger", BOB, 2, own=1, pay=(2, 1))),
+    ("tool merger 2 cleo", Play("merger", CLEO, own=2, pay=(2, 1))),
+    ("tool tax Bob pay 2", Play("tax", BOB, pay=(2,))),
     ("tool bailout", Play("bailout")),
     ("tool venture", Play("venture", pay=(1,))),
     ("tool offering 2b", Play("offering", lot="2b")),
@@ -1066,12 +1093,12 @@ def test_the_notation_reads_commands(text, command):
 def test_the_notation_writes_what_it_reads():
     state = tools_for()
     view = SPEC.view(state, ANN)
-    for command in (Bid((5, 3, 1)), Pass(), Flip("3a"), Play("audit", "Bob", 2, pay=(4,)), Play("insider", lot="3b"),
-                    Play("merger", "Bob", 2, own=1, pay=(2, 1)), Play("merger", "Cleo", own=2, pay=(2, 1)),
+    for command in (Bid((5, 3, 1)), Pass(), Flip("3a"), Play("audit", BOB, 2, pay=(4,)), Play("insider", lot="3b"),
+                    Play("merger", BOB, 2, own=1, pay=(2, 1)), Play("merger", CLEO, own=2, pay=(2, 1)),
                     Play("bailout"), React((1,)), Decline(), Take(4), DiscardCapital((3, 1)), DiscardTool("audit")):
         text = SPEC.notation.format(command)
         assert text.isascii() and SPEC.notation.parse(text, view) == command
-    assert SPEC.notation.format(Play("audit", "Bob", 2, pay=(4,))) == "tool audit Bob 2 pay 4"
+    assert SPEC.notation.format(Play("audit", BOB, 2, pay=(4,))) == "tool audit 2 2 pay 4"
     assert SPEC.notation.format(React((1,))) == "react connection pay 1"
     with pytest.raises(NotationError):
         SPEC.notation.format("bid 5")
@@ -1080,7 +1107,7 @@ def test_the_notation_writes_what_it_reads():
 def test_names_with_spaces_are_read():
     state = tools_for(names=["Ann Lee", "Bob", "Cleo"])
     view = SPEC.view(state, ANN)
-    assert SPEC.notation.parse("tool audit ann lee 1", view) == Play("audit", "Ann Lee", 1, pay=(1,))
+    assert SPEC.notation.parse("tool audit ann lee 1", view) == Play("audit", 0, 1, pay=(1,))
 
 
 @pytest.mark.parametrize("text, message", [
@@ -1096,14 +1123,14 @@ def test_names_with_spaces_are_read():
     ("flip 4a", "name a card of the table"),
     ("tool", "name the Tool to play"),
     ("tool jetpack", "'jetpack' is not a Tool"),
-    ("tool audit Dan 1", "name another player"),
+    ("tool audit Dan 1", "name a player by number or by name .*; the players are 1 Ann, 2 Bob, 3 Cleo"),
     ("tool audit Bob", "write it as 'tool audit Bob 2'"),
     ("tool audit Bob x", "'x' is not a card of that portfolio"),
     ("tool press", "write it as 'tool press 1'"),
     ("tool bailout now", "Bailout takes no target"),
     ("tool offering Bob", "write it as 'tool offering 3a'"),
-    ("tool merger 1", "write it as 'tool merger 1 Bob 2'"),
-    ("tool merger 1 Dan", "name the player to merge with"),
+    ("tool merger 1", "as in 'tool merger 1 Bob 2'"),
+    ("tool merger 1 Dan", "name a player by number or by name"),
     ("tool merger 1 Bob 2 3", "write it as"),
     ("tool tax Bob 2", "write it as 'tool tax Bob'"),
     ("tool audit Bob 2 pay", "name the Capital cards to pay with"),
@@ -1127,7 +1154,7 @@ def test_cards_are_conserved_and_turns_count():
         seat = min(SPEC.awaiting(state))
         SPEC.apply(state, seat, rng.choice(SPEC.legal(state, seat)))
         assert SPEC.conserved(state) == conserved
-    assert SPEC.turn(state) == state.turns > 0
+    assert SPEC.turn(state) == state.turns + 1 > 1
 
 
 def test_only_the_awaited_seat_may_act():
@@ -1176,16 +1203,16 @@ def test_an_auction_without_cards_is_skipped():
 
 def test_turns_count_bids_passes_and_tool_turns_not_answers():
     state = position()
-    assert SPEC.turn(state) == 0
+    assert SPEC.turn(state) == 1  # the turn being played, from 1 (a new game never says turn 0)
     play(state, "bid 1")
     play(state, "pass")
-    assert SPEC.turn(state) == 2
+    assert SPEC.turn(state) == 3
     tools = tools_for(ann=["bailout"], bob=["connection"])
     play(tools, "tool bailout")
     play(tools, "decline")
     play(tools, "decline")
     play(tools, "pass")
-    assert SPEC.turn(tools) == 2
+    assert SPEC.turn(tools) == 3
 
 
 def test_the_reshuffle_and_the_random_take_use_up_chance_draws():
@@ -1223,7 +1250,7 @@ def test_bailout_and_venture_fund_draw_from_a_discard_pile_when_the_deck_is_empt
 
 def test_a_reaction_costs_one_card_even_the_last():
     state = tools_for(ann=["audit"], cleo=["connection"], capital=[["1", "2"], ["4"], ["6"]])
-    apply(state, Play("audit", "Bob", 1, pay=(1,)))
+    apply(state, Play("audit", BOB, 1, pay=(1,)))
     apply(state, Decline())
     assert legal(state) == [React((6,)), Decline()]
     apply(state, React((6,)))
@@ -1232,7 +1259,7 @@ def test_a_reaction_costs_one_card_even_the_last():
 
 def test_a_connection_nobody_can_answer_settles_at_once_under_ask_only_holders():
     state = tools_for(ann=["audit"], bob=["connection"], options={"ask-only-holders": True})
-    apply(state, Play("audit", "Bob", 1, pay=(1,)))
+    apply(state, Play("audit", BOB, 1, pay=(1,)))
     events = apply(state, React((1,)))
     assert isinstance(events[-1], Cancelled) and state.phase == "tool" and to_move(state) == BOB
 
@@ -1246,8 +1273,8 @@ def test_ask_only_holders_is_off_by_default():
 
 def test_a_tool_costing_all_the_cards_held_may_be_played():
     state = tools_for(ann=["takeover"], capital=[["6", "5", "4", "3"], ["4.1"], ["6.1"]])
-    assert Play("takeover", "Bob", 1, pay=(6, 5, 4, 3)) in legal(state)
-    refused(state, Play("takeover", "Bob", 1, pay=(6, 5, 4)), "costs exactly 4 Capital cards \\(any values\\), not 3")
+    assert Play("takeover", BOB, 1, pay=(6, 5, 4, 3)) in legal(state)
+    refused(state, Play("takeover", BOB, 1, pay=(6, 5, 4)), "costs exactly 4 Capital cards \\(any values\\), not 3")
 
 
 def test_the_legal_list_names_every_target_of_each_tool():
@@ -1255,25 +1282,25 @@ def test_the_legal_list_names_every_target_of_each_tool():
                       capital=[["1", "2", "3", "4", "5"], ["4.1"], []], portfolios=[ANNS, BOBS, []])
     plays = [c for c in legal(state) if isinstance(c, Play)]
     assert plays == [
-        Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)), Play("takeover", "Bob", 2, pay=(4, 3, 2, 1)),
-        Play("merger", "Bob", 1, own=1, pay=(2, 1)), Play("merger", "Bob", 2, own=1, pay=(2, 1)),
-        Play("merger", "Cleo", 0, own=1, pay=(2, 1)),
-        Play("merger", "Bob", 1, own=2, pay=(2, 1)), Play("merger", "Bob", 2, own=2, pay=(2, 1)),
-        Play("merger", "Cleo", 0, own=2, pay=(2, 1)),
+        Play("takeover", BOB, 1, pay=(4, 3, 2, 1)), Play("takeover", BOB, 2, pay=(4, 3, 2, 1)),
+        Play("merger", BOB, 1, own=1, pay=(2, 1)), Play("merger", BOB, 2, own=1, pay=(2, 1)),
+        Play("merger", CLEO, 0, own=1, pay=(2, 1)),
+        Play("merger", BOB, 1, own=2, pay=(2, 1)), Play("merger", BOB, 2, own=2, pay=(2, 1)),
+        Play("merger", CLEO, 0, own=2, pay=(2, 1)),
         Play("write-off", own=1, pay=(2, 1)), Play("write-off", own=2, pay=(2, 1)),
-        Play("tax", "Bob", pay=(1,)), Play("tax", "Cleo", pay=(1,)),
+        Play("tax", BOB, pay=(1,)), Play("tax", CLEO, pay=(1,)),
         Play("venture", pay=(1,))]
     assert check(state, plays[0]) is None
 
 
 @pytest.mark.parametrize("command, message", [
-    (Play("insider", "Bob", 2, own=1), "Insider Information does not take a card of yours"),
+    (Play("insider", BOB, 2, own=1), "Insider Information does not take a card of yours"),
     (Play("insider", card=2, lot="3a"), "looks at one card"),
-    (Play("merger", "Bob", 1, own=1, lot="3a", pay=(2, 1)), "Merger does not take a lot"),
-    (Play("tax", "Bob", 1, pay=(1,)), "Tax Inspection does not take a card of theirs"),
-    (Play("offering", "Bob", lot="3a"), "Public Offering does not take a player"),
+    (Play("merger", BOB, 1, own=1, lot="3a", pay=(2, 1)), "Merger does not take a lot"),
+    (Play("tax", BOB, 1, pay=(1,)), "Tax Inspection does not take a card of theirs"),
+    (Play("offering", BOB, lot="3a"), "Public Offering does not take a player"),
     (Play("insider", lot="1a"), r"There is no card '1a' on the table \(the cards there: 2a, 2b, 3a and 3b\)"),
-    (Play("audit", "Bob", True, pay=(1,)), "not a well-formed command: its card is True"),
+    (Play("audit", BOB, True, pay=(1,)), "not a well-formed command: its card is True"),
     (Play(["audit"]), "not a well-formed command: its tool is"),
     (Bid(("5",)), "not a well-formed command: its values is"),
     ("tool audit Bob 1", "is not a Capital Auction command"),
@@ -1298,11 +1325,11 @@ def test_flip_names_a_card_that_is_there():
 
 def test_a_face_up_or_known_card_taken_reveals_nothing():
     state = tools_for(ann=["takeover"])
-    apply(state, Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)))
+    apply(state, Play("takeover", BOB, 1, pay=(4, 3, 2, 1)))
     moved = next(e for e in everyone_declines(state) if isinstance(e, Moved))
     assert moved.up and not moved.news and not moved.reveals
     known = tools_for(ann=["takeover"], portfolios=[ANNS, [{"card": "start-up.1", "up": False, "seen": [0]}], CLEOS])
-    apply(known, Play("takeover", "Bob", 1, pay=(4, 3, 2, 1)))
+    apply(known, Play("takeover", BOB, 1, pay=(4, 3, 2, 1)))
     moved = next(e for e in everyone_declines(known) if isinstance(e, Moved))
     assert not moved.up and not moved.news  # Ann had looked at it
 
@@ -1310,7 +1337,7 @@ def test_a_face_up_or_known_card_taken_reveals_nothing():
 def test_espionage_on_a_hand_emptied_meanwhile_finds_nothing():
     state = tools_for(ann=["espionage"], bob=["connection"], cleo=["connection.1"],
                       capital=[["1", "2"], ["4.1"], ["6", "1.2"]])
-    apply(state, Play("espionage", "Bob", pay=(1,)))
+    apply(state, Play("espionage", BOB, pay=(1,)))
     apply(state, React((4,)))  # Bob pays his last card to cancel it
     apply(state, React((1,)))  # Cleo cancels Bob's Connection
     apply(state, Decline())  # Ann
@@ -1320,7 +1347,7 @@ def test_espionage_on_a_hand_emptied_meanwhile_finds_nothing():
 
 def test_tax_on_a_short_hand_discards_it_face_up():
     state = tools_for(ann=["tax"])
-    apply(state, Play("tax", "Cleo", pay=(1,)))
+    apply(state, Play("tax", CLEO, pay=(1,)))
     everyone_declines(state)
     assert values(state.capital_discard) == [6, 1, 1]
 
@@ -1425,11 +1452,11 @@ def test_a_pending_tool_is_frozen_and_a_slot_knows_its_value():
 
 def test_the_status_says_who_must_choose_what():
     state = tools_for(ann=["espionage", "tax", "venture"])
-    apply(state, Play("espionage", "Bob", pay=(1,)))
+    apply(state, Play("espionage", BOB, pay=(1,)))
     everyone_declines(state)
     assert SPEC.view(state, None).status == "Ann looks at Bob's Capital cards and takes one."
     taxed = tools_for(ann=["tax"])
-    apply(taxed, Play("tax", "Bob", pay=(1,)))
+    apply(taxed, Play("tax", BOB, pay=(1,)))
     everyone_declines(taxed)
     assert SPEC.view(taxed, None).status == "Bob must discard Capital cards for Ann's Tax Inspection."
     venture = tools_for(ann=["venture"])
@@ -1440,7 +1467,7 @@ def test_the_status_says_who_must_choose_what():
     assert "Ann won and turns one of auction 3's face-down cards face up" in SPEC.view(flip, None).status
     assert SPEC.view(tools_for(), None).status == "Round 1, auction 1, Tool phase: Ann to play a Tool card or pass."
     answered = tools_for(ann=["audit"], bob=["connection"])
-    apply(answered, Play("audit", "Bob", 1, pay=(1,)))
+    apply(answered, Play("audit", BOB, 1, pay=(1,)))
     apply(answered, React((1,)))
     assert SPEC.view(answered, None).status.startswith("Bob's Connection answers Ann's Audit: Cleo may react")
 
@@ -1448,7 +1475,7 @@ def test_the_status_says_who_must_choose_what():
 def test_the_longest_matching_name_is_read_and_long_numbers_are_refused():
     state = tools_for(names=["Ann", "Ann Lee", "Cleo"], portfolios=[ANNS, BOBS, CLEOS])
     view = SPEC.view(state, ANN)
-    assert SPEC.notation.parse("tool audit ann lee 2", view) == Play("audit", "Ann Lee", 2, pay=(1,))
+    assert SPEC.notation.parse("tool audit ann lee 2", view) == Play("audit", 1, 2, pay=(1,))
     assert SPEC.notation.parse("take 100", view) == Take(100)
     with pytest.raises(NotationError, match="'1000' is not a Capital value"):
         SPEC.notation.parse("bid 1000", view)
@@ -1575,10 +1602,10 @@ def test_the_log_tells_each_player_what_they_may_know():
         "Cleo answers Bob's Connection with a Connection in the Government (paying 1).")
 
 
-TARGETS = {"insider": {"lot": "3a"}, "press": {"own": 1}, "audit": {"player": "Bob", "card": 1},
-           "cover-up": {"own": 2}, "takeover": {"player": "Bob", "card": 1},
-           "merger": {"own": 1, "player": "Bob", "card": 1}, "write-off": {"own": 1}, "draw-capital": {},
-           "tax": {"player": "Bob"}, "espionage": {"player": "Bob"}, "offering": {"lot": "3a"}, "venture": {}}
+TARGETS = {"insider": {"lot": "3a"}, "press": {"own": 1}, "audit": {"player": BOB, "card": 1},
+           "cover-up": {"own": 2}, "takeover": {"player": BOB, "card": 1},
+           "merger": {"own": 1, "player": BOB, "card": 1}, "write-off": {"own": 1}, "draw-capital": {},
+           "tax": {"player": BOB}, "espionage": {"player": BOB}, "offering": {"lot": "3a"}, "venture": {}}
 
 
 @pytest.mark.parametrize("kind", [kind for kind in CARDS.tools if kind.effect != "connection"], ids=lambda k: k.key)

@@ -68,18 +68,28 @@ def test_both_bots_are_registered():
     assert SPEC.best_bot == "bot" and set(SPEC.bots) == {"bot", "greedy"}
 
 
+# The bot's standard for this game (RULINGS.md; the deck's luck caps every bot: one that sees
+# every hidden card wins about 78% against two random players): at least 75% of wins against
+# two random players in three-player games, 85% against one in two-player games and 60%
+# against the greedy level, each over at least 300 games, seats rotated.
+
 def test_the_bot_beats_two_random_players_in_300_three_player_games():
-    """The issue asks for 90%; the bot wins 76% (seeds 0-299: 228 of 300, seats rotated).
-    This test holds the line at 74% so that a weaker bot fails it."""
     summary = simulate(SPEC, ["bot", "random", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.74, summary.shares
+    assert summary.shares[0] >= 0.75, summary.shares  # 232 of 300 (seeds 0-299)
+
+
+def test_the_bot_beats_one_random_player_in_300_two_player_games():
+    summary = simulate(SPEC, ["bot", "random"], 300, seed=0)
+    assert summary.games == 300
+    assert summary.shares[0] >= 0.85, summary.shares  # 260.5 of 300 (a shared win counts half)
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
     summary = simulate(SPEC, ["bot", "greedy"], 300, seed=0)
+    assert summary.games == 300
     assert summary.shares[0] >= 0.60, summary.shares
-    assert summary.shares[0] >= 0.90  # it wins about 95%
+    assert summary.shares[0] >= 0.90  # it wins about 95% (286 of 300)
 
 
 def test_the_greedy_bot_beats_random_bidding_less_often_than_the_bot():
@@ -175,7 +185,7 @@ def tool_position(ann_tools, portfolios, **extra):
 def test_the_bot_takes_over_the_best_card_of_its_strongest_rival():
     state = tool_position(["takeover", "bailout"],
                           (up("print-shop"), up("railway-bonds", "corner-bakery"), up("shipping-line")))
-    assert choose(BOT, state) == Play("takeover", "Bob", 1, pay=(2, 2, 1, 1))
+    assert choose(BOT, state) == Play("takeover", BOB, 1, pay=(2, 2, 1, 1))
 
 
 def test_the_bot_writes_off_its_own_worst_card():
@@ -187,7 +197,7 @@ def test_the_bot_writes_off_its_own_worst_card():
 def test_the_bot_merges_its_worst_card_for_a_rivals_best():
     mine = [{"card": "failing-bank", "up": True}, {"card": "steel-works", "up": True}]
     state = tool_position(["merger"], (mine, up("print-shop", "railway-bonds"), up("brewery")), round=4)
-    assert choose(BOT, state) == Play("merger", "Bob", 2, own=1, pay=(1, 1))
+    assert choose(BOT, state) == Play("merger", BOB, 2, own=1, pay=(1, 1))
 
 
 def test_the_bot_passes_with_nothing_worth_playing():
@@ -261,3 +271,18 @@ def test_the_greedy_bot_plays_no_tools_and_never_reacts():
     assert choose(GREEDY, state) == Pass()
     asked = react_position(["connection"], {"tool": "takeover", "player": "Ann", "card": 1, "pay": [1, 1, 1, 1]})
     assert choose(GREEDY, asked) == Decline()
+
+
+def test_the_bot_looks_only_at_a_card_it_does_not_know():
+    # Insider Information may look at the bot's own face-down card: legal, and worth nothing to it
+    # (in round 4, when a card played is no longer drawn back)
+    mine = [{"card": "gold-mine", "up": False}]
+    known = [[], [], [{"card": "patent-dispute", "up": False, "seen": [0]}]]
+    own_only = position([["1", "2"], ["4"], ["6"]], tools=(["insider"], [], []), phase="tool", table=known, round=4,
+                        portfolios=(mine, up("brewery"), up("print-shop")))
+    assert Play("insider", ANN, 1) in SPEC.legal(own_only, ANN)
+    assert choose(BOT, own_only) == Pass()
+    unknown = [[], [], [{"card": "patent-dispute", "up": False}]]
+    state = position([["1", "2"], ["4"], ["6"]], tools=(["insider"], [], []), phase="tool", table=unknown, round=4,
+                     portfolios=(mine, up("brewery"), up("print-shop")))
+    assert choose(BOT, state) == Play("insider", lot="3a")

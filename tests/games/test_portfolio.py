@@ -557,8 +557,9 @@ def test_offers_check_the_proposers_side_and_the_responders_public_side():
     refused(state, "offer Bob: take $7", r"Bob has only \$6")
     refused(state, "offer Ann: take $1", "yourself")
     refused(state, "offer Bob:", "must give or take something")
-    with pytest.raises(IllegalCommand, match="no player named"):
-        check(state, Offer("Zed", take=Side(money=1)))
+    for seat in (3, -1, "Bob", None):  # a seat that is not at this table of three, or none
+        with pytest.raises(IllegalCommand, match="no player 3|no player -1|no player 'Bob'|which player"):
+            check(state, Offer(seat, take=Side(money=1)))
     state.phase = "draw"
     refused(state, "offer Bob: take P3", "choose how many cards to draw")
     refused(deal_table(), "accept", "no offer to answer")
@@ -583,9 +584,10 @@ def test_the_offer_is_shown_to_the_responder_in_full():
     ("cap P1 HIGH 10d", "cap P1 high 10D"),
     ("neutralize P2 2c", "neutralise P2 2C"),
     ("acquire P2 7♣", "acquire P2 7C"),
-    ("offer bob: give 5H, $4 take P3", "offer Bob: give 5H,$4 take P3"),
-    ("offer 2: give nothing take P3", "offer Bob: take P3"),
-    ("offer Cat: give 5H", "offer Cat: give 5H"),
+    ("offer bob: give 5H, $4 take P3", "offer 2: give 5H,$4 take P3"),
+    ("offer 2: give nothing take P3", "offer 2: take P3"),
+    ("offer Cat: give 5H", "offer 3: give 5H"),
+    ('offer "cat": give 5H', "offer 3: give 5H"),
     ("accept", "accept"),
     ("discard qd", "discard QD"),
     ("end", "end"),
@@ -607,8 +609,9 @@ def test_notation_names_the_physical_copy_when_it_matters():
 def test_a_player_name_with_spaces_reads_back():
     state = table(["5H", "2C", "3D"], names=("random 1", "random 2", "random 3"))
     command = parse("offer RANDOM 2: give 5H", state)
-    assert command == Offer("random 2", Side(cards=(parse_card("5H"),)))
-    assert SPEC.notation.format(command) == "offer random 2: give 5H"
+    assert command == Offer(1, Side(cards=(parse_card("5H"),)))
+    assert SPEC.notation.format(command) == "offer 2: give 5H"
+    assert parse('offer "random 3": give 5H', state) == Offer(2, Side(cards=(parse_card("5H"),)))
 
 
 @pytest.mark.parametrize("text, words", [
@@ -821,11 +824,11 @@ def test_legal_offers_buy_a_portfolio_at_its_price_or_sell_a_card_to_the_next_pl
     state = table(["9S 2D", "8C", "3D"], money=[8, 1, 0],
                   portfolios=[pf("P1", 1, "3C 4C 5C 6C"), pf("P2", 2, "9D 10D JD QD KD")])
     offers = [c for c in legal(state) if isinstance(c, Offer)]
-    assert Offer("Bob", Side(money=8), Side(holdings=("P1",))) in offers  # twice its $4, all Ann has
+    assert Offer(1, Side(money=8), Side(holdings=("P1",))) in offers  # twice its $4, all Ann has
     assert not any(o.take.holdings == ("P2",) for o in offers)  # worth $12: $24 is more than Ann has
     assert {o for o in offers if o.give.cards} == {
-        Offer("Bob", Side(cards=(parse_card("9S"),)), Side(money=1)),
-        Offer("Bob", Side(cards=(parse_card("2D"),)), Side(money=1))}  # to the next player only
+        Offer(1, Side(cards=(parse_card("9S"),)), Side(money=1)),
+        Offer(1, Side(cards=(parse_card("2D"),)), Side(money=1))}  # to the next player only
     state.money[1] = 0
     assert not any(o.give.cards for o in legal(state) if isinstance(o, Offer))  # Bob has no $1
 
@@ -910,3 +913,161 @@ def test_a_hand_written_position_starts_with_the_first_player_by_default():
     data = SPEC.to_json(table(["5H", "8C", "3D"]))
     del data["current"]
     assert SPEC.from_json(data).current == 0
+
+
+# -- names: whatever the players are called (issue 20) -------------------------------------------
+# seat 1 is called "3" and seat 2 "Bob 2": the saved "offer 3:" is seat 3 (Bob 2), never "3"
+ODD_NAMES = ("Bob", "3", "Bob 2", "give", "[/]")
+
+
+def odd_table(current=4):
+    return table(["5H 9S", "8C", "3D", "4D", "KS"], names=ODD_NAMES, current=current)
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_an_offer_is_saved_with_the_seat_number_and_reads_back(seat):
+    state = odd_table()
+    command = Offer(seat, Side(cards=(parse_card("5H"),)), Side(money=1))
+    text = SPEC.notation.format(command)
+    assert text == f"offer {seat + 1}: give 5H take $1"
+    assert parse(text, state) == command
+
+
+@pytest.mark.parametrize("typed, seat", [
+    ("offer 2: give 5H", 1),                 # a number is a seat...
+    ("offer 3: give 5H", 2),                 # ...even beside a player called "3"
+    ('offer "3": give 5H', 1),               # that name, quoted
+    ("offer bob: give 5H", 0),               # a name in any case
+    ("offer BOB 2: give 5H", 2),             # the longer name, not its prefix
+    ('offer "bob 2": give 5H', 2),           # quoted, with a space
+    ("offer “Bob 2”: give 5H", 2),           # typographic quotes
+    ("offer give: give 5H", 3),              # a name that is a word of the notation
+    ("offer [/]: take 5H", 4),               # brackets are only characters
+])
+def test_an_offer_reads_the_player_by_number_or_by_name(typed, seat):
+    state = odd_table(current=0 if seat == 4 else 4)
+    command = parse(typed, state)
+    assert command.to == seat
+    assert SPEC.notation.format(command).startswith(f"offer {seat + 1}:")
+
+
+@pytest.mark.parametrize("typed", ["offer Zed: give 5H", "offer 6: give 5H", "offer 0: give 5H",
+                                   'offer "Bob 3": give 5H'])
+def test_an_unknown_player_is_a_notation_error_naming_the_players(typed):
+    with pytest.raises(NotationError, match=r"1 Bob, 2 3, 3 Bob 2, 4 give, 5 \[/\]"):
+        parse(typed, odd_table())
+
+
+def test_at_a_table_of_two_the_offer_may_leave_the_player_out():
+    state = table(["5H", "8C"], names=("Ann", "Bob"))
+    command = parse("offer: give 5H", state)
+    assert command == Offer(1, Side(cards=(parse_card("5H"),)))
+    assert SPEC.notation.format(command) == "offer 2: give 5H"
+
+
+def test_display_writes_cards_in_symbols_and_players_by_name():
+    from rules.core.words import Money, Player
+    state = odd_table()
+    names = state.names
+    display = SPEC.notation.display
+    offer = parse("offer 3: give 5H,$4 take P3,8C", table(
+        ["5H", "8C", "3D", "4D", "KS"], names=ODD_NAMES, current=4,
+        portfolios=[pf("P3", 2, "3C 4C 5C")], money=[6, 6, 6, 6, 6]))
+    shown = display(offer, names)
+    assert shown == "offer Bob 2: give 5♥, $4 take 8♣, P3"
+    assert Player(2, "Bob 2") in shown.parts and parse_card("5H") in shown.parts and Money(4) in shown.parts
+    seven = parse_card("7S.1")
+    assert display(Discard(seven), names) == "discard 7♠" and seven in display(Discard(seven), names).parts
+    assert display(Make(tuple(map(parse_card, "4S 5S 6S".split()))), names) == "make 4♠ 5♠ 6♠"
+    assert display(Cap("P2", "high", parse_card("10D")), names) == "cap P2 high 10♦"
+    assert display(Acquire("P5", parse_card("7C.2")), names) == "acquire P5 7♣"
+    assert display(Draw(3, True), names) == "draw 3 +discard"
+
+
+def parts_of(sentence, kind):
+    return [part for part in sentence.parts if isinstance(part, kind)]
+
+
+def test_sentences_carry_their_players_cards_and_money_as_parts():
+    from rules.core.words import Money, Player
+    from rules.portfolio.events import Acquired, Drew, Made, Neutralised
+    names = ODD_NAMES
+    seven = parse_card("7C")
+    acquired = Acquired(4, "P2", 1, seven, 8).describe(names, 0)
+    assert acquired == "[/] acquires P2 from 3 with 7♣ for $8."
+    assert parts_of(acquired, Player) == [Player(4, "[/]"), Player(1, "3")]
+    assert parts_of(acquired, Card) == [seven] and parts_of(acquired, Money) == [Money(8)]
+    run = tuple(map(parse_card, "4S 5S 6S".split()))
+    made = Made(2, "P1", run, 2).describe(names, None)
+    assert made == "Bob 2 makes P1: 4♠ 5♠ 6♠, worth $2." and parts_of(made, Card) == list(run)
+    drew = Drew(3, 3, parse_card("KC"), 5, cards=(parse_card("2H"), parse_card("3H")))
+    assert parts_of(drew.describe(names, 3), Card) == [parse_card("KC"), parse_card("2H"), parse_card("3H")]
+    assert drew.describe(names, 0) == "give takes K♣ from the discard pile and draws 2 more for $5."
+    neutralised = Neutralised(0, "P2", 1, seven, 4).describe(names)
+    assert parts_of(neutralised, Player) == [Player(0, "Bob"), Player(1, "3")]
+
+
+def test_a_refusal_and_the_status_carry_their_parts():
+    from rules.core.words import Money, Player
+    state = table(["2C 7S", "9D", "3D"], names=ODD_NAMES[:3], money=[3, 6, 6],
+                  portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    with pytest.raises(IllegalCommand) as refused_:
+        check(state, Neutralise("P1", parse_card("7S")))
+    assert str(refused_.value) == "Only 2♣ neutralises P1 (3♣–6♣), not 7♠."
+    assert parts_of(refused_.value.sentence, Card) == [parse_card("2C"), parse_card("3C"), parse_card("6C"),
+                                                       parse_card("7S")]
+    with pytest.raises(IllegalCommand) as refused_:
+        check(state, Neutralise("P1", parse_card("2C")))
+    assert parts_of(refused_.value.sentence, Money) == [Money(4), Money(3)]
+    with pytest.raises(IllegalCommand) as refused_:
+        check(state, Offer(1, take=Side(money=7)))
+    assert str(refused_.value) == "3 has only $6, not $7." and Player(1, "3") in refused_.value.sentence.parts
+    status = SPEC.view(state, 1).status
+    assert status == "Bob may act, then discard." and parts_of(status, Player) == [Player(0, "Bob")]
+
+
+def test_the_summary_names_the_winner_as_a_part():
+    from rules.core.words import Money, Player
+    state = table(["AS", "2C"], names=("[/]", "Bob [kid]"), money=[20, 9], current=1, last_round=True,
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S")])
+    play(state, "discard 2C")
+    summary = SPEC.outcome(state).summary
+    assert summary == "[/] wins with $25."
+    assert parts_of(summary, Player) == [Player(0, "[/]")] and parts_of(summary, Money) == [Money(25)]
+
+
+# every player count, with names that are words of the notation, cards, prefixes of one another,
+# quotes, markup, other scripts and 40 characters; the first player is called by the last seat's
+# number, so an offer to that seat is saved as "offer N:", which must not be read as that name
+HOSTILE = [
+    ("2", "[@click=app.quit]"),
+    ("3", "Bob [kid]", "[/]"),
+    ("4", "Bob", "Bob 2", "offer"),
+    ("4", "李雷", "Ибрагим", "give"),
+    ("5", 'Say "hi"', "QD", "x" * 40, "Zoë"),
+    ("5", "O'Neil", "P1", "nothing", "accept"),
+]
+
+
+@pytest.mark.parametrize("names", HOSTILE, ids=lambda names: f"{len(names)}-{names[-1][:8]}")
+def test_a_game_between_hostile_names_saves_and_loads_to_the_same_state(names):
+    """A seeded random game between players called like commands, numbers, cards, markup and
+    one another: saved and loaded at several points and at its end, it is the same game."""
+    from rules import load_match
+    from rules.core import Match, Seat
+    from game_helpers import play_random
+
+    players = len(names)
+    match = Match(SPEC, [Seat(name) for name in names], seed=40 + HOSTILE.index(names))
+    checked = 0
+    while not match.over:
+        play_random(match)
+        if len(match.history) % 50 == 0 or match.over:
+            loaded = load_match(match.to_json())
+            assert loaded.state == match.state and loaded.names == match.names
+            checked += 1
+    assert checked >= 3 and match.over
+    offers = [played for played in match.history if isinstance(played.command, Offer)]
+    assert offers and all(played.text.startswith(f"offer {played.command.to + 1}:") for played in offers)
+    if players > 2:  # offers went to more than one other player
+        assert len({(p.seat, p.command.to) for p in offers}) > 1

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from rules.core import IllegalCommand, NotationError, RulesError, parse_card, parse_cards
+from rules.core.words import Money, Player
 from rules.property import SPEC, STARTING_MONEY, Buy, Decline, Play, cells_for, group, preview
 from rules.property.events import (
     Bought, Claimed, Declined, Drew, GameOver, Lost, Mortgaged, RentPaid, StockRemade,
@@ -176,7 +177,7 @@ def test_setup_is_deterministic_for_a_seed():
 
 
 def test_setup_checks_players_and_options():
-    with pytest.raises(RulesError, match="2-6 players"):
+    with pytest.raises(RulesError, match="Property is for 2–6 players, not 1"):
         SPEC.setup(["A"], None, 1)
     with pytest.raises(RulesError, match="bankruptcies"):
         SPEC.setup(["A", "B"], {"bankruptcies": 4}, 1)
@@ -229,7 +230,7 @@ def test_nine_and_ten_are_wild_but_keep_their_suit():
 
 def test_a_wild_play_must_name_its_cell():
     state = position(hands=(("10D", "4C"), ("7H", "2S")))
-    with pytest.raises(NotationError, match="10D is wild: say which cell"):
+    with pytest.raises(NotationError, match="10♦ is wild: say which cell it names, e.g. play 10D 4C at 1,4"):
         parse("play 10D 4C", state)
     with pytest.raises(IllegalCommand, match="no cell 9·4"):
         check(state, Play(C("10D"), C("4C"), 9, 4))
@@ -611,9 +612,9 @@ def test_parse_buy_and_decline_forgivingly():
     ("", "empty command"),
     ("bid 12", "not a Property command"),
     ("play 3D", "play needs two cards"),
-    ("play 3D 5H", "3D and 5H are both red"),
-    ("play KS 3D", "KS is a purchase unit"),
-    ("play 9H 5C", "9H is wild: say which cell it names, e.g. play 9H 5C at 1,5"),
+    ("play 3D 5H", "3♦ and 5♥ are both red"),
+    ("play KS 3D", "K♠ is a purchase unit"),
+    ("play 9H 5C", "9♥ is wild: say which cell it names, e.g. play 9H 5C at 1,5"),
     ("play 9H 5C at x", "after 'at' give the column and the row"),
     ("play 3D 5Z", "'Z' is not a suit"),
     ("buy", "buy needs the purchase units"),
@@ -771,3 +772,89 @@ def test_a_sampled_state_deals_the_unseen_cards_and_looks_the_same_to_the_viewer
         assert not set(sampled.hands[1]) & (set(state.hands[0]) | set(state.played))
         deals.append((tuple(sampled.hands[1]), tuple(sampled.stock)))
     assert len(set(deals)) > 1  # dealt at random
+
+
+# -- sentences carry their parts ------------------------------------------------------------------
+
+HOSTILE = ("[/]", "Bob [kid]")
+
+
+def test_events_name_players_cards_and_money_as_parts():
+    state = position(board=JB_BOARD, hands=(("3H", "5C", "7D"), ("7H", "2S")), players=HOSTILE)
+    paid, = play(state, "play 3H 5C")
+    said = paid.describe(HOSTILE, 1)
+    assert said == "[/] played 3♥ 5♣ on Bob [kid]'s 3·5 and paid $12 rent (6 cells ×2 for ♥)."
+    assert [part for part in said.parts if not isinstance(part, str)] == [
+        Player(0, "[/]"), C("3H"), C("5C"), Player(1, "Bob [kid]"), Money(12)]
+    events = play(state, "buy KS QS")
+    bought = events[0].describe(HOSTILE, None)
+    assert bought == "[/] bought 3·5 from Bob [kid] for K♠ Q♠ (6 units)."
+    assert {Player(0, "[/]"), Player(1, "Bob [kid]"), C("KS"), C("QS")} <= set(bought.parts)
+    claimed = Claimed(1, C("7H"), C("2S"), 7, 2).describe(HOSTILE)
+    assert claimed.parts[:2] == (Player(1, "Bob [kid]"), " played ") and C("7H") in claimed.parts
+    for event in (Mortgaged(0, C("3D"), C("5C"), 3, 5), Lost(0, C("3D"), C("5C"), 3, 5)):
+        assert {Player(0, "[/]"), C("3D"), C("5C")} <= set(event.describe(HOSTILE).parts)
+    assert Player(0, "[/]") in Declined(0, 3, 5).describe(HOSTILE).parts
+    assert Player(1, "Bob [kid]") in Vacated(1, 2, 3).describe(HOSTILE).parts
+    broke = WentBankrupt(0, 1, 24, 20).describe(HOSTILE)
+    assert broke == "[/] owed Bob [kid] $24 but had $20: [/] is bankrupt."
+    assert {Player(0, "[/]"), Player(1, "Bob [kid]"), Money(24), Money(20)} <= set(broke.parts)
+
+
+def test_a_rent_paid_with_all_one_has_names_both_sums():
+    state = position(board=JB_BOARD, hands=(("3H", "5S"), ("7H", "2S")), money=[20, 150], players=HOSTILE)
+    events = play(state, "play 3H 5S")
+    said = events[0].describe(HOSTILE)
+    assert said.endswith("paid Bob [kid] $20, all they had (rent $24: 6 cells ×4 for ♥ and ♠).")
+    assert {Money(20), Money(24), Player(1, "Bob [kid]")} <= set(said.parts)
+    summary = SPEC.outcome(state).summary
+    assert summary == "Bob [kid] wins with $170; [/] went bankrupt."
+    assert [part for part in summary.parts if not isinstance(part, str)] == [
+        Player(1, "Bob [kid]"), Money(170), Player(0, "[/]")]
+    assert events[-1].describe(HOSTILE).parts == ("Game over: ",) + summary.parts
+
+
+def test_the_status_and_the_preview_name_players_and_money_as_parts():
+    state = position(board=JB_BOARD, hands=(("3D", "5C", "7D"), ("7H", "2S")), players=HOSTILE)
+    assert Player(0, "[/]") in SPEC.view(state, 1).status.parts
+    shown = preview(SPEC.view(state, 0), C("3H"), C("5C"), 3, 5)
+    assert {Player(1, "Bob [kid]"), Money(12)} <= set(shown.parts)
+    play(state, "play 3D 5C")
+    status = SPEC.view(state, 0).status
+    assert status == "[/] may buy 3·5 from Bob [kid] with 6 units, or decline."
+    assert {Player(0, "[/]"), Player(1, "Bob [kid]")} <= set(status.parts)
+
+
+def test_a_refusal_names_the_player_and_the_cards_as_parts():
+    state = position(hands=(("3D", "5C"), ("7H", "2S")), players=HOSTILE)
+    with pytest.raises(IllegalCommand) as refused:
+        check(state, Play(C("4D"), C("5C"), 4, 5))
+    assert str(refused.value) == "[/] does not hold 4♦."
+    assert refused.value.sentence.parts == (Player(0, "[/]"), " does not hold ", C("4D"), ".")
+    with pytest.raises(IllegalCommand) as refused:
+        check(state, Play(C("3D"), C("5C"), 4, 5))
+    assert {C("3D"), C("5C")} <= set(refused.value.sentence.parts)
+
+
+def test_the_log_shows_a_command_with_its_cards():
+    notation = SPEC.notation
+    wild = notation.display(Play(C("9H"), C("5C"), 4, 5), HOSTILE)
+    assert wild == "play 9♥ 5♣ at 4,5" and wild.parts == ("play ", C("9H"), " ", C("5C"), " at 4,5")
+    assert notation.display(Play(C("3D"), C("5C"), 3, 5), HOSTILE) == "play 3♦ 5♣"
+    buy = notation.display(Buy(tuple(parse_cards("KS JK.1"))), HOSTILE)
+    assert buy == "buy K♠ JK" and C("JK.1") in buy.parts  # the second joker, without its copy number
+    assert notation.display(Decline(), HOSTILE) == "decline"
+
+
+def test_a_notation_error_writes_the_cards_it_read_as_the_table_does():
+    state = position(hands=(("3D", "9H", "5C"), ("7H", "2S")))
+    with pytest.raises(NotationError) as refused:
+        parse("play ks 3d", state)
+    assert str(refused.value) == "K♠ is a purchase unit, not a number card: play two cards A-10"
+    assert C("KS") in refused.value.sentence.parts
+    with pytest.raises(NotationError) as refused:
+        parse("play 3d 5h", state)
+    assert {C("3D"), C("5H")} <= set(refused.value.sentence.parts)
+    with pytest.raises(NotationError) as refused:
+        parse("play 9h 5c", state)
+    assert refused.value.sentence.parts[0] == C("9H")  # the example after it is what to type: 9H

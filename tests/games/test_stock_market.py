@@ -14,7 +14,9 @@ import re
 
 import pytest
 
+import rules
 from rules.core import Card, IllegalCommand, Match, NotationError, RulesError, Seat, Suit, get_bot, parse_card
+from rules.core.words import Money, Player
 from rules.stock_market import (
     SPEC, Buy, Discard, End, Lay, Sell, card_uses, lay_effect, lay_range, range_of, worth,
 )
@@ -191,9 +193,9 @@ def test_the_spec():
 def test_setup_is_seeded_and_checks_players_and_options():
     a, b, c = (SPEC.to_json(SPEC.setup(["A", "B", "C"], None, seed)) for seed in (5, 5, 6))
     assert a == b != c
-    with pytest.raises(RulesError, match="2-6 players"):
+    with pytest.raises(RulesError, match="2–6 players"):
         SPEC.setup(["A"], None, 1)
-    with pytest.raises(RulesError, match="2-6 players"):
+    with pytest.raises(RulesError, match="2–6 players"):
         SPEC.setup(list("ABCDEFG"), None, 1)
     with pytest.raises(RulesError, match="unknown option"):
         SPEC.setup(["A", "B"], {"jokers": 3}, 1)
@@ -281,8 +283,8 @@ def test_discard_refusals():
     state = position(["3H 9H 2C 4C 5C 6C 7C 8C", "4D"])
     refused(state, Discard(()), "Discard 1 to 4 cards, not 0")
     refused(state, "discard 3H 2C 4C 5C 6C", "Discard 1 to 4 cards, not 5")
-    refused(state, Discard((C("3H"), C("3H"))), "3H is named twice")
-    refused(state, "discard 10H", "You have no 10H in your hand")
+    refused(state, Discard((C("3H"), C("3H"))), "3♥ is named twice")
+    refused(state, "discard 10H", "You have no 10♥ in your hand")
     play(state, "buy 2C")
     refused(state, "discard 3H", "only a player who did neither may discard")
     state = position(["3H 9H 2C", "4D"])
@@ -311,7 +313,7 @@ def test_the_rule_texts_king_at_six_costs_thirty():
 
 def test_a_player_who_cannot_pay_cannot_buy():
     state = position(["10H 9H", "4D"], money=[59, 200])
-    refused(state, "buy 10H", "10H buys 10 shares of ♥ at $6: $60; you have $59")
+    refused(state, "buy 10H", "10♥ buys 10 shares of ♥ at $6: $60; you have $59")
     assert Buy(C("9H")) in legal(state)
     state = position(["10H", "4D"], money=[60, 200])
     play(state, "buy 10H")
@@ -332,7 +334,7 @@ def test_at_most_two_certificates_a_turn():
 
 def test_nobody_holds_more_than_twelve_shares_of_one_company():
     state = position(["4H 5H 4C", "4D"], holdings=["8H", ""])
-    refused(state, "buy 5H", "You hold 8 shares of ♥; 5H would make 13, and nobody may hold more than 12")
+    refused(state, "buy 5H", "You hold 8 shares of ♥; 5♥ would make 13, and nobody may hold more than 12")
     play(state, "buy 4H")
     assert held_shares(state.holdings[0], H) == 12
     play(state, "buy 4C")  # the limit is per company
@@ -340,7 +342,7 @@ def test_nobody_holds_more_than_twelve_shares_of_one_company():
 
 def test_buying_from_a_hand_card_only():
     state = position(["4H", "4D"])
-    refused(state, "buy 5H", "You have no 5H in your hand")
+    refused(state, "buy 5H", "You have no 5♥ in your hand")
     refused(state, Buy("5H"), "'5H' is not a card")
 
 
@@ -376,7 +378,7 @@ def test_buying_and_selling_mix_freely_in_the_trading_phase():
     play(state, "sell 7H")
     play(state, "buy 9C")
     assert state.phases == ["trade"] and keys(state.holdings[0]) == ["4D", "9C"]
-    refused(state, "sell 4C", "You hold no 4C certificate")
+    refused(state, "sell 4C", "You hold no 4♣ certificate")
 
 
 def test_a_certificate_bought_this_turn_cannot_be_sold_this_turn():
@@ -384,7 +386,7 @@ def test_a_certificate_bought_this_turn_cannot_be_sold_this_turn():
     play(state, "buy 3H")
     # "sell 3H" picks the copy that may be sold
     assert parse("sell 3H", state) == Sell(C("3H.1"))
-    refused(state, Sell(C("3H")), "You bought 3H this turn; a certificate cannot be sold in the turn it was bought")
+    refused(state, Sell(C("3H")), "You bought 3♥ this turn; a certificate cannot be sold in the turn it was bought")
     assert [c for c in legal(state) if isinstance(c, Sell)] == [Sell(C("3H.1"))]
     play(state, "end")
     play(state, "end")
@@ -450,11 +452,11 @@ def test_the_rule_texts_hearts_example():
     state = position(["9H 10H JH QH KH AH", "5C"])
     lays = [(c.card.code, c.price) for c in legal(state) if isinstance(c, Lay)]
     assert lays == [("9H", 9), ("10H", 10), ("JH", 11)]
-    refused(state, "lay AH", "♥ stands at $6 and may move only from $2 to $11: AH ($1) is out of range")
-    refused(state, "lay QH 12", "QH ($12) is out of range")
-    refused(state, "lay KH 13", "KH ($13) is out of range")
+    refused(state, "lay AH", "♥ stands at $6 and may move only from $2 to $11: A♥ ($1) is out of range")
+    refused(state, "lay QH 12", "Q♥ ($12) is out of range")
+    refused(state, "lay KH 13", "K♥ ($13) is out of range")
     for court in ("JH", "QH", "KH"):
-        refused(state, f"lay {court} 0", f"{court} as $0 is out of range")
+        refused(state, f"lay {court} 0", f"{C(court).symbol} as $0 is out of range")
     assert range_of(state, H).text() == "$2–$11"
 
 
@@ -477,11 +479,11 @@ def test_a_court_card_as_zero_needs_zero_within_the_down_limit(suit, low, high):
 
 def test_a_number_card_sets_its_number_and_a_court_card_its_value_or_zero():
     state = position(["7H QH", "5C"])
-    refused(state, Lay(C("7H"), 8), "7H sets the price to $7, not $8; only a court card can be laid as $0")
-    refused(state, Lay(C("7H"), 0), "7H sets the price to $7, not $0")
-    refused(state, Lay(C("QH"), 11), "QH is laid as $12 or as $0, not $11")
+    refused(state, Lay(C("7H"), 8), "7♥ sets the price to $7, not $8; only a court card can be laid as $0")
+    refused(state, Lay(C("7H"), 0), "7♥ sets the price to $7, not $0")
+    refused(state, Lay(C("QH"), 11), "Q♥ is laid as $12 or as $0, not $11")
     refused(state, Lay(C("7H"), "7"), "A price is a whole number of dollars")
-    refused(state, "lay 8H", "You have no 8H in your hand")
+    refused(state, "lay 8H", "You have no 8♥ in your hand")
     refused(state, Lay(None, 7), "None is not a card")
 
 
@@ -492,7 +494,7 @@ def test_on_a_court_price_card_any_number_card_and_no_court_card(declared):
     state = position(["AH 10H QH KH", "5C"], piles=piles, prices={"H": declared})
     lays = [(c.card.code, c.price) for c in legal(state) if isinstance(c, Lay)]
     assert lays == [("AH", 1), ("10H", 10)]
-    refused(state, "lay QH 12", "The ♥ price card is JH, a court card: no court card may be laid on it")
+    refused(state, "lay QH 12", "The ♥ price card is J♥, a court card: no court card may be laid on it")
     refused(state, "lay KH 0", "no court card may be laid on it")
     assert range_of(state, H).text() == "any number card (A–10), no court card"
     play(state, "lay AH")  # 11 → 1 would be far out of range on a number card
@@ -721,7 +723,7 @@ def test_a_sale_all_the_money_can_just_pay_goes_through():
 def test_a_sale_nobody_could_pay_for_is_refused():
     """Only a hand-made position can hold less money in all than one sale."""
     state = position(["4D", "5C"], holdings=["10H", ""], money=[0, 10], bank=20)
-    refused(state, "sell 10H", "The bank and the players together hold only $30: nobody can pay $60 for 10H")
+    refused(state, "sell 10H", "The bank and the players together hold only $30: nobody can pay $60 for 10♥")
 
 
 # -- seats, commands, the view ------------------------------------------------------------------------------
@@ -898,8 +900,8 @@ def test_card_uses_say_what_each_hand_card_can_do_now():
 
 def test_out_of_range_messages_start_at_zero_for_a_low_price():
     state = position(["KD 6D", "5C"], piles={**PILES, "D": ["2D"]})
-    refused(state, "lay KD 13", "♦ stands at $2 and may move only from $0 to $5: KD ($13) is out of range")
-    refused(state, "lay 6D", "6D ($6) is out of range")
+    refused(state, "lay KD 13", "♦ stands at $2 and may move only from $0 to $5: K♦ ($13) is out of range")
+    refused(state, "lay 6D", "6♦ ($6) is out of range")
     assert Lay(C("KD"), 0) in legal(state)
 
 
@@ -1064,6 +1066,15 @@ def test_json_errors_are_told_in_words(change, message):
 
 
 # -- a balanced random playout (random play mostly discards; this one picks a kind of command first)
+def balanced_choice(match: Match, rng: random.Random):
+    """(seat, command): a random kind of legal command for the awaited seat, then one of that kind."""
+    seat = min(match.awaiting)
+    kinds = collections.defaultdict(list)
+    for command in match.legal(seat):
+        kinds[type(command).__name__].append(command)
+    return seat, rng.choice(kinds[rng.choice(sorted(kinds))])
+
+
 def test_balanced_random_playouts_keep_every_invariant():
     for seed in range(6):
         n = 2 + seed % 5
@@ -1073,11 +1084,7 @@ def test_balanced_random_playouts_keep_every_invariant():
         conserved = SPEC.conserved(match.state)
         seen = collections.Counter()
         while not match.over:
-            seat = min(match.awaiting)
-            kinds = collections.defaultdict(list)
-            for command in match.legal(seat):
-                kinds[type(command).__name__].append(command)
-            command = rng.choice(kinds[rng.choice(sorted(kinds))])
+            seat, command = balanced_choice(match, rng)
             text = match.format(command)
             assert match.parse(seat, text) == command
             for event in match.submit(seat, command):
@@ -1106,3 +1113,118 @@ def test_the_results_chart_follows_each_players_worth():
                                                          for card in state.holdings[s]) for s in range(3))
     assert SPEC.score_label == "Worth" and SPEC.scores(state) == expected
     assert SPEC.scores(state) != tuple(state.money)  # the certificates count too
+
+
+# -- names: sentences carry their parts, and no command names a player ---------------------------------------
+# names a player might type: the game's command words, numbers, card codes, prefixes of one
+# another, quotes, brackets (markup), other scripts, the longest name allowed
+HOSTILE = ("buy", "3", "QD", "Bob", "Bob 2", "[/]", "Bob [kid]", "[@click=app.quit]", '"Cleo"',
+           "end", "Zoë", "李雷", "Ибрагим", "lay QS 0", "7H", "x" * 40, "'pass'", "sell 7H", "discard",
+           "12")
+
+
+def hostile_names(players: int, seed: int) -> list[str]:
+    return random.Random(seed).sample(HOSTILE, players)
+
+
+def assert_parts_name_the_players(sentence: str, names) -> None:
+    """Every player a sentence names is a Player part with that seat's own name."""
+    for part in getattr(sentence, "parts", ()):  # a sentence naming nothing may be a plain str
+        if isinstance(part, Player):
+            assert part.name == names[part.seat], sentence
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_a_game_with_hostile_names_saves_and_loads_to_the_same_state(players):
+    names = hostile_names(players, players)
+    match = Match(SPEC, [Seat(name) for name in names], seed=players)
+    rng = random.Random(players)
+    checked = 0
+    while not match.over:
+        match.submit(*balanced_choice(match, rng))
+        if len(match.history) % 25 == 0 or match.over:
+            loaded = rules.load_match(json.loads(json.dumps(match.to_json())))
+            assert list(loaded.names) == names and loaded.state == match.state
+            assert len(loaded.history) == len(match.history)
+            checked += 1
+    assert checked >= 3
+    # every sentence of the game names its players by their Player parts, each as typed
+    for played in match.history:
+        for event in played.events:
+            sentence = event.describe(names, played.seat)
+            assert_parts_name_the_players(sentence, names)
+            seat = getattr(event, "seat", None)
+            if seat is not None:
+                assert Player(seat, names[seat]) in sentence.parts, sentence
+    status = SPEC.view(match.state, 0).status
+    assert Player(match.state.ended_by, names[match.state.ended_by]) in status.parts
+    assert_parts_name_the_players(match.outcome.summary, names)
+    winner = match.outcome.winners[0]
+    assert Player(winner, names[winner]) in match.outcome.summary.parts
+
+
+def test_events_statuses_refusals_and_results_carry_players_cards_and_money_as_parts():
+    names = ("[/]", "Bob [kid]", "3")
+    state = position(["KC QS 7H", "4D", "5D"], names=names, holdings=["4S", "7S QS.1", ""],
+                     piles={**PILES, "S": ["3S"]})
+    status = SPEC.view(state, 1).status
+    assert status.startswith("[/]'s turn") and status.parts[0] == Player(0, "[/]")
+    bought = play(state, "buy KC")[0].describe(names)
+    assert bought == "[/] buys 5 shares of ♣ with K♣ at $3: $15."
+    assert bought.parts == (Player(0, "[/]"), " buys 5 shares of ♣ with ", C("KC"), " at ", Money(3), ": ",
+                            Money(15), ".")
+    assert Player(0, "[/]") in SPEC.view(state, 2).status.parts
+    # a refusal's sentence holds the card, which reads in symbols
+    with pytest.raises(IllegalCommand) as refusal:
+        SPEC.check(state, 0, Sell(C("KC")))
+    assert str(refusal.value) == ("You bought K♣ this turn; a certificate cannot be sold in the turn it was "
+                                  "bought.")
+    assert C("KC") in refusal.value.sentence.parts
+    with pytest.raises(IllegalCommand) as refusal:
+        SPEC.check(state, 1, End())
+    assert {Player(1, "Bob [kid]"), Player(0, "[/]")} <= set(refusal.value.sentence.parts)
+    # what a crash would do, and what it did, name the holders and their losses
+    effect = lay_effect(SPEC.view(state, 0), C("QS"), 0)
+    assert effect == "bankrupts ♠: [/] loses 4 shares ($12) and Bob [kid] loses 12 shares ($36)"
+    assert {Player(0, "[/]"), Player(1, "Bob [kid]"), Money(12), Money(36)} <= set(effect.parts)
+    assert Player(0, "[/]") in card_uses(SPEC.view(state, 0))["QS"][-1].parts
+    laid, crash = play(state, "lay QS 0")
+    assert C("QS") in laid.describe(names).parts and Money(0) in laid.describe(names).parts
+    lost = crash.describe(names)
+    assert lost == "[/] loses 4♠ (4 shares, $12) and Bob [kid] loses 7♠ Q♠ (12 shares, $36)."
+    assert [part for part in lost.parts if not isinstance(part, str)] == [
+        Player(0, "[/]"), C("4S"), Money(12), Player(1, "Bob [kid]"), C("7S"), C("QS.1"), Money(36)]
+    play(state, "end")
+    # a levy names each player who could not pay
+    state = position(["4D", "5C", "6D"], names=names, holdings=["10H", "", ""], money=[200, 30, 120], bank=20)
+    levy = play(state, "sell 10H")[0].describe(names)
+    assert {Player(1, "Bob [kid]"), Money(70), Money(100)} <= set(levy.parts)
+    # the result names the winner and the worth
+    state = position(["2C", "4S", "6S"], names=names, money=[100, 148, 130], joker="JK", ended_by=2,
+                     aside=["JK.1"])
+    summary = SPEC.outcome(state).summary
+    assert summary == "Bob [kid] wins with $148." and summary.parts[0] == Player(1, "Bob [kid]")
+    assert Money(148) in summary.parts
+    assert SPEC.view(state, 0).status.parts == ("The game is over: ", Player(2, "3"), " drew a joker.")
+
+
+def test_the_log_shows_a_command_in_the_notations_words_with_its_cards_as_parts():
+    display, fmt = SPEC.notation.display, SPEC.notation.format
+    names = ["buy", "[/]"]
+    assert display(Lay(C("QS.1"), 12), names).parts == ("lay ", C("QS.1"), " 12")
+    assert display(Lay(C("QS.1"), 12), names) == "lay Q♠ 12"  # no copy number
+    assert display(Lay(C("9D"), 9), names) == "lay 9♦"
+    assert display(Discard((C("2C.1"), C("AH"))), names).parts == ("discard ", C("AH"), " ", C("2C.1"))
+    assert display(End(), names) == "end" and display(Sell(C("5C.1")), names) == "sell 5♣"
+    with pytest.raises(NotationError):
+        display(object(), names)
+    # every legal command: the words format writes, each card in symbols
+    state = position(["AH 7H QS KD 2C 2C.1 9D", "4D"], names=names, holdings=["5C 5C.1", ""],
+                     piles={**PILES, "D": ["2D"]})
+    for command in legal(state):
+        words = fmt(command).split()
+        expected = [word if i == 0 or word.isdigit() else parse_card(word).symbol
+                    for i, word in enumerate(words)]
+        assert display(command, names).split() == expected
+        # no command names a player: the names change nothing in what is saved or read
+        assert parse(fmt(command), state) == command

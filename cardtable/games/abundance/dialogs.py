@@ -131,7 +131,7 @@ class OfferDialog(Dialog):
     def command(self) -> Offer:
         give = Side(cards=self._cards("offer-give-cards", self.seat), money=self._money("#offer-give-money"))
         take = Side(cards=self._cards("offer-take-cards", self.other), money=self._money("#offer-take-money"))
-        return Offer(self.names[self.other], give, take)
+        return Offer(None, give, take)
 
     def _update(self) -> None:
         command = self.command

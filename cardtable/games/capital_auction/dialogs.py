@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,10 +17,12 @@ from textual.widgets.option_list import Option
 from rules.core import Command
 
 from ...widgets.dialog import Dialog
+from ...widgets.words import plain, styled
 
 
 class ChoiceDialog(Dialog):
-    """``choices``: (words, command) pairs; dismisses with the command chosen, or None."""
+    """``choices``: (words, command) pairs; dismisses with the command chosen, or None. The
+    words and the note may be rules' Sentences: their players are styled, nothing is markup."""
 
     DEFAULT_CSS = """
     ChoiceDialog {
@@ -39,10 +40,10 @@ class ChoiceDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = self.title_text
+            box.border_title = plain(self.title_text)
             if self.note:
-                yield Static(self.note, classes="dialog--note", markup=False)
-            yield OptionList(*[Option(Text(words), id=str(index)) for index, (words, _) in enumerate(self.choices)],
+                yield Static(styled(self.note), classes="dialog--note")
+            yield OptionList(*[Option(styled(words), id=str(index)) for index, (words, _) in enumerate(self.choices)],
                              id="choices", compact=True)
             yield Static(classes="dialog--error")
             with Horizontal(classes="dialog--buttons"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -13,9 +14,10 @@ from textual.widget import Widget
 
 from rules.capital_auction.cards import CARDS, Capital
 from rules.capital_auction.state import BID, CapitalAuctionView
-from rules.core.words import join_names
+from rules.core.words import join_names, player, players, say
 
 from ...widgets.panel import Panel
+from ...widgets.words import styled
 from .words import BACK, describe, phase_title, slot_text, values_text
 
 
@@ -52,12 +54,14 @@ def auction_text(view: CapitalAuctionView, names: Sequence[str], viewer: int | N
         lines.append(Text(f"{names[view.winner]} won auction {view.auction}.", style="dim"))
     pending = view.pending
     if pending is not None:
-        line = Text(f"{names[pending.seat]} plays {describe(pending.play, view, names, pending.seat)}", style="bold")
+        # names are styled as parts of the sentence, never read as markup
+        line = styled(say("{} plays {}", player(names, pending.seat), describe(pending.play, view, names, pending.seat)),
+                      style="bold")
         if pending.chain:
-            line.append(f"; Connections: {join_names([names[s] for s in pending.chain])}")
+            line.append_text(styled(say("; Connections: {}", join_names(players(names, pending.chain)))))
             line.append(" — cancelled" if pending.cancelled else " — stands", style="yellow")
         if pending.asking and not short:
-            line.append(f"; to answer: {join_names([names[s] for s in pending.asking])}", style="dim")
+            line.append_text(styled(say("; to answer: {}", join_names(players(names, pending.asking))), style="dim"))
         lines.append(line)
     if not short:
         lines.append(Text(f"Decks: Capital {view.capital_deck}, discards {len(view.capital_discard)} · Tools "
@@ -68,11 +72,12 @@ def auction_text(view: CapitalAuctionView, names: Sequence[str], viewer: int | N
 
 def portfolios_text(view: CapitalAuctionView, names: Sequence[str], viewer: int | None, short: bool = False) -> Text:
     """One line per player: the name, then each Investment card as the viewer sees it."""
-    width = max(len(name) for name in names) + (6 if viewer is not None else 0)
+    # names line up by the cells they take (李雷 takes four)
+    width = max(cell_len(name) for name in names) + (6 if viewer is not None else 0)
     lines = []
     for seat, portfolio in enumerate(view.portfolios):
         label = ("▶ " if seat == view.current else "  ") + names[seat] + (" (you)" if seat == viewer else "")
-        line = Text(label.ljust(width + 2) + " ",
+        line = Text(label + " " * max(0, width + 2 - cell_len(label)) + " ",
                     style="bold underline" if seat == viewer else "bold" if seat == view.current else "")
         if portfolio:
             line.append_text(Text(" ").join(slot_text(slot, viewer, names, short=short, owner=seat)
@@ -110,7 +115,7 @@ class AuctionPanel(Panel):
 class PortfoliosPanel(Panel):
     def show(self, view: CapitalAuctionView, names: Sequence[str], viewer: int | None, short: bool = False) -> None:
         self.show_text(portfolios_text(view, names, viewer, short),
-                       f"Portfolios · {BACK} face down · \\[name] known")
+                       f"Portfolios · {BACK} face down · [name] known")
 
 
 class ToolsPanel(Panel):
@@ -197,7 +202,7 @@ class CapitalChips(Widget, can_focus=True):
             text.append(self.note, style="dim")
         if self.hint:
             text.append("\n")
-            text.append(self.hint, style="italic")
+            text.append_text(styled(self.hint, style="italic"))
         return text
 
     def show_hint(self, hint: str) -> None:

@@ -26,8 +26,10 @@ from rules.capital_auction.commands import (
 )
 from rules.capital_auction.state import BID, FLIP, PICK, REACT, TAX, TOOL, VENTURE, CapitalAuctionView
 from rules.core import Command, Match
+from rules.core.words import plural
 
 from ...screens.table import TableScreen
+from ...widgets.words import plain
 from .dialogs import ChoiceDialog
 from .panels import AuctionPanel, CapitalChips, PortfoliosPanel, ToolsPanel
 from .words import describe
@@ -42,6 +44,15 @@ PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
     "bid": (BID,), "pass": (BID, TOOL), "tool": (TOOL,),
     "react": (REACT,), "let_stand": (REACT,), "choose": (FLIP, PICK, TAX, VENTURE),
 }
+
+
+def spent(command: Command) -> tuple[int, tuple[int, ...]]:
+    """What a choice costs its player in Capital (a Connection's payment, a Tax Inspection's
+    discards): the total, then the values, the highest card kept longest; nothing for others."""
+    values = command.pay if isinstance(command, React) else command.values if isinstance(command, DiscardCapital) else ()
+    return (sum(values), values)
+
+
 CHOICE_TITLES = {
     FLIP: "Turn one of auction 3's cards face up",
     PICK: "Industrial Espionage: take one Capital card",
@@ -105,11 +116,13 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
         chips = self.chips
         view = self.ca_view
         if self.viewer is None:
-            chips.border_title = "Capital"
+            chips.border_title = plain("Capital")
             chips.show((), "Each player's Capital cards are theirs alone to see.")
             return
         cards, laid = view.capital, ()
-        title = f"Your Capital · {sum(c.value for c in cards)} in hand"
+        # the value first, then the cards it is in: "16 in hand" read as sixteen cards
+        title = f"Your Capital · {sum(c.value for c in cards)} in {plural(len(cards), 'card')}" if cards else (
+            "Your Capital · none")
         if view.phase == BID and self.my_turn:
             # a raise is a whole new bid: the cards already laid can be part of it again
             laid = view.bids[self.viewer]
@@ -121,7 +134,7 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
             # the rules say at once whether the ticked cards make a bid, before b is pressed
             if chips.chosen:
                 hint = self.refusal(Bid(chips.chosen)) or f"b bids {sum(chips.chosen)}."
-        chips.border_title = title
+        chips.border_title = plain(title)
         chips.show_hint(hint)
 
     @on(CapitalChips.Changed)
@@ -159,7 +172,8 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
             return
         values = self.chips.chosen
         if not values:
-            self.notify("Tick the Capital cards to bid with first (space, or a click).", severity="warning")
+            self.notify("Tick the Capital cards to bid with first (space, or a click).", severity="warning",
+                        markup=False)
             return
         if self.submit(Bid(values)):
             self.chips.untick()
@@ -173,7 +187,8 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
                     "your lowest Capital cards pay its cost.", plays)
 
     def action_react(self) -> None:
-        reactions = [command for command in self.legal if isinstance(command, React)]
+        # the cheapest payment first: Enter must not spend a card the player did not need to
+        reactions = sorted((command for command in self.legal if isinstance(command, React)), key=spent)
         if len(reactions) == 1:
             self.submit(reactions[0])
         else:
@@ -184,7 +199,8 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
 
     def action_choose(self) -> None:
         view = self.ca_view
-        choices = [command for command in self.legal if isinstance(command, CHOICES)]
+        # a Tax Inspection's discards cheapest first, as a Connection's payment
+        choices = sorted((command for command in self.legal if isinstance(command, CHOICES)), key=spent)
         self._offer(CHOICE_TITLES.get(view.phase, "Choose"), view.status, choices)
 
     def _offer(self, title: str, note: str, commands: list[Command]) -> None:

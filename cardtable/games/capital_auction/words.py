@@ -13,7 +13,7 @@ from rules.capital_auction.commands import (
 from rules.capital_auction.cards import CARDS
 from rules.capital_auction.state import BID, TOOL, CapitalAuctionView, SlotInfo
 from rules.core import Command
-from rules.core.words import join_names
+from rules.core.words import Sentence, join_names, player, say
 
 BACK = "▒▒"
 
@@ -46,46 +46,48 @@ def values_text(values: Sequence[int]) -> str:
     return " ".join(map(str, values)) if values else "nothing"
 
 
-def describe(command: Command, view: CapitalAuctionView, names: Sequence[str], seat: int | None = None) -> str:
-    """What ``command`` would do if ``seat`` (by default the seat awaited) played it, in words."""
+def describe(command: Command, view: CapitalAuctionView, names: Sequence[str], seat: int | None = None) -> Sentence:
+    """What ``command`` would do if ``seat`` (by default the seat awaited) played it, in words
+    (its players as parts of the sentence)."""
     seat = view.current if seat is None else seat
+
+    def whose(owner: int | None) -> Sentence:
+        return Sentence("your") if owner == view.seat else say("{}'s", player(names, owner))
+
     match command:
         case Bid(values):
-            return f"Bid {values_text(values)} ({sum(values)} in all)"
+            return Sentence(f"Bid {values_text(values)} ({sum(values)} in all)")
         case Pass():
-            return "Play no Tool this time" if view.phase == TOOL else "Pass: leave this auction"
+            return Sentence("Play no Tool this time" if view.phase == TOOL else "Pass: leave this auction")
         case Flip(lot):
-            return f"Turn auction {lot[0]}'s {'left' if lot.endswith('a') else 'right'} card face up"
-        case Play(tool, player, card, own, lot, pay):
-            kind = CARDS.tool(tool)
-            parts = [kind.name]
+            return Sentence(f"Turn auction {lot[0]}'s {'left' if lot.endswith('a') else 'right'} card face up")
+        case Play(tool, target, card, own, lot, pay):
+            parts: list[str] = [CARDS.tool(tool).name]
             if own:
-                whose = "your" if seat == view.seat else f"{names[seat]}'s"
-                parts.append(f"on {whose} card {_slot_name(view, seat, own, names)}")
-            if player:
-                target = names.index(player) if player in names else None
-                if card and target is not None:
-                    parts.append(f"on {player}'s card {_slot_name(view, target, card, names)}")
+                parts.append(say("on {} card {}", whose(seat), _slot_name(view, seat, own)))
+            if target is not None:
+                if card:
+                    parts.append(say("on {} card {}", whose(target), _slot_name(view, target, card)))
                 else:
-                    parts.append(f"on {player}")
+                    parts.append(say("on {}", player(names, target)))
             if lot:
                 parts.append(f"on the table's card {lot}")
             parts.append(f"— pay {values_text(pay)}" if pay else "— free")
-            return " ".join(parts)
+            return Sentence(" ").join(parts)
         case React(pay):
-            return f"React with a Connection in the Government — pay {values_text(pay)}"
+            return Sentence(f"React with a Connection in the Government — pay {values_text(pay)}")
         case Decline():
-            return "Let it stand"
+            return Sentence("Let it stand")
         case Take(value):
-            return f"Take the {value}"
+            return Sentence(f"Take the {value}")
         case DiscardCapital(values):
-            return f"Discard {values_text(values)}"
+            return Sentence(f"Discard {values_text(values)}")
         case DiscardTool(tool):
-            return f"Discard {CARDS.tool(tool).name}"
-    return str(command)
+            return Sentence(f"Discard {CARDS.tool(tool).name}")
+    return Sentence(str(command))
 
 
-def _slot_name(view: CapitalAuctionView, seat: int | None, position: int, names: Sequence[str]) -> str:
+def _slot_name(view: CapitalAuctionView, seat: int | None, position: int) -> str:
     if seat is None or not 0 < position <= len(view.portfolios[seat]):
         return str(position)
     slot = view.portfolios[seat][position - 1]

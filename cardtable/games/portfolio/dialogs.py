@@ -3,7 +3,8 @@
 Each dialog dismisses with the Command to play (or True/False for the answer), or None when the
 player closes it. None of them decides a rule: the draw and deal dialogs ask the ``check`` they
 are given (the rules, through the table) before they let a command go, and show its refusal in
-the rules' own words.
+the rules' own words, its cards in colour. Players' names are shown exactly as typed (rich Text,
+never markup).
 """
 
 from __future__ import annotations
@@ -15,23 +16,25 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from rules.core import Command, NotationError, parse_cards
 from rules.core.offers import Accept, Deal, Offer, Side
-from rules.core.words import dollars
+from rules.core.words import dollars, player, say
 from rules.portfolio.commands import Draw, Pauper
 from rules.portfolio.state import PortfolioInfo, PortfolioView
 
 from ...widgets import HandWidget, card_text
 from ...widgets.dialog import Dialog
 from ...widgets.toggles import Dot, Tick, TickList
+from ...widgets.words import plain, styled
 from .board import offer_side, summary_text
 
 Check = Callable[[Command], "str | None"]
-"""Asks the rules about a command: None if it may be played, else the reason."""
+"""Asks the rules about a command: None if it may be played, else the reason (a Sentence, whose
+cards are shown in colour)."""
 
 
 def draw_command(count: int, from_discard: bool, pauper: bool) -> Command:
@@ -47,7 +50,11 @@ def draw_choices(view: PortfolioView) -> list[tuple[int, int, int]]:
     return [(count, cost, view.turn_income - cost) for count, cost in enumerate(view.draw_costs, 1)]
 
 
-class DrawDialog(Dialog):
+class PortfolioDialog(Dialog):
+    """A Portfolio dialog (the shared Dialog shows the rules' objection with its cards in colour)."""
+
+
+class DrawDialog(PortfolioDialog):
     """The start of a turn: this turn's income, what 1, 2, 3 … cards would cost and leave in the
     bank, pauper's rule when it applies, and whether to take the top discard first. Dismisses
     with ``draw N [+discard]`` / ``pauper [+discard]``."""
@@ -69,7 +76,7 @@ class DrawDialog(Dialog):
     def compose(self) -> ComposeResult:
         view = self.view
         with Vertical(id="draw-box") as box:
-            box.border_title = f"{self.player}: draw"
+            box.border_title = plain(f"{self.player}: draw")
             if view.pauper:
                 yield Static(Text.assemble(
                     ("Pauper's rule: ", "bold"), "you own no portfolio and hold fewer than 13 cards, "
@@ -144,6 +151,10 @@ class DrawDialog(Dialog):
         for index, choice in enumerate(self.choices):
             if choice[0] == count:
                 self.query_one("#draw-counts", OptionList).highlighted = index
+                return
+        # a count this turn's income does not pay for (a pauper's other than two): the key says
+        # why in the rules' words, and the choice stays
+        self._error(self.check(Draw(count, self.from_discard)))
 
     def action_toggle_discard(self) -> None:
         box = self.query_one("#draw-discard", Checkbox)
@@ -157,7 +168,7 @@ class DrawDialog(Dialog):
         self._ok_or_cancel(event, "draw-ok", self.action_draw)
 
 
-class DealDialog(Dialog):
+class DealDialog(PortfolioDialog):
     """An offer to one other player: what you give (hand cards, portfolios, money) and what you
     take (their portfolios, money, and cards named by face — their hand is hidden). The offer is
     previewed in notation and checked as it changes; dismisses with the ``Offer``."""
@@ -193,12 +204,12 @@ class DealDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="deal-box") as box:
-            box.border_title = f"{self.names[self.seat]}: offer a deal"
+            box.border_title = plain(f"{self.names[self.seat]}: offer a deal")
             with Horizontal(classes="deal--row"):
                 yield Label("With: ")
                 with RadioSet(id="deal-with", compact=True):
                     for number, other in enumerate(self.others):
-                        yield Dot(self.names[other], value=number == 0, compact=True)
+                        yield Dot(plain(self.names[other]), value=number == 0, compact=True)
             with Horizontal(id="deal-sides"):
                 with Vertical(id="deal-give", classes="deal--side") as give:
                     give.border_title = "You give"
@@ -255,7 +266,7 @@ class DealDialog(Dialog):
         take = Side(tuple(parse_cards(self.query_one("#deal-take-cards", Input).value)),
                     tuple(self.query_one("#deal-take-portfolios", SelectionList).selected),
                     self._money("#deal-take-money"))
-        return Offer(self.names[self.counterparty], give, take)
+        return Offer(self.counterparty, give, take)
 
     def _offer_or_error(self) -> tuple[Offer | None, str | None]:
         try:
@@ -270,8 +281,8 @@ class DealDialog(Dialog):
         theirs = self._portfolios(other)
         take.add_options(theirs)
         self.query_one("#deal-take-label", Label).update(
-            "Portfolios" if theirs else f"Portfolios: {self.names[other]} has none")
-        self.query_one("#deal-take", Vertical).border_title = f"You take from {self.names[other]}"
+            plain("Portfolios" if theirs else f"Portfolios: {self.names[other]} has none"))
+        self.query_one("#deal-take", Vertical).border_title = plain(f"You take from {self.names[other]}")
         self._update()
 
     def _update(self) -> None:
@@ -281,8 +292,10 @@ class DealDialog(Dialog):
         elif command.give.empty and command.take.empty:
             preview = "choose what to give and take"
         else:
-            preview = f"{command.to} gets {command.give.describe()}; you get {command.take.describe()}"
-        self.query_one("#deal-preview", Static).update(Text.assemble(("Offer: ", "dim"), preview))
+            preview = say("{} gets {}; you get {}", player(self.names, self.counterparty),
+                          command.give.describe(), command.take.describe())
+        self.query_one("#deal-preview", Static).update(
+            Text.assemble(("Offer: ", "dim"), styled(preview, four_colour=self.four_colour)))
         self._error(problem)
 
     @on(RadioSet.Changed)
@@ -309,7 +322,7 @@ class DealDialog(Dialog):
         self._ok_or_cancel(event, "deal-ok", self.action_offer)
 
 
-class DealAnswer(Dialog):
+class DealAnswer(PortfolioDialog):
     """The responder's side of a deal, shown after the hand-off curtain: what each side gives,
     in full. Dismisses with True (accept, ``y``), False (decline, ``n``) or None (Escape: look
     at the table first; ``y``/``n`` still answer there)."""
@@ -332,7 +345,7 @@ class DealAnswer(Dialog):
         offer, names, four = self.offer, self.names, self.four_colour
         proposer, responder = names[offer.proposer], names[offer.responder]
         with Vertical(id="answer-box") as box:
-            box.border_title = f"{responder}: a deal from {proposer}"
+            box.border_title = plain(f"{responder}: a deal from {proposer}")
             yield Static(Text.assemble(
                 (f"{proposer} gives you: ", "bold"),
                 offer_side(offer.give, self.infos, four)),
@@ -342,8 +355,8 @@ class DealAnswer(Dialog):
                 offer_side(offer.take, self.infos, four)),
                 id="answer-take")
             if offer.take.cards:
-                yield Static(f"{proposer} names the cards by face: you hand over one of each face "
-                             "from your hand.", classes="dialog--note")
+                yield Static(plain(f"{proposer} names the cards by face: you hand over one of each face "
+                                   "from your hand."), classes="dialog--note")
             yield Static(classes="dialog--error")
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Accept (y)", variant="primary", id="answer-yes", compact=True)

@@ -16,9 +16,10 @@ from textual.binding import Binding
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
-from rules.core import Card, Command
+from rules.core import Card, Command, parse_card
+from rules.core.words import dollars, player, say
 from rules.portfolio.commands import (
-    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper,
+    Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Offer, Pauper, Side,
 )
 from rules.portfolio.rules import card_uses
 from rules.portfolio.state import ACT, DRAW, HIGH, LOW, RESPOND, PortfolioView
@@ -39,6 +40,11 @@ KINDS: dict[str, tuple[type, ...]] = {
 # Footer fits 80 columns.
 PHASE_KEYS = {DRAW: {"draw"}, RESPOND: {"answer"},
               ACT: {"make", "extend", "cap", "neutralise", "acquire", "offer", "discard", "end_turn"}}
+# The keys that play a card on a portfolio, and the command each would play.
+CARD_KEYS = {"extend": Extend, "cap": Cap, "neutralise": Neutralise, "acquire": Acquire}
+# Any card, for asking the rules about a key while no card is chosen: out of turn, or before the
+# draw, their refusal is about that and not about the card.
+ANY_CARD = parse_card("2C")
 
 
 class PortfolioTable(TableScreen, inherit_bindings=False):
@@ -166,6 +172,8 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if kinds is not None:
             if any(isinstance(command, kinds) for command in self.legal):
                 return True
+            if action == "offer" and self.my_turn and self.refusal(self._probe("offer")) is None:
+                return True  # legal lists a few offers; the rules take others (a gift, say)
             # greyed in its phase, hidden in the others (but Discard and End share one place)
             shown = PHASE_KEYS.get(getattr(self.view, "phase", ""), set())
             if action in ("discard", "end_turn") and action in shown:
@@ -175,6 +183,48 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if action == "portfolio":
             return True if self.view.portfolios else None
         return super().check_action(action, parameters)
+
+    def why_not(self, action: str) -> str | None:
+        """Why a key of the game does nothing now: the rules' refusal of what it would play
+        (the selected card on the selected portfolio, an offer, a draw …), or what is missing."""
+        name = action.partition("(")[0]
+        acting = self.my_turn and getattr(self.view, "phase", None) == ACT
+        if name in CARD_KEYS and acting and len(self.hand.selected) != 1:
+            return f"No card in your hand can {name} a portfolio now."
+        if name in CARD_KEYS and acting and self.board.selected is None:
+            return f"There is no portfolio on the table to {name}."
+        if name == "discard" and acting and not self.view.hand:
+            return "You have no cards left: end the turn with Enter."
+        probe = self._probe(name)
+        reason = self.refusal(probe) if probe is not None else None
+        return reason or super().why_not(action)
+
+    def _probe(self, name: str) -> Command | None:
+        """The command the key ``name`` would play now, to ask the rules about."""
+        selected = self.hand.selected
+        card = selected[0] if len(selected) == 1 else ANY_CARD
+        pid = self.board.selected or "P1"
+        match name:
+            case "draw":
+                return Draw(1)
+            case "make":
+                return Make(selected)
+            case "cap":
+                info = next((i for i in self.view.portfolios if i.pid == pid), None)
+                return Cap(pid, LOW if info and card.rank == info.cards[0].rank else HIGH, card)
+            case "extend" | "neutralise" | "acquire":
+                return CARD_KEYS[name](pid, card)
+            case "offer":
+                # asking for a card by face is always an offer the rules take, when one may be made
+                other = 0 if self.viewer is None else (self.viewer + 1) % len(self.match.names)
+                return Offer(other, take=Side(cards=(ANY_CARD,)))
+            case "discard":
+                return Discard(card)
+            case "end_turn":
+                return End()
+            case "answer":
+                return Accept()
+        return None
 
     # -- keys: the actions ---------------------------------------------------------------------
     def action_portfolio(self, step: int) -> None:
@@ -261,8 +311,9 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
             self.submit(command)
             return
         cost = info.neutralise_cost if verb == "neutralise" else info.acquire_cost
-        owner = self.match.names[info.owner]
-        if await self.confirm(f"{verb.capitalize()} {pid} from {owner} with {card.code} for ${cost}?"):
+        owner = player(self.match.names, info.owner)
+        question = say("{} {} from {} with {} for {}?", verb.capitalize(), pid, owner, card, dollars(cost))
+        if await self.confirm(question):
             self.submit(command)
 
     def action_discard(self) -> None:
@@ -275,7 +326,7 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
 
     # -- turning a selection into a command ------------------------------------------------------
     def _ask(self, message: str) -> None:
-        self.notify(message, severity="warning", title="Select first")
+        self.notify(message, severity="warning", title="Select first", markup=False)
 
     def _one_card(self, doing: str) -> Card | None:
         selected = self.hand.selected
@@ -295,7 +346,8 @@ class PortfolioTable(TableScreen, inherit_bindings=False):
         if len(fits) == 1:
             return fits[0]
         if len(fits) > 1:
-            self._ask(f"{card.code} can {verb} {', '.join(fits)}: choose one on the board (↑/↓ or click).")
+            self._ask(f"{card.symbol} can {verb} {', '.join(fits)}: choose one on the board "
+                      "(↑/↓ or click).")
             return None
         if chosen is None:
             self._ask("There is no portfolio on the table to play on.")

@@ -24,7 +24,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules.core import Card, Match, View
-from rules.core.words import plural
+from rules.core.words import Sentence, player, plural, say
 from rules.property import (
     Buy, Decline, PendingPurchase, Play, PropertyView, cell_name, cells_for, group, is_wild,
     preview,
@@ -33,6 +33,7 @@ from rules.property.rules import units_total
 
 from ...screens.table import TableScreen
 from ...widgets import HandWidget, card_text
+from ...widgets.words import styled
 from .grid import PropertyGrid, seat_initials
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class BuyScreen(ModalScreen[Buy | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Back")]
 
-    def __init__(self, offer: str, buys: Sequence[Buy], four_colour: bool = False) -> None:
+    def __init__(self, offer: Sentence, buys: Sequence[Buy], four_colour: bool = False) -> None:
         super().__init__()
         self.offer = offer
         self.buys = list(buys)
@@ -81,7 +82,7 @@ class BuyScreen(ModalScreen[Buy | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="buy-box"):
-            yield Static(self.offer, id="buy-offer", markup=False)
+            yield Static(styled(self.offer, four_colour=self.four_colour), id="buy-offer")
             options = []
             for buy in self.buys:
                 label = units_text(buy.units, self.four_colour)
@@ -184,27 +185,26 @@ class PropertyTable(TableScreen):
 
     def _preview_text(self) -> Text:
         """One line about what Enter would do now, or what the table awaits."""
-        match = self.match
-        outcome = match.outcome
+        four = self.settings.four_colour
+        outcome = self.match.outcome
         if outcome is not None:
-            return Text(outcome.summary)
+            return styled(outcome.summary, four_colour=four)
         if self._armed is not None:
             return Text(CONFIRM_MORTGAGED)
         offer = self._offer()
         if offer is not None:
-            return Text.assemble(self._offer_text(offer), ("   b buy · n decline", "dim"))
+            return Text.assemble(styled(self._offer_text(offer), four_colour=four), ("   b buy · n decline", "dim"))
         pair = self._pair()
         if not self.my_turn or pair is None:
             hint = "Select red + black · " if self.my_turn else ""
             return Text.assemble((hint, "dim"), self._cell_info(*self.grid.cursor))
         red, black = pair
         col, row = self.grid.cursor
-        text = Text.assemble(card_text(red, self.settings.four_colour), " ",
-                             card_text(black, self.settings.four_colour), " → ")
+        text = Text.assemble(card_text(red, four), " ", card_text(black, four), " → ")
         refused = self.refusal(Play(red, black, col, row))
         if refused is not None:
-            return text.append(refused, style="dim")
-        text.append(preview(self.property_view, red, black, col, row))
+            return text.append_text(styled(refused, "dim", four))
+        text.append_text(styled(preview(self.property_view, red, black, col, row), four_colour=four))
         arrows = ("←→" if is_wild(red) else "") + ("↑↓" if is_wild(black) else "")
         moves = f"   {arrows} cell ·" if arrows else "  "
         return text.append(f"{moves} ⏎ play", style="dim")
@@ -299,10 +299,10 @@ class PropertyTable(TableScreen):
         # legal lists every play there is: a play not in it is refused
         return command if command is not None and command in self.legal else None
 
-    def _offer_text(self, offer: PendingPurchase) -> str:
+    def _offer_text(self, offer: PendingPurchase) -> Sentence:
         have = units_total(self.property_view.units[offer.payer])
-        return (f"Buy {cell_name(offer.col, offer.row)} from {self.match.names[offer.owner]}: "
-                f"{plural(offer.group_size, 'unit')} needed, you have {have}")
+        return say("Buy {} from {}: {} needed, you have {}", cell_name(offer.col, offer.row),
+                   player(self.match.names, offer.owner), plural(offer.group_size, "unit"), have)
 
     def _offer(self) -> PendingPurchase | None:
         """The purchase the viewer is being offered, if any."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
@@ -26,6 +27,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from rules.core import Card, Seat, Suit
+from rules.core.bots import kind_of
 from rules.stock_market import COMPANIES, LIMITS, StockMarketView, held_shares, holding_value, range_of, shares, worth
 from rules.stock_market.rules import LayRange
 from rules.stock_market.state import MAX_BUYS, MAX_DISCARD, MAX_LAYS, PRICE, TRADE
@@ -226,7 +228,11 @@ class PriceSheet(Widget):
 class Holdings(Widget):
     """Every player's shares of each company, money, debt (a column only while anyone owes),
     the value of their certificates and their worth. Where the width allows, each company's
-    cell gives the shares' value now beside their number (``7 $56``)."""
+    shares have their value now beside them (``7 $56``), in a column of its own.
+
+    Every column has one width on every row, measured in screen cells (a Chinese character
+    takes two), so the columns line up whatever the players are called: a name too long for
+    its column is cut, with "…", and keeps its "(bot)"."""
 
     DEFAULT_CSS = """
     Holdings {
@@ -235,7 +241,7 @@ class Holdings(Widget):
     }
     """
 
-    MIN_NAME = 10
+    WIDE_NAME = 20  # the values beside the shares only while the names keep this much room
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -250,63 +256,75 @@ class Holdings(Widget):
     def get_content_height(self, container, viewport, width: int) -> int:
         return 1 + len(self.seats) if self.view is not None else 0
 
-    def _columns(self, view: StockMarketView, wide: bool) -> list[tuple[str, list[Text]]]:
-        """(header, cells) of every column after the names, all cells right-aligned."""
+    def _columns(self, view: StockMarketView, wide: bool) -> list[tuple[Text, list[Text]]]:
+        """(header, cells) of every column after the names, each column's header and cells of
+        one width, numbers right-aligned."""
         n = len(self.seats)
-        prices = view.prices
-        columns: list[tuple[str, list[Text]]] = [
-            ("Money", [Text(money(view.money[s])) for s in range(n)])]
+        columns = [_column("Money", [Text(money(view.money[s])) for s in range(n)])]
         for company in view.companies:
-            suit = company.suit
-            cells = []
-            for s in range(n):
-                count = held_shares(view.holdings[s], suit)
-                if not count:
-                    cells.append(Text("·", style="dim"))
-                elif wide:
-                    cells.append(Text.assemble(str(count), (f" {money(count * prices[suit])}", "dim")))
-                else:
-                    cells.append(Text(str(count)))
-            columns.append((suit.symbol, cells))
+            counts = [held_shares(view.holdings[s], company.suit) for s in range(n)]
+            header, cells = _column(company.suit.symbol, [Text(str(c)) if c else Text("·", style="dim")
+                                                          for c in counts])
+            if wide and any(counts):
+                # the values beside the counts: the counts stay under the company's symbol
+                _, values = _column("", [Text(money(c * company.price), style="dim") if c else Text("")
+                                         for c in counts])
+                header = Text.assemble(header, " " * (1 + values[0].cell_len))
+                cells = [Text.assemble(count, " ", value) for count, value in zip(cells, values)]
+            columns.append((header, cells))
         if any(view.debt):
-            columns.append(("Debt", [Text(money(-view.debt[s]) if view.debt[s] else "", style=DANGER)
-                                     for s in range(n)]))
-        columns.append(("Shares", [Text(money(holding_value(view, s))) for s in range(n)]))
-        columns.append(("Worth", [Text(money(worth(view, s)), style="bold") for s in range(n)]))
+            columns.append(_column("Debt", [Text(money(-view.debt[s]) if view.debt[s] else "", style=DANGER)
+                                            for s in range(n)]))
+        columns.append(_column("Shares", [Text(money(holding_value(view, s))) for s in range(n)]))
+        columns.append(_column("Worth", [Text(money(worth(view, s)), style="bold") for s in range(n)]))
         return columns
+
+    def _label(self, seat: int, info: Seat, width: int) -> Text:
+        """``▶ Ann (bot)`` in ``width`` cells: the name cut to make room for the mark."""
+        view = self.view
+        assert view is not None
+        awaited = seat in view.awaiting
+        mark = _mark(info)
+        name = Text(info.name, style="bold" if awaited else "")
+        room = width - 2 - len(mark)
+        if name.cell_len > room:
+            name.truncate(max(room, 1), overflow="ellipsis")
+        return _cell(Text.assemble("▶ " if awaited else "  ", name, (mark, "dim")), width)
 
     def render(self) -> Text:
         view = self.view
         if view is None:
             return Text("")
         width = max(self.size.width, 1)
-
-        def sized(wide: bool) -> tuple[list[tuple[str, list[Text]]], list[int], int]:
-            columns = self._columns(view, wide)
-            widths = [max(len(header), *(cell.cell_len for cell in cells)) for header, cells in columns]
-            return columns, widths, width - sum(w + 1 for w in widths)
-
-        columns, widths, name_width = sized(True)
-        if name_width < self.MIN_NAME + 4:
-            columns, widths, name_width = sized(False)
+        longest = max((2 + cell_len(info.name) + len(_mark(info)) for info in self.seats), default=0)
+        columns = self._columns(view, wide=True)
+        room = width - sum(header.cell_len + 1 for header, _ in columns)
+        if room < min(longest, self.WIDE_NAME):
+            columns = self._columns(view, wide=False)
+            room = width - sum(header.cell_len + 1 for header, _ in columns)
         # names as long as the longest needs, no longer: the numbers stay beside them
-        longest = max((2 + len(seat.name) + (6 if seat.bot is not None else 0) for seat in self.seats), default=0)
-        name_width = max(min(name_width, max(longest, len("Player"))), 4)
-        header = Text.assemble(_cell("Player", name_width),
-                               *(Text.assemble(" ", _cell(h, w, right=True)) for (h, _), w in zip(columns, widths)),
+        name_width = max(min(room, max(longest, len("Player"))), 4)
+        header = Text.assemble(_cell("Player", name_width), *(Text.assemble(" ", h) for h, _ in columns),
                                style="bold")
         lines = [header]
         for seat, info in enumerate(self.seats):
-            awaited = seat in view.awaiting
-            bot = " (bot)" if info.bot is not None else ""
-            room = name_width - 2 - len(bot)
-            name = info.name if len(info.name) <= room else info.name[: max(room - 1, 1)] + "…"
-            label = Text.assemble("▶ " if awaited else "  ", (name, "bold" if awaited else ""), (bot, "dim"))
-            row = [_cell(label, name_width)]
-            for (_, cells), w in zip(columns, widths):
-                row += [" ", _cell(cells[seat], w, right=True)]
+            row = [self._label(seat, info, name_width)]
+            for _, cells in columns:
+                row += [" ", cells[seat]]
             lines.append(Text.assemble(*row))
         return Text("\n", no_wrap=True, overflow="crop").join(lines)
+
+
+def _mark(seat: Seat) -> str:
+    """What follows a seat's name: " (bot)", " (bot: expert)", nothing for a human."""
+    kind = kind_of(seat.bot)
+    return f" ({kind})" if kind else ""
+
+
+def _column(header: str, cells: list[Text]) -> tuple[Text, list[Text]]:
+    """A column of the holdings: its header and cells right-aligned to the widest of them."""
+    width = max(cell_len(header), *(cell.cell_len for cell in cells))
+    return _cell(header, width, right=True), [_cell(cell, width, right=True) for cell in cells]
 
 
 # -- one player's certificates ---------------------------------------------------------------------

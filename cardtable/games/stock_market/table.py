@@ -12,12 +12,14 @@ selected cards (1–4, only in a turn with no trading and no pricing); ``e`` end
 Each key is live while a command of its kind is legal for the viewer (``self.legal``), greyed
 otherwise; whatever is pressed goes to the rules, which refuse it in words if it is not
 allowed. Every hint on the table comes from the viewer's view and ``rules.stock_market``'s
-helpers that read one (``card_uses``, ``lay_effect``, ``range_of``, ``worth``).
+helpers that read one (``card_uses``, ``lay_effect``, ``range_of``, ``worth``). The rules'
+sentences (a refusal, what a card does, who loses what in a crash) carry their cards, players
+and sums as parts, and are shown through ``styled``: a name is shown as typed, never read as
+markup, and a card in its colour.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from rich.text import Text
@@ -26,27 +28,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 
-from rules.core import Card, Command, parse_card
-from rules.stock_market import Buy, Discard, End, Lay, Sell, StockMarketView, card_uses, lay_effect
+from rules.core import Card, Command
+from rules.core.words import Sentence, dollars, say
+from rules.stock_market import Buy, Discard, End, Lay, Sell, StockMarketView, card_uses, crash_losses
 from rules.stock_market.state import MAX_DISCARD
 
 from ...screens.confirm import ConfirmScreen
 from ...screens.table import TableScreen
 from ...widgets import HandWidget
 from ...widgets.card import card_text
+from ...widgets.words import styled
 from .notes import HandNotes, Uses, buy_note, card_line, lay_note
 from .sheet import Certificates, Holdings, Line, PriceSheet, phase_line, table_line
-
-# a card as the rules' sentences write it: its notation, always in capitals (``10D``, ``QS``,
-# ``7H.1``); ``in_symbols`` is for typed notation and would read the word "as" as a card
-_CODE = re.compile(r"(?<![\w$])(10|[2-9AJQK])([SHDC])(\.\d+)?(?!\w|\.\d)")
-
-
-def symbols_in(sentence: str) -> str:
-    """The rules' sentence with every card in symbols, without copy numbers: "You bought 2♦
-    this turn"."""
-    return _CODE.sub(lambda found: parse_card(found.group(1) + found.group(2)).symbol, sentence)
-
 
 # the chart's height by the terminal's: one line below 30 rows, two from 30, three from 50
 CHART_HEIGHTS = ((50, 3), (30, 2), (0, 1))
@@ -152,7 +145,9 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
         self.query_one("#table-line", Line).show(lambda width: table_line(view, four, width))
         self.query_one("#phase-line", Line).show(lambda width: phase_line(view, names, width))
         self._uses = card_uses(view) if self.my_turn else {}
-        self.hand.marks = {key: " · ".join(words) for key, words in self._uses.items() if words}
+        # a Text, not a str: a str tooltip is read as markup, and the words may name a player
+        self.hand.marks = {key: styled(Sentence(" · ").join(words), four_colour=four)
+                           for key, words in self._uses.items() if words}
         self._show_notes()
 
     def _show_notes(self) -> None:
@@ -190,14 +185,15 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
             for verb, command in (("buy", Buy(card)), ("lay", Lay(card, card.rank))):
                 refused = self.refusal(command)
                 if refused:
-                    reasons.append(f"no {verb}: {symbols_in(refused)}")
-            return Text.assemble(card_text(card, four), ": ", (" · ".join(reasons), "dim"))
+                    reasons.append(say("no {}: {}", verb, refused))
+            why = styled(Sentence(" · ").join(reasons), "dim", four)
+            return Text.assemble(card_text(card, four), ": ", why)
         faces = Text(" ").join(card_text(card, four) for card in selected)
         refused = self.refusal(Discard(tuple(selected)))
         if refused is None:
             ending = "them" if len(selected) > 1 else "it"
             return Text.assemble(faces, ": ", ("d", "bold"), f" discards {ending} and ends your turn")
-        return Text.assemble(faces, ": ", (symbols_in(refused), "dim"))
+        return Text.assemble(faces, ": ", styled(refused, "dim", four))
 
     def on_hand_widget_selection_changed(self, message: HandWidget.SelectionChanged) -> None:
         self._show_card_line()
@@ -213,7 +209,7 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
 
     # -- keys: the actions ---------------------------------------------------------------------
     def _ask(self, message: str) -> None:
-        self.notify(message, severity="warning", title="Select first")
+        self.notify(message, severity="warning", title="Select first", markup=False)
 
     def _one_card(self, doing: str) -> Card | None:
         selected = self.hand.selected
@@ -223,11 +219,10 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
         return selected[0]
 
     def play(self, command: Command) -> bool:
-        """Submit ``command``; a refusal is shown in the rules' words, cards in symbols (the
-        rules write them as the notation does, and the table never shows the letters)."""
+        """Submit ``command``; a refusal is shown in the rules' words (cards in symbols)."""
         refused = self.refusal(command)
         if refused is not None:
-            self.notify(symbols_in(refused), severity="error", title="Not allowed", markup=False)
+            self.notify(refused, severity="error", title="Not allowed", markup=False)
             return False
         return self.submit(command)
 
@@ -248,7 +243,7 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
         certificates = self.certificates
         card = certificates.picked if certificates.mine else None
         if card is None:
-            self.notify("You hold no certificates to sell.", severity="warning", title="Sell")
+            self.notify("You hold no certificates to sell.", severity="warning", title="Sell", markup=False)
             return
         self.play(Sell(card))
 
@@ -261,16 +256,17 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
         if self.refusal(command) is not None:
             self.play(command)  # no question about a crash the rules will not take: they say why
             return
-        if await self.app.push_screen_wait(ConfirmScreen(self.crash_question(card), default=False)):
+        # the dialog's Static takes the styled Text as it is: the card in colour, names as typed
+        question = styled(self.crash_question(card), four_colour=self.settings.four_colour)
+        if await self.app.push_screen_wait(ConfirmScreen(question, default=False)):
             self.play(command)
 
-    def crash_question(self, card: Card) -> str:
+    def crash_question(self, card: Card) -> Sentence:
         """What laying ``card`` as $0 does, asked before it is done."""
         suit = card.suit.symbol
-        effect = lay_effect(self.market, card, 0).removeprefix(f"bankrupts {suit}: ")
-        return (f"Lay {card.symbol} as $0? {suit} goes bankrupt: {effect}. Every {suit} certificate "
-                f"goes to the discard pile, and nobody can buy {suit} until a number card is laid "
-                "on it.")
+        return say("Lay {} as {}? {} goes bankrupt: {}. Every {} certificate goes to the discard pile, and "
+                   "nobody can buy {} until a number card is laid on it.", card, dollars(0), suit,
+                   crash_losses(self.market, card.suit), suit, suit)
 
     def action_discard(self) -> None:
         selected = self.hand.selected
