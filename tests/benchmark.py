@@ -19,7 +19,7 @@ Reports, with the goal of each:
   (another checkout of cardtable, e.g. the last release) the same games are played by that
   checkout's code too, interleaved with this one's in fresh processes, and the ratios printed;
   a game that does not end is reported as such (and the others measured all the same);
-- every game ends (``--parts ending``, not run by default: about half an hour on two cores):
+- every game ends (``--parts ending``, not run by default: eight minutes on two idle cores):
   each game's levels but the expert play one another, every pairing at every player count, over
   --seeds seeds (tests/test_ending.py plays a slice of the same table); prints the longest game
   per game and player count with its seed and seats, and whether it is within twice the game's
