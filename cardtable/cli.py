@@ -271,7 +271,7 @@ def cmd_saves(args: argparse.Namespace, store: SaveStore) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace, store: SaveStore) -> int:
-    from rules.core.simulate import simulate
+    from rules.core.simulate import NeverEnds, simulate
 
     spec = rules.find_game(args.game)
     if args.games < 1:
@@ -279,8 +279,11 @@ def cmd_simulate(args: argparse.Namespace, store: SaveStore) -> int:
     seats = parse_levels(spec, args.seats)
     options = parse_options(args.option)
     levels = [level for _name, level in seats]
-    with simulation_progress(spec.title, args.games) as progress:
-        summary = simulate(spec, levels, args.games, args.seed, options, progress)
+    try:
+        with simulation_progress(spec.title, args.games) as progress:
+            summary = simulate(spec, levels, args.games, args.seed, options, progress)
+    except NeverEnds as error:  # stopped at once: a game twice the longest is taken never to end
+        return fail(f"{error}, seats {','.join(error.levels)}: these bots do not end the game", 1)
     print(format_summary(spec, summary, [name for name, _level in seats]))
     return 0
 

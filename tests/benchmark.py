@@ -2,6 +2,7 @@
 
     python tests/benchmark.py [--runs 7] [--games 200] [--presses 60] [--records 5000]
         [--parts startup,keys,record,simulation] [--reference DIR]
+    python tests/benchmark.py --parts ending [--seeds 300] [--workers 2] [GAME ...]
 
 Reports, with the goal of each:
 - start-up to the first screen written to a terminal: the installed `cardtable` command (what
@@ -16,7 +17,13 @@ Reports, with the goal of each:
   goal < 100 ms for the Stats screen's queries together;
 - commands/s and games/s of headless bot games of every registered game; with ``--reference``
   (another checkout of cardtable, e.g. the last release) the same games are played by that
-  checkout's code too, interleaved with this one's in fresh processes, and the ratios printed.
+  checkout's code too, interleaved with this one's in fresh processes, and the ratios printed;
+  a game that does not end is reported as such (and the others measured all the same);
+- every game ends (``--parts ending``, not run by default: eight minutes on two idle cores):
+  each game's levels but the expert play one another, every pairing at every player count, over
+  --seeds seeds (tests/test_ending.py plays a slice of the same table); prints the longest game
+  per game and player count with its seed and seats, and whether it is within twice the game's
+  ``longest`` (the figure each game states, measured so).
 
 Timings on a busy machine wander: this is why they live here and not in the test suite.
 """
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -33,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 GOALS = {"startup": 1.25, "memory": 1.3, "key_ms": 50.0, "stats_ms": 100.0}
 
@@ -243,15 +252,19 @@ def print_record(count: int, runs: int) -> None:
 
 
 # -- simulation -------------------------------------------------------------------------------
-def simulation(games: int) -> dict[str, dict[str, float]]:
+def simulation(games: int) -> dict[str, dict[str, Any]]:
     import rules
-    from rules.core.simulate import simulate
+    from rules.core.simulate import NeverEnds, simulate
 
-    figures = {}
+    figures: dict[str, dict[str, Any]] = {}
     for name, spec in sorted(rules.GAMES.items()):
         n = spec.players[0] if name != "portfolio" else 3
         for levels in ([spec.best_bot] * n, ["random"] * n):
-            summary = simulate(spec, levels, games, seed=0)
+            try:
+                summary = simulate(spec, levels, games, seed=0)
+            except NeverEnds as error:
+                figures[f"{name} ({','.join(levels)})"] = {"never_ends": str(error)}
+                continue
             figures[f"{name} ({','.join(levels)})"] = {
                 "games_per_s": summary.games_per_second,
                 "commands_per_s": summary.commands_per_second,
@@ -275,10 +288,16 @@ def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
     """This checkout against ``reference``, interleaved, medians of ``rounds`` runs each."""
     mine: dict[str, list[float]] = {}
     theirs: dict[str, list[float]] = {}
+    never: dict[str, str] = {}
     for _ in range(rounds):
         for figures, folder in ((mine, None), (theirs, reference)):
             for label, f in simulation_in(folder, games).items():
-                figures.setdefault(label, []).append(f["commands_per_s"])
+                if "never_ends" in f:
+                    never[f"{label}{'' if folder is None else ' (reference)'}"] = f["never_ends"]
+                else:
+                    figures.setdefault(label, []).append(f["commands_per_s"])
+    for label, sentence in sorted(never.items()):
+        print(f"simulation {label}: does not end: {sentence}")
     for label in sorted(mine):
         now = statistics.median(mine[label])
         if label in theirs:
@@ -287,6 +306,59 @@ def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
                   f"{now / before:.2f} (median of {rounds} interleaved runs of {games} games)")
         else:
             print(f"simulation {label}: {now:,.0f} commands/s (the reference has no such game)")
+
+
+# -- every game ends --------------------------------------------------------------------------
+SWEEP_CAP = 20_000
+"""Commands after which a game of the sweep is taken never to end: far past any game's longest."""
+
+
+def _sweep_one(job: tuple[str, int, list[str], int]) -> tuple[str, int, list[str], int, int | None]:
+    import rules
+    from rules.core.simulate import NeverEnds, play_game
+
+    name, players, levels, seed = job
+    try:
+        return name, players, levels, seed, play_game(rules.GAMES[name], levels, seed, max_commands=SWEEP_CAP).commands
+    except NeverEnds:
+        return name, players, levels, seed, None
+
+
+def print_ending(names: list[str], seeds: int, workers: int) -> None:
+    """Every game of ``names``: each pairing of its levels at each player count over ``seeds``
+    seeds (tests/test_ending.py's table), the longest game per player count, and whether every
+    game kept within twice the game's ``longest``."""
+    import rules
+    from test_ending import cells, seating
+
+    started = time.perf_counter()
+    for name in names:
+        spec = rules.GAMES[name]
+        jobs = [(name, n, seating(pair, n, seed), seed) for seed in range(seeds) for n, pair in cells(spec)]
+        began = time.perf_counter()
+        lengths: dict[int, list[tuple[int, int, list[str]]]] = {}
+        never: list[tuple[int, list[str]]] = []
+        with multiprocessing.Pool(workers) as pool:
+            for _name, n, levels, seed, commands in pool.imap_unordered(_sweep_one, jobs, chunksize=4):
+                if commands is None:
+                    never.append((seed, levels))
+                else:
+                    lengths.setdefault(n, []).append((commands, seed, levels))
+        seconds = time.perf_counter() - began
+        for n, games in sorted(lengths.items()):
+            ordered = sorted(games)
+            commands, seed, levels = ordered[-1]
+            p99 = ordered[int(0.99 * (len(ordered) - 1))][0]
+            mean = sum(g[0] for g in games) / len(games)
+            print(f"ending {name}, {n} players: {len(games)} games, the longest {commands} commands (seed {seed}, "
+                  f"seats {','.join(levels)}), 99th percentile {p99}, mean {mean:.0f}")
+        longest = max((g[0] for games in lengths.values() for g in games), default=0)
+        within = "within" if longest <= 2 * spec.longest else "PAST"
+        print(f"ending {name}: the longest of {len(jobs)} games {longest} commands, {within} twice its stated "
+              f"longest ({spec.longest}); {seconds:.0f} s")
+        for seed, levels in never:
+            print(f"ending {name}: seed {seed}, seats {','.join(levels)}: does not end ({SWEEP_CAP:,} commands)")
+    print(f"ending: {time.perf_counter() - started:.0f} s in all, {workers} workers")
 
 
 def verdict(value: float, goal: float) -> str:
@@ -300,9 +372,12 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=60)
     parser.add_argument("--records", type=int, default=5000, help="games in the record benchmark")
     parser.add_argument("--parts", default="startup,keys,record,simulation",
-                        help="which figures: startup, keys, record, simulation (comma-separated)")
+                        help="which figures: startup, keys, record, simulation, ending (comma-separated)")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="another cardtable checkout to compare simulation speed against")
+    parser.add_argument("--seeds", type=int, default=300, help="seeds of each game in the ending sweep")
+    parser.add_argument("--workers", type=int, default=2, help="processes playing the ending sweep")
+    parser.add_argument("game", nargs="*", help="the games of the ending sweep (default: every game)")
     parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_simulation:
@@ -321,8 +396,15 @@ def main() -> None:
             compare_simulations(args.reference, args.games)
         else:
             for label, f in simulation(args.games).items():
+                if "never_ends" in f:
+                    print(f"simulation {label}: does not end: {f['never_ends']}")
+                    continue
                 print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
                       f"{f['mean_turns']:.1f} turns a game ({args.games} games)")
+    if "ending" in parts:
+        import rules
+
+        print_ending(args.game or sorted(rules.GAMES), args.seeds, args.workers)
 
 
 def print_startup(runs: int) -> None:

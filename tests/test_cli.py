@@ -320,6 +320,23 @@ def test_simulate_labels_seats_by_name_and_level_and_times_moves(capsys):
     assert len(re.findall(r"[\d.]+ ms a move", out)) == spec.players[0]
 
 
+def test_simulate_card_stock_market_with_its_defaults_finishes(capsys):
+    # two bots once only ended their turns from seed 10 on, and this ran for minutes (issue 20)
+    assert main(["simulate", "stock-market", "--games", "2", "--seed", "10"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Card Stock Market: 2 games, 2 seats") and len(win_shares(out)) == 2
+
+
+def test_simulate_stops_a_game_that_does_not_end_with_one_line(capsys, monkeypatch):
+    spec = rules.find_game("stock-market")
+    monkeypatch.setattr(type(spec), "longest", 5)  # every game now runs past twice this
+    assert main(["simulate", "stock-market", "--games", "3", "--seed", "4"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("cardtable: stock-market seed 4 ran past 2×longest (10 commands), seats bot,bot: "
+                            "these bots do not end the game\n")
+
+
 def test_help_lists_options_in_words_and_without_importing_games_otherwise():
     code = (
         "import sys, contextlib, io\n"

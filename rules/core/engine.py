@@ -201,6 +201,8 @@ class GameSpec(Protocol):
     notation: Notation
     bots: Mapping[str, Any]  # level name → Bot; "random" is added by the registry
     best_bot: str  # the level used by `cardtable simulate` without --seats
+    longest: int  # the most commands a game between its bot levels took in a long sweep: a bot
+    # game past twice it is taken never to end (rules/core/simulate.py, tests/test_ending.py)
 
     def setup(self, names: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> Any:
         """A new game for the named players in seat order; deterministic for a seed."""

@@ -1,4 +1,10 @@
-"""Headless bot games: what `cardtable simulate` and the benchmark run."""
+"""Headless bot games: what `cardtable simulate` and the benchmark run.
+
+Every game ends: a game's spec states ``longest``, the most commands a game between its bot
+levels took in a long sweep (tests/benchmark.py --parts ending), and a bot game that runs past
+twice that is taken never to end: it stops at once with ``NeverEnds``, naming the game and the
+seed, rather than running on for minutes.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,21 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .bots import get_bot
 from .engine import Outcome, chance
+
+
+def limit_of(spec: Any) -> int:
+    """The commands after which a bot game of ``spec`` is taken never to end."""
+    return 2 * spec.longest
+
+
+class NeverEnds(RuntimeError):
+    """A bot game that ran past its limit (by default twice its game's ``longest``); ``levels``
+    are the seats' bot levels in seat order."""
+
+    def __init__(self, spec: Any, seed: int, limit: int, levels: Sequence[str]) -> None:
+        self.game, self.seed, self.limit, self.levels = spec.name, seed, limit, tuple(levels)
+        past = "2×longest " if limit == limit_of(spec) else ""
+        super().__init__(f"{spec.name} seed {seed} ran past {past}({limit} commands)")
 
 
 @dataclass(frozen=True)
@@ -24,9 +45,11 @@ def play_game(
     levels: Sequence[str],
     seed: int,
     options: Mapping[str, Any] | None = None,
-    max_commands: int = 200_000,
+    max_commands: int | None = None,
 ) -> GameResult:
-    """Play one game with a bot of ``levels[seat]`` in every seat; raise if it never ends."""
+    """Play one game with a bot of ``levels[seat]`` in every seat; raise NeverEnds once it has
+    run past ``max_commands`` (by default twice the game's longest)."""
+    limit = limit_of(spec) if max_commands is None else max_commands
     bots = [get_bot(spec, level) for level in levels]
     names = [f"{level} {seat + 1}" for seat, level in enumerate(levels)]
     state = spec.setup(names, options, seed)
@@ -34,8 +57,8 @@ def play_game(
     moves = [0] * len(levels)
     thinking = [0.0] * len(levels)
     while (outcome := spec.outcome(state)) is None:
-        if commands >= max_commands:
-            raise RuntimeError(f"{spec.title} game with seed {seed} did not end in {max_commands} commands")
+        if commands >= limit:
+            raise NeverEnds(spec, seed, limit, levels)
         # several seats may be awaited at once (sealed bids): each answers in turn, lowest first,
         # seeing only its own view, so the order cannot matter
         seat = min(spec.awaiting(state))
@@ -98,7 +121,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> Summary:
     """Play ``games`` games from seeds seed, seed+1, …; seats rotate so no level keeps seat 0.
-    ``progress(done)`` is called after each game."""
+    ``progress(done)`` is called after each game. A game that does not end raises NeverEnds."""
     n = len(levels)
     summary = Summary(tuple(levels), wins=[0.0] * n, moves=[0] * n, thinking=[0.0] * n)
     start = time.perf_counter()

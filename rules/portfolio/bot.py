@@ -8,10 +8,11 @@ and discards the card least useful to itself and most harmless in the next playe
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any, Iterable, Sequence
 
-from rules.core import KING, Card, Command
+from rules.core import ACE, KING, Card, Command
 
 from .commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
@@ -147,10 +148,19 @@ class _Plan:
         return Draw(count, take)
 
     def playable(self, card: Card) -> bool:
-        """Whether ``card`` could be played this turn: on a portfolio, or in a new run."""
-        if self.table_use.get(card.face, 0.0) > 0:
-            return True
-        return any(card.face in {c.face for c in run} for run in runs_in(self.hand + [card]))
+        """Whether the bot, with ``card`` in hand, would play it at once and so take it off the
+        discard pile for good: the first command of its act phase lays it on the table. (Not an
+        Ace acquiring a King: that Ace is discarded at once. Two bots passed such an Ace, and a
+        King they would not cap, back and forth for ever: seeds 200 and 241.)"""
+        plan = copy.copy(self)
+        plan.hand = self.hand + [card]
+        command = plan.act()
+        if isinstance(command, Acquire) and command.card.rank == ACE:
+            return False
+        if isinstance(command, Make):
+            return card.face in {c.face for c in command.cards}
+        played = getattr(command, "card", None)
+        return not isinstance(command, Discard) and played is not None and played.face == card.face
 
     # -- the act phase -------------------------------------------------------------------------
     def act(self) -> Command:

@@ -484,6 +484,9 @@ class PortfolioGame:
     players = (2, 5)
     options: tuple = ()
     best_bot = "bot"
+    # the longest game of the sweep (tests/benchmark.py --parts ending: 300 seeds, every pairing of
+    # levels, every player count), in commands: five random players, seed 255
+    longest = 829
     # the expert races its candidate moves to the end of its time: here one move is seldom much
     # better than another, but small gains add up over sixty moves (dropping the candidates
     # within a 1% win chance of the leader won 46 of 79 games against the bot, racing on 54.5;

@@ -13,6 +13,10 @@ stands to lose to a crash or a drop the bot can foresee: the chance that a rival
 that does it (worked out from the cards the bot has not seen) times the loss. So it buys what it
 can push up, raises what it holds, lowers or crashes what its rivals hold when that pays, sells
 before a crash it can see coming, and keeps some cash when the bank is running low.
+
+Neither bot ends a turn without trading or changing a price unless it discards (the strong bot,
+when every card has a use, the one it values least): only playing or discarding draws cards, and
+two seats that only ended their turns would never reach the joker that ends the game (RULINGS.md).
 """
 
 from __future__ import annotations
@@ -293,7 +297,8 @@ class _Planner:
         return best_move, best_value - base
 
     def junk(self) -> list[Card]:
-        """Hand cards that do nothing for the bot now or soon: discarded when the turn is idle."""
+        """Hand cards that do nothing for the bot now or soon, discarded when the turn is idle;
+        when every card has a use, the one it values least: an idle turn must draw a card."""
         m = self.root
         me = self.me
         keep: list[tuple[float, Card]] = []
@@ -311,7 +316,7 @@ class _Planner:
                 use = max(use, 4.0)  # a strong card for later
             keep.append((use, card))
         keep.sort(key=lambda pair: (pair[0], pair[1].rank))
-        return [card for use, card in keep if use < 3.0][:MAX_DISCARD]
+        return [card for use, card in keep if use < 3.0][:MAX_DISCARD] or [card for _use, card in keep[:1]]
 
 
 def _some(unseen: int, wanted: int, drawn: int) -> float:

@@ -345,10 +345,12 @@ def _refill(state: StockMarketState, seat: int) -> list[Event]:
 
 
 def _end_turn(state: StockMarketState, seat: int) -> list[Event]:
+    idle = len(state.hands[seat]) >= HAND_SIZE  # nothing left the hand: nothing is drawn
     events: list[Event] = [TurnEnded(seat), *_refill(state, seat)]
     if state.over:
         events.append(GameOver(_result(state).summary))
         return events
+    state.idle_turns = state.idle_turns + 1 if idle else 0
     state.current = (seat + 1) % state.players
     state.turn += 1
     state.phases, state.bought, state.laid = [], [], []
@@ -380,6 +382,12 @@ def status_sentence(table: Any) -> Sentence:
     name = player(names, table.current)
     bought, laid = f"bought {len(table.bought)}/{MAX_BUYS}", f"laid {len(table.laid)}/{MAX_LAYS}"
     phases = list(table.phases)
+    if not phases and table.idle_turns:
+        # two players who only end their turns never finish: say what does
+        idle = table.idle_turns
+        who = player(names, (table.current - 1) % len(names)) if idle == 1 else f"The last {idle} turns"
+        return say("{}'s turn. {} drew no card: the game ends when a joker is drawn, and only playing or "
+                   "discarding draws cards.", name, who)
     if not phases:
         return say("{}'s turn: trade and change prices, in either order, or discard 1–{} cards; then end the "
                    "turn.", name, MAX_DISCARD)
@@ -409,6 +417,9 @@ class StockMarketGame:
                help="Allow selling a certificate in the same turn it was bought (the book is silent)."),
     )
     best_bot = "bot"
+    # the longest game of the sweep (tests/benchmark.py --parts ending: 300 seeds, every pairing of
+    # levels, every player count), in commands: two bots, seed 187
+    longest = 284
     partial_legal: tuple = ()  # legal lists every command, discards included
 
     def __init__(self, notation: Any, bots: Mapping[str, Any] | None = None) -> None:
@@ -600,7 +611,8 @@ class StockMarketGame:
             aside=tuple(state.aside), discard=tuple(state.discard), current=state.current,
             first=state.first, turn=state.turn, phases=tuple(state.phases),
             bought=tuple(state.bought), laid=tuple(state.laid), rebuilds=state.rebuilds,
-            turned_up=tuple(state.turned_up), joker=state.joker, ended_by=state.ended_by)
+            turned_up=tuple(state.turned_up), joker=state.joker, ended_by=state.ended_by,
+            idle_turns=state.idle_turns)
 
     def sample(self, view: StockMarketView, rng: random.Random) -> StockMarketState:
         """A state the viewer cannot tell from the real one: the other hands and the stock dealt
@@ -631,7 +643,7 @@ class StockMarketGame:
             first=view.first, turn=view.turn, phases=list(view.phases), bought=list(view.bought),
             laid=list(view.laid), rebuilds=view.rebuilds,
             history={c.suit: list(c.history) for c in view.companies},
-            turned_up=list(view.turned_up))
+            turned_up=list(view.turned_up), idle_turns=view.idle_turns)
 
     def outcome(self, state: StockMarketState) -> Outcome | None:
         return _result(state) if state.over else None

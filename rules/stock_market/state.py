@@ -111,6 +111,10 @@ class StockMarketState:
     rebuilds: int = 0
     history: dict[Suit, list[tuple[int, int]]] = field(default_factory=dict)
     turned_up: list[Card] = field(default_factory=list)
+    # Turns in a row that ended without a card drawn (none played or discarded), for the status
+    # sentence. What the last turns did, not the position: not in the JSON (so saves written
+    # before it still match their snapshot) nor compared; loading a save replays it back.
+    idle_turns: int = field(default=0, compare=False)
 
     @property
     def players(self) -> int:
@@ -166,7 +170,8 @@ class StockMarketView(View):
     (``holdings``), money and debt, the bank (``bank_unlimited`` with the option), the stock's
     size and how many jokers are in it, the jokers still aside, the whole discard pile (every
     card in it was shown), whose turn it is and how far it has gone (``phases`` begun in order,
-    ``bought`` and ``laid`` this turn), the set-up draw, and the joker that ended the game."""
+    ``bought`` and ``laid`` this turn), the set-up draw, the joker that ended the game, and how
+    many turns in a row ended without a card drawn (``idle_turns``)."""
 
     options: Mapping[str, Any] = field(default_factory=dict)
     companies: tuple[Company, ...] = ()
@@ -189,6 +194,7 @@ class StockMarketView(View):
     turned_up: tuple[Card, ...] = ()
     joker: Card | None = None
     ended_by: int | None = None
+    idle_turns: int = 0
 
     def company(self, suit: Suit) -> Company:
         return self.companies[COMPANIES.index(suit)]

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from rules.core import RulesError, parse_card
-from rules.core.simulate import simulate
+from rules.core.simulate import play_game, simulate
 from rules.portfolio import SPEC
 from rules.portfolio.bot import PortfolioBot, horizons
 from rules.portfolio.commands import (
@@ -152,6 +152,24 @@ def test_a_lone_draw_takes_the_discard_only_to_play_it_this_turn():
     paid = position(["2C 9H", "AH", "AD"], phase="draw", discard="KC.1 10H", turn_income=20,
                     money=(26, 6, 6))
     assert choice(paid).discard and choice(paid).count >= 2  # with stock cards too, it keeps it
+
+
+def test_a_lone_draw_takes_no_card_it_would_not_lay_on_the_table_at_once():
+    # the Ace could only acquire Bob's King-headed run, and an Ace on a King is discarded at once
+    ace = position(["", "2D 9S", "AD"], phase="draw", discard="KC.1 AH", money=(40, 6, 6),
+                   portfolios=[("P1", 1, "JH QH KH", None, None)])
+    assert choice(ace) == Draw(1, False)
+    # the King would cap Ann's own run, but with one card left in the stock she would not cap
+    # it: she would discard it again
+    king = position(["", "2D 9S", "AD"], phase="draw", discard="KC.1 KD", money=(40, 6, 6), stock="5C",
+                    portfolios=[("P1", 0, "JH QH KH", None, None)])
+    assert choice(king) == Draw(1, False)
+
+
+@pytest.mark.parametrize("seed", [200, 230, 241])
+def test_two_bots_end_the_games_they_once_passed_a_card_back_and_forth_in(seed):
+    result = play_game(SPEC, ["bot", "bot"], seed)
+    assert len(result.outcome.ranks) == 2
 
 
 def test_the_expert_races_its_candidates_to_the_end_of_its_time():

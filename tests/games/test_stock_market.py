@@ -858,6 +858,30 @@ def test_status_sentences_follow_the_phases():
     assert status_sentence(state) == "The game is over."
 
 
+def test_after_a_turn_that_drew_no_card_the_status_says_how_the_game_ends():
+    """Ending turns without playing is within the rules; two players who only do that never
+    reach the joker, so the table says what ends the game and what draws towards it."""
+    state = position(["3H 9H 2C 4C 5C 6C 7C 8C", "4D 5D 6D 7D 9D 10D AD 2D"])
+    play(state, "end")
+    said = ("Bob's turn. Ann drew no card: the game ends when a joker is drawn, and only playing or "
+            "discarding draws cards.")
+    assert SPEC.view(state, 1).status == said and SPEC.view(state, None).status == said
+    play(state, "end")
+    assert SPEC.view(state, 0).status.startswith("Ann's turn. The last 2 turns drew no card: ")
+    play(state, "buy 3H")  # a turn under way: the usual sentence
+    assert SPEC.view(state, 0).status == "Ann is trading (bought 1/2); then change prices or end the turn."
+    play(state, "end")
+    assert SPEC.view(state, 1).status == ("Bob's turn: trade and change prices, in either order, or "
+                                          "discard 1–4 cards; then end the turn.")
+    play(state, "discard 4D")
+    assert SPEC.view(state, 0).status.startswith("Ann's turn: trade")
+    # a sale alone draws no card either
+    state = position(["3H 9H 2C 4C 5C 6C 7C 8C", "4D 5D 6D 7D 9D 10D AD 2D"], holdings=["7C.1", ""])
+    play(state, "sell 7C.1")
+    play(state, "end")
+    assert SPEC.view(state, 1).status.startswith("Bob's turn. Ann drew no card: ")
+
+
 def test_card_uses_say_what_each_hand_card_can_do_now():
     state = position(["7H KH 2S", "4D"], names=("Ann", "Bob"), piles={**PILES, "H": ["4H"]},
                      holdings=["3H", "QH 2D"], money=[19, 200])

@@ -6,7 +6,10 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from rules.core import parse_card
+from rules.core.search import ExpertBot
 from rules.core.simulate import play_game, simulate
 from rules.stock_market import SPEC, Discard, End
 
@@ -119,6 +122,38 @@ def test_discards_cards_it_cannot_use_when_idle():
     state = position(["AS 2S AD 2D 3S 2C AC 4S", "4D 5D"], money=[0, 200])
     played = turn(state)
     assert played[0].startswith("discard") and len(played[0].split()) == 5
+
+
+# -- every level ends its idle turns by drawing (issue 20: two bots that only ended their turns
+# never reached the joker) ---------------------------------------------------------------------------
+# seed 10 at turn 30: every card in Ann's hand is one it keeps (court cards and cards of 7 and up
+# are strong for later), and nothing it can play gains it enough to play
+KEEPER = dict(piles={"D": ["4D", "6D"], "S": ["8S", "KS"], "H": ["9H", "2H"], "C": ["8C", "9C.1"]},
+              prices={"S": 0}, holdings=["2D.1 JD.1 QD", "3D AD.1 8D.1"], money=[116, 232])
+
+
+def keeper():
+    return position(["KD QD.1 10D 10D.1 KH QS.1 9D.1 KD.1", "10S 8S.1 8H.1 JD 10H.1 7C.1 8D QH"], **KEEPER)
+
+
+@pytest.mark.parametrize("seed", [10, 14, 16, 37, 75])
+def test_two_bots_end_the_games_they_once_never_ended(seed):
+    result = play_game(SPEC, ["bot", "bot"], seed)
+    assert result.outcome is not None and len(result.outcome.ranks) == 2
+
+
+def test_with_nothing_better_to_do_the_bot_discards_the_card_it_values_least():
+    # the 10♦ cannot go on ♦ at $6 (up to $9), and it is the lowest of the cards kept for later
+    assert turn(keeper()) == ["discard 10D"]
+
+
+def test_the_expert_does_not_end_an_idle_turn_either():
+    """The expert races the bot's choice against the best of the rest and keeps it unless
+    another is clearly better: its default is now a discard, not the end of the turn."""
+    state = keeper()
+    expert = ExpertBot(SPEC, seconds=None, iterations=16)
+    command = expert.choose(SPEC.view(state, 0), SPEC.legal(state, 0), random.Random(0))
+    assert expert.last.bot_choice == Discard((C("10D"),)) and command != End()
 
 
 def test_bot_plays_legal_commands_with_every_option_and_count():
