@@ -135,6 +135,8 @@ async def test_a_whole_match_of_two_humans_through_the_keys(tmp_path):
     curtains: list[str] = []  # the phase behind each curtain
     rubber_screens = 0
     played: set[type] = set()
+    at_the_keys: int | None = None  # who had the table last: the keys never pass without the curtain
+    bob_behind_ann = 0  # Bob's sealed bids made behind the curtain after Ann's, which he cannot learn
     async with app.run_test(size=SMALL) as pilot:
         table = the_table(app)
 
@@ -150,8 +152,8 @@ async def test_a_whole_match_of_two_humans_through_the_keys(tmp_path):
                 break
             screen = app.screen
             if isinstance(screen, HandoffScreen):
-                # the curtain: nothing of the table behind it, and only for a sealed bid (or the
-                # very start); the open rounds and the trade windows pass without one
+                # the curtain, whenever the keys pass from one player to the other: nothing of
+                # the table behind it
                 state = match.state
                 curtains.append(state.phase if match.history else "start")
                 assert table.viewer is None
@@ -160,8 +162,10 @@ async def test_a_whole_match_of_two_humans_through_the_keys(tmp_path):
                 assert "Pass to" in text and "in secret" not in text and "Sealed:" not in text
                 await keys(pilot, "enter")
                 await until(pilot, lambda: table.viewer is not None)
+                at_the_keys = table.viewer
                 if state.phase == "sealed" and table.viewer == 1:
                     await check_bob_cannot_learn_anns_bid(pilot, table, match)
+                    bob_behind_ann += 1
                 continue
             if isinstance(screen, SalesScreen):
                 rubber_screens += 1
@@ -170,6 +174,7 @@ async def test_a_whole_match_of_two_humans_through_the_keys(tmp_path):
                 await keys(pilot, "enter")
                 continue
             seat, before = table.viewer, len(match.history)
+            assert seat == at_the_keys, "the keys passed to the other player without the curtain"
             pressed, expected = policy.keys(match, seat)
             await keys(pilot, *pressed)
             if expected == "offer":
@@ -185,10 +190,11 @@ async def test_a_whole_match_of_two_humans_through_the_keys(tmp_path):
         assert "Match total" in details and "R2 round 4" in details  # every sale beside the result
     assert match.over and len(match.history) > 300
     assert {ChoosePile, Bid, Pass, SealedBid, Offer, Accept, Decline, Ready} <= played
-    # the curtain came up for the sealed bids only, once per human and card (not even at the
-    # start: nothing is private until then)
-    sealed_bids = sum(isinstance(p.command, SealedBid) for p in match.history)
-    assert curtains.count("sealed") == sealed_bids and set(curtains) == {"sealed"}
+    # the curtain came up at the start and then each time the other player was to act, in every
+    # kind of moment; Ann seals her bid first (seat order), so Bob always bids behind it
+    assert curtains[0] == "start" and {"choose", "auction", "sealed", "trade"} <= set(curtains)
+    bobs_sealed_bids = sum(isinstance(p.command, SealedBid) and p.seat == 1 for p in match.history)
+    assert bob_behind_ann == bobs_sealed_bids == 24
     assert rubber_screens == 1
     info = next(info for info in store.list() if info.id == game_id)
     assert info.finished
@@ -305,8 +311,8 @@ async def test_the_bid_is_made_up_with_steps_and_digits_and_played_with_enter(tm
         await pilot.press("9", "9")  # $2599: more than Ann has
         assert "You have only $50: you cannot bid 2599." in block_text(table)
         assert table.check_action("bid", ()) is None  # greyed
-        await pilot.press("enter")
-        assert match.history == [] and notes == []
+        await pilot.press("enter")  # nothing played; a greyed key says so
+        assert match.history == [] and notes == ["Bid is not possible now."]
         await pilot.press("pageup")  # a step brings it back to what Ann has
         assert table._amount == 50 and "You have only" not in block_text(table)
         await pilot.press("1", "2", "enter")
@@ -438,27 +444,33 @@ async def test_an_offer_is_accepted_with_y_and_declined_with_n(tmp_path):
             assert (Card.parse("2H") in match.state.trinkets[0]) == (key == "y")
 
 
-async def test_on_a_shared_screen_undo_gives_a_bid_back_until_a_card_is_turned(tmp_path):
+async def lift_curtain(pilot, app, table: AbundanceTable, name: str) -> None:
+    """The curtain is up, calling ``name``: they press Enter and have the table."""
+    await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
+    await pilot.pause()  # drawn
+    assert table.viewer is None and f"Pass to {name}" in screen_text(app)
+    await pilot.press("enter")
+    await settle(pilot, lambda: app.screen is table and table.viewer is not None)
+    assert table.match.names[table.viewer] == name
+
+
+async def test_between_two_humans_the_curtain_comes_at_each_turn_and_undo_is_ones_own(tmp_path):
     two = [Seat("Ann"), Seat("Bob")]
-    app, table, match, _ = table_at({"phase": "auction", "card": "7H"}, two)
-    async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        assert not isinstance(app.screen, HandoffScreen) and table.viewer == 0  # nothing private
+    app, table, match, notes = table_at({"phase": "auction", "card": "7H"}, two)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await lift_curtain(pilot, app, table, "Ann")  # from the start: it says whose turn it is
         await pilot.press("5", "enter")
+        await lift_curtain(pilot, app, table, "Bob")  # never straight on to the other player
+        await pilot.press("ctrl+z")  # Bob cannot take back Ann's bid
         await pilot.pause()
-        assert table.viewer == 1  # the keyboard passes to Bob without a curtain
-        await pilot.press("ctrl+z")  # Ann, still at the table, takes her bid back
-        await pilot.pause()
-        assert match.history == [] and table.viewer == 0
-        await pilot.press("p")
-        await pilot.pause()
-        await pilot.press("p")  # Bob passes too: Ann takes 7♥ free
-        await pilot.pause()
-        assert match.state.phase == "trade"
+        assert [p.text for p in match.history] == ["bid 5"] and notes[-1].startswith("Nothing to take back")
+        await pilot.press("p")  # Bob passes: Ann takes 7♥ for $5
+        await lift_curtain(pilot, app, table, "Ann")
+        assert match.state.phase == "trade" and match.state.trinkets[0] == [Card.parse("7H")]
         await pilot.press("r")
-        await pilot.pause()
+        await lift_curtain(pilot, app, table, "Bob")
         await pilot.press("r")  # both ready: the next card is turned up, and undo stops here
-        await pilot.pause()
+        await lift_curtain(pilot, app, table, "Ann")
         assert match.state.phase == "auction" and table.check_action("undo", ()) is None
         await pilot.press("ctrl+z")
         await pilot.pause()
@@ -480,7 +492,10 @@ async def test_a_rubber_ends_with_its_sales_and_s_shows_every_sale(tmp_path):
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         while not isinstance(app.screen, SalesScreen):
-            await pilot.press("n" if match.state.offer is not None else "r")
+            if isinstance(app.screen, HandoffScreen):  # the keys pass from Ann to Bob and back
+                await pilot.press("enter")
+            else:
+                await pilot.press("n" if match.state.offer is not None else "r")
             await pilot.pause()
         text = screen_text(app)
         money = match.state.rubbers[0]

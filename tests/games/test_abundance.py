@@ -125,7 +125,7 @@ def test_setup_is_deterministic_for_a_seed():
 
 
 def test_abundance_is_for_two_players():
-    with pytest.raises(RulesError, match="2-2 players"):
+    with pytest.raises(RulesError, match="Abundance is for 2 players, not 3"):
         SPEC.setup(["Ann", "Bob", "Cat"], None, 1)
     with pytest.raises(RulesError, match="no options|unknown option"):
         SPEC.setup(NAMES, {"fast": True}, 1)
