@@ -13,7 +13,7 @@ from typing import ClassVar, Sequence
 
 from rules.core import SUITS, Card, Event, Suit
 from rules.core.offers import DealDeclined, DealDone, Offered
-from rules.core.words import dollars, join_names
+from rules.core.words import Sentence, dollars, join_names, player, say
 
 from .market import CORNER
 
@@ -24,8 +24,12 @@ __all__ = [
 ]
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.symbol for card in cards)
+def _cards(cards: Sequence[Card]) -> Sentence:
+    return Sentence(" ").join(cards)
+
+
+def _suits(suits: Sequence[Suit]) -> str:
+    return " ".join(suit.symbol for suit in suits)
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,8 @@ class PileChosen(Event):
     pile: int
     round: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} chooses pile {self.pile} for round {self.round}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} chooses pile {} for round {}.", player(names, self.seat), self.pile, self.round)
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,8 @@ class LastPile(Event):
     pile: int
     round: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"Round {self.round} is played with the last pile, pile {self.pile}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return Sentence(f"Round {self.round} is played with the last pile, pile {self.pile}.")
 
 
 @dataclass(frozen=True)
@@ -63,11 +67,11 @@ class CardTurned(Event):
     kind: str
     opener: int | None
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        text = f"{self.card.symbol} is turned up: auction {self.number} of 12 in round {self.round}"
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        text = say("{} is turned up: auction {} of 12 in round {}", self.card, self.number, self.round)
         if self.opener is None:
             return text + "; both players bid in secret."
-        return text + f" ({self.kind}); {names[self.opener]} bids first."
+        return text + say(" ({}); {} bids first.", self.kind, player(names, self.opener))
 
 
 @dataclass(frozen=True)
@@ -75,16 +79,16 @@ class BidMade(Event):
     seat: int
     amount: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} bids {self.amount}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} bids {}.", player(names, self.seat), self.amount)
 
 
 @dataclass(frozen=True)
 class Passed(Event):
     seat: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} passes."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} passes.", player(names, self.seat))
 
 
 @dataclass(frozen=True)
@@ -94,10 +98,10 @@ class SealedBidIn(Event):
     seat: int
     amount: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
         if seat == self.seat:
-            return f"{names[self.seat]} bids {self.amount} in secret."
-        return f"{names[self.seat]} has bid."
+            return say("{} bids {} in secret.", player(names, self.seat), self.amount)
+        return say("{} has bid.", player(names, self.seat))
 
 
 @dataclass(frozen=True)
@@ -113,13 +117,13 @@ class SealedRevealed(Event):
     price: int
     opener: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        shown = join_names([f"{names[s]} {bid}" for s, bid in enumerate(self.bids)])
-        text = f"The sealed bids for {self.card.symbol}: {shown}. "
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        shown = join_names([say("{} {}", player(names, s), bid) for s, bid in enumerate(self.bids)])
+        text = say("The sealed bids for {}: {}. ", self.card, shown)
         if self.winner is None:
-            return text + (f"A tie: {self.card.symbol} goes to an open auction, and "
-                           f"{names[self.opener]} (the dealer) bids first.")
-        return text + f"{names[self.winner]} wins {self.card.symbol} for {dollars(self.price)}."
+            return text + say("A tie: {} goes to an open auction, and {} (the dealer) bids first.",
+                              self.card, player(names, self.opener))
+        return text + say("{} wins {} for {}.", player(names, self.winner), self.card, dollars(self.price))
 
 
 @dataclass(frozen=True)
@@ -132,11 +136,11 @@ class Won(Event):
     price: int
     free: bool = False
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
         if self.free:
-            return (f"Both players pass: {names[self.seat]}, who bid first, takes "
-                    f"{self.card.symbol} for nothing.")
-        return f"{names[self.seat]} wins {self.card.symbol} for {dollars(self.price)}."
+            return say("Both players pass: {}, who bid first, takes {} for nothing.",
+                       player(names, self.seat), self.card)
+        return say("{} wins {} for {}.", player(names, self.seat), self.card, dollars(self.price))
 
 
 @dataclass(frozen=True)
@@ -145,8 +149,8 @@ class ReadyToGo(Event):
 
     seat: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return f"{names[self.seat]} is ready."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("{} is ready.", player(names, self.seat))
 
 
 @dataclass(frozen=True)
@@ -163,18 +167,19 @@ class Sold(Event):
     trinkets: tuple[tuple[Card, ...], ...]
     amounts: tuple[int, ...]
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        paid = [f"{suit.symbol} pays {dollars(self.pays[suit.order])}" for suit in self.rarity[:3]]
-        text = f"Round {self.round} sale: {', '.join(paid)}, {self.rarity[3].symbol} nothing."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        paid = [say("{} pays {}", suit.symbol, dollars(self.pays[suit.order])) for suit in self.rarity[:3]]
+        text = say("Round {} sale: {}, {} nothing.", self.round, Sentence(", ").join(paid), self.rarity[3].symbol)
         sales = []
         for s, cards in enumerate(self.trinkets):
             if not cards:
-                sales.append(f"{names[s]} has nothing to sell")
+                sales.append(say("{} has nothing to sell", player(names, s)))
                 continue
-            corners = [suit.symbol for suit in SUITS if sum(card.suit is suit for card in cards) >= CORNER]
-            corner = f" (corner in {' '.join(corners)})" if corners else ""
-            sales.append(f"{names[s]} sells {_cards(cards)}{corner} for {dollars(self.amounts[s])}")
-        return text + " " + "; ".join(sales) + "."
+            corners = [suit for suit in SUITS if sum(card.suit is suit for card in cards) >= CORNER]
+            corner = f" (corner in {_suits(corners)})" if corners else ""
+            sales.append(say("{} sells {}{} for {}", player(names, s), _cards(cards), corner,
+                             dollars(self.amounts[s])))
+        return say("{} {}.", text, Sentence("; ").join(sales))
 
 
 @dataclass(frozen=True)
@@ -182,9 +187,9 @@ class RubberOver(Event):
     rubber: int
     money: tuple[int, ...]
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        shown = join_names([f"{names[s]} {dollars(m)}" for s, m in enumerate(self.money)])
-        return f"Rubber {self.rubber} is over: {shown}."
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        shown = join_names([say("{} {}", player(names, s), dollars(m)) for s, m in enumerate(self.money)])
+        return say("Rubber {} is over: {}.", self.rubber, shown)
 
 
 @dataclass(frozen=True)
@@ -195,15 +200,15 @@ class NewRubber(Event):
     dealer: int
     money: int
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return (f"Rubber {self.rubber}: {names[self.dealer]} deals four new piles, and both "
-                f"players start again with {dollars(self.money)}.")
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return say("Rubber {}: {} deals four new piles, and both players start again with {}.",
+                   self.rubber, player(names, self.dealer), dollars(self.money))
 
 
 @dataclass(frozen=True)
 class MatchOver(Event):
     summary: str
 
-    def describe(self, names: Sequence[str], seat: int | None = None) -> str:
-        return self.summary
+    def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
+        return Sentence(self.summary)
 

@@ -3,14 +3,16 @@
     choose pile 3                     choose this round's pile (also: choose 3, pile 3)
     bid 12                            a bid; in the sealed round it is the sealed bid
     pass                              no bid now (in the sealed round: bid 0)
-    offer: give 7H,$5 take 2S         an offer to the other player (who may be named:
-                                      offer Bob: give 7H,$5 take 2S)
+    offer: give 7H,$5 take 2S         an offer to the other player (who may be named by
+                                      seat number or name: offer 2: …, offer Bob: …,
+                                      offer "Bob Smith": …)
     accept    decline                 the answer to an offer
     ready                             done trading in this window (also: done)
 
 Case and spacing are forgiven. ``bid 12`` reads as a sealed bid when the view says the bids on
 the card are sealed, so a sealed bid is typed like any other; the log shows it to its bidder
-only. Offers are written without the name, as a two-player table allows.
+only. Offers are saved without the player, as a two-player table allows (``to`` is None): a
+saved move never holds a name, so it means one thing whatever the players are called.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from rules.core import NotationError
-from rules.core.offers import counterparty, format_offer, parse_sides
+from rules.core.offers import counterparty, display_offer, format_offer, parse_sides
+from rules.core.words import Sentence
 
 from .commands import Accept, Bid, ChoosePile, Command, Decline, Offer, Pass, Ready, SealedBid
 from .state import SEALED_PHASE, AbundanceView
@@ -29,7 +32,7 @@ _ALIASES = {"accept": Accept, "decline": Decline, "ready": Ready, "done": Ready}
 
 
 class AbundanceNotation:
-    """``format(command)`` and ``parse(text, view)`` for Abundance."""
+    """``format(command)``, ``parse(text, view)`` and ``display(command, names)`` for Abundance."""
 
     def format(self, command: Command) -> str:
         match command:
@@ -49,6 +52,13 @@ class AbundanceNotation:
                 return "ready"
         raise NotationError(f"{command!r} is not an Abundance command")
 
+    def display(self, command: Command, names: Sequence[str]) -> Sentence:
+        """``command`` as the log shows it: the words of ``format``, an offer's cards and money
+        as parts (``offer: give 7♥, $5 take 2♠``)."""
+        if isinstance(command, Offer):
+            return display_offer(replace(command, to=None), names)
+        return Sentence(self.format(command))
+
     def parse(self, text: str, view: AbundanceView) -> Command:
         if not isinstance(text, str):
             raise NotationError(f"a command is text, not {text!r}")
@@ -61,8 +71,9 @@ class AbundanceNotation:
             rest = text.strip()[len("offer"):]
             to, rest = counterparty(text, rest, view.names, view.seat)
             give, take = parse_sides(text, rest)
-            # at a table of two the offer goes to the other player: saved without a seat
-            return Offer(None if to is not None and to != view.seat else to, give, take)
+            # at a table of two the offer goes to the other player: saved without a seat (one
+            # to the player's own seat is kept, for the rules to refuse)
+            return Offer(to if to is not None and to == view.seat else None, give, take)
         if verb in ("choose", "pile"):
             if args and args[0].lower() == "pile" and verb == "choose":
                 args = args[1:]

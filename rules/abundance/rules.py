@@ -18,7 +18,7 @@ from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import card_keys
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
-from rules.core.words import dollars, join_names, winners_sentence
+from rules.core.words import Sentence, dollars, join_names, player, players, say, winners_sentence
 
 from .commands import Accept, Bid, ChoosePile, Command, Decline, Offer, Pass, Ready, SealedBid
 from .events import (
@@ -111,8 +111,10 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _code(card: Any) -> str:
-    return card.code if isinstance(card, Card) else repr(card)
+def _named(card: Any) -> Any:
+    """A card as a refusal names it: a Card part (read as its symbol), or whatever else was
+    sent, in its repr."""
+    return card if isinstance(card, Card) else repr(card)
 
 
 def validate_choice(state: AbundanceState, command: ChoosePile) -> None:
@@ -134,7 +136,7 @@ def validate_bid(state: AbundanceState, seat: int, amount: Any) -> None:
         raise IllegalCommand(f"A bid must beat the standing bid of {auction.high}: bid at least "
                              f"{auction.minimum}, or pass.")
     if amount > state.money[seat]:
-        raise IllegalCommand(f"You have only {dollars(state.money[seat])}: you cannot bid {amount}.")
+        raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), amount))
 
 
 def validate_sealed(state: AbundanceState, seat: int, amount: Any) -> None:
@@ -143,15 +145,15 @@ def validate_sealed(state: AbundanceState, seat: int, amount: Any) -> None:
     if amount < 0:
         raise IllegalCommand("A bid cannot be negative; bid 0 to decline.")
     if amount > state.money[seat]:
-        raise IllegalCommand(f"You have only {dollars(state.money[seat])}: you cannot bid {amount}.")
+        raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), amount))
 
 
-def _side_cards(side: Side, holder: list[Card], whose: str) -> None:
+def _side_cards(side: Side, holder: list[Card], whose: Sentence) -> None:
     for i, card in enumerate(side.cards):
         if card in side.cards[:i]:
-            raise IllegalCommand(f"{_code(card)} is named twice.")
+            raise IllegalCommand(say("{} is named twice.", _named(card)))
         if card not in holder:
-            raise IllegalCommand(f"{whose} {'have' if whose == 'You' else 'has'} no trinket {_code(card)}.")
+            raise IllegalCommand(say("{} {} no trinket {}.", whose, "have" if whose == "You" else "has", _named(card)))
 
 
 def validate_deal(state: AbundanceState, proposer: int, responder: int, give: Any, take: Any) -> None:
@@ -167,13 +169,13 @@ def validate_deal(state: AbundanceState, proposer: int, responder: int, give: An
             raise IllegalCommand("Money in an offer is a whole number of units, not negative.")
         if not isinstance(side.cards, (tuple, list)):
             raise IllegalCommand("An offer lists the trinkets each side hands over.")
-    _side_cards(give, state.trinkets[proposer], "You")
-    _side_cards(take, state.trinkets[responder], state.names[responder])
+    _side_cards(give, state.trinkets[proposer], Sentence("You"))
+    _side_cards(take, state.trinkets[responder], player(state.names, responder))
     if give.money > state.money[proposer]:
-        raise IllegalCommand(f"You have only {dollars(state.money[proposer])}, not {dollars(give.money)}.")
+        raise IllegalCommand(say("You have only {}, not {}.", dollars(state.money[proposer]), dollars(give.money)))
     if take.money > state.money[responder]:
-        raise IllegalCommand(f"{state.names[responder]} has only {dollars(state.money[responder])}, "
-                             f"not {dollars(take.money)}.")
+        raise IllegalCommand(say("{} has only {}, not {}.", player(state.names, responder),
+                                 dollars(state.money[responder]), dollars(take.money)))
 
 
 def validate_offer(state: AbundanceState, seat: int, offer: Offer) -> int:
@@ -191,7 +193,10 @@ def validate_accept(state: AbundanceState, offer: Deal) -> None:
     try:
         validate_deal(state, offer.proposer, offer.responder, offer.give, offer.take)
     except IllegalCommand as error:
-        raise IllegalCommand(f"That offer cannot be carried out ({str(error).rstrip('.')}); decline it.") from None
+        reason = Sentence(error.sentence)
+        if reason.parts and isinstance(reason.parts[-1], str) and reason.endswith("."):
+            reason = Sentence(*reason.parts[:-1], reason.parts[-1][:-1])  # its own stop goes
+        raise IllegalCommand(say("That offer cannot be carried out ({}); decline it.", reason)) from None
 
 
 # -- the flow of a round ---------------------------------------------------------------------
@@ -299,35 +304,35 @@ def _result(state: AbundanceState) -> Outcome:
     winners = [seat for seat in (0, 1) if ranks[seat] == 1]
     text = winners_sentence(state.names, winners, dollars(totals[winners[0]]))
     if len(winners) == 1:
-        text += f" to {dollars(totals[1 - winners[0]])}"
+        text += say(" to {}", dollars(totals[1 - winners[0]]))
     breakdown = tuple({**{f"rubber {n}": money[seat] for n, money in enumerate(state.rubbers, 1)},
                        "total": totals[seat]} for seat in (0, 1))
     return Outcome(ranks, totals, breakdown, text + " over the two rubbers.")
 
 
-def status_sentence(state: AbundanceState) -> str:
+def status_sentence(state: AbundanceState) -> Sentence:
     names = state.names
     if state.phase == OVER:
-        return f"The match is over: {_result(state).summary}"
+        return say("The match is over: {}", _result(state).summary)
     if state.phase == CHOOSE:
-        return (f"Rubber {state.rubber}, round {state.round}: {names[chooser(state)]} chooses the pile "
-                f"({ROUND_KINDS[state.round]} auctions).")
-    card = state.card.symbol if state.card else ""
+        return say("Rubber {}, round {}: {} chooses the pile ({} auctions).", state.rubber, state.round,
+                   player(names, chooser(state)), ROUND_KINDS[state.round])
+    card = state.card if state.card else ""
+    waiting = join_names(players(names, sorted(awaiting(state))))
     if state.phase == SEALED_PHASE:
-        waiting = join_names([names[s] for s in sorted(awaiting(state))])
-        return f"Sealed bids on {card}: waiting for {waiting}."
+        return say("Sealed bids on {}: waiting for {}.", card, waiting)
     if state.phase == AUCTION:
         auction: OpenAuction = state.auction  # type: ignore[assignment]
-        speaker = names[auction.order[auction.position]]
+        speaker = player(names, auction.order[auction.position])
         if auction.leader is None:
-            return f"{speaker}: bid on {card} or pass (no bid yet)."
-        return f"{speaker}: bid on {card} (at least {auction.minimum}) or pass; {names[auction.leader]} bids {auction.high}."
+            return say("{}: bid on {} or pass (no bid yet).", speaker, card)
+        return say("{}: bid on {} (at least {}) or pass; {} bids {}.", speaker, card, auction.minimum,
+                   player(names, auction.leader), auction.high)
     if state.offer is not None:
-        return (f"{names[state.offer.responder]}: {names[state.offer.proposer]} offers a trade — "
-                "accept or decline.")
+        return say("{}: {} offers a trade — accept or decline.", player(names, state.offer.responder),
+                   player(names, state.offer.proposer))
     after = "the next card" if state.pile_left else "the sale"
-    waiting = join_names([names[s] for s in sorted(awaiting(state))])
-    return f"Trading before {after}: {waiting} may make an offer or say ready."
+    return say("Trading before {}: {} may make an offer or say ready.", after, waiting)
 
 
 # -- the spec --------------------------------------------------------------------------------
@@ -445,13 +450,13 @@ class AbundanceGame:
                 raise IllegalCommand("There is no auction now: make an offer or say ready.")
             return validate_bid(state, seat, command.amount) if isinstance(command, Bid) else None
         if phase != TRADE:
-            raise IllegalCommand(f"{state.card.symbol} is up for auction: bid or pass.")  # type: ignore[union-attr]
+            raise IllegalCommand(say("{} is up for auction: bid or pass.", state.card))
         if isinstance(command, (Accept, Decline)):
             if state.offer is None:
                 raise IllegalCommand("There is no offer to answer.")
             return validate_accept(state, state.offer) if isinstance(command, Accept) else None
         if state.offer is not None:
-            raise IllegalCommand(f"First accept or decline {state.names[state.offer.proposer]}'s offer.")
+            raise IllegalCommand(say("First accept or decline {}'s offer.", player(state.names, state.offer.proposer)))
         if isinstance(command, Offer):
             return validate_offer(state, seat, command)
         if isinstance(command, Ready):

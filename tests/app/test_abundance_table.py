@@ -19,6 +19,7 @@ from cardtable.saves import SaveStore
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
+from cardtable.widgets.words import MONEY_STYLE, NAME_STYLE
 from pilot_helpers import keys, record_notes, screen_text, settle, TableApp, until
 
 SPEC = rules.find_game("abundance")
@@ -88,7 +89,7 @@ async def make_offer(pilot, table: AbundanceTable, match: Match, seat: int) -> O
     await pilot.press("1")
     first = sorted(match.state.trinkets[seat], key=Card.sort_key)[0]
     other = match.names[1 - seat]
-    expected = Offer(other, Side(cards=(first,)), Side(money=1))
+    expected = Offer(None, Side(cards=(first,)), Side(money=1))
     assert dialog.command == expected
     text = screen_text(pilot.app)
     assert f"{other} gets {first.symbol}; you get $1" in text and "At today's prices" in text
@@ -268,6 +269,12 @@ def block_text(table: AbundanceTable) -> str:
     return table.block._shown_text.plain
 
 
+def styles_at(text, words: str, part: str) -> set[str]:
+    """The styles over ``part`` where it stands in ``words`` in the rich Text ``text``."""
+    at = text.plain.index(words) + words.index(part)
+    return {str(span.style) for span in text.spans if span.start <= at < span.end}
+
+
 async def click_on(pilot, widget, label: str) -> None:
     """Click ``label`` where the Panel ``widget`` shows it (after wrapping)."""
     lines = widget._shown_text.wrap(pilot.app.console, widget.content_size.width)
@@ -310,6 +317,8 @@ async def test_the_bid_is_made_up_with_steps_and_digits_and_played_with_enter(tm
         assert " $25 " in block_text(table)
         await pilot.press("9", "9")  # $2599: more than Ann has
         assert "You have only $50: you cannot bid 2599." in block_text(table)
+        # the rules' sentence, its money styled from its parts
+        assert MONEY_STYLE in styles_at(table.block._shown_text, "You have only $50", "$50")
         assert table.check_action("bid", ()) is None  # greyed
         await pilot.press("enter")  # nothing played; a greyed key says so
         assert match.history == [] and notes == ["Bid is not possible now."]
@@ -404,8 +413,10 @@ async def test_the_trade_dialog_offers_what_is_ticked_and_shows_the_rules_refusa
         await pilot.pause()
         assert isinstance(app.screen, OfferDialog)  # refused, in the rules' words
         assert "Bob has only $30, not $99." in screen_text(app)
+        error = dialog.query_one(".dialog--error").content  # the rules' sentence, styled by parts
+        assert NAME_STYLE in styles_at(error, "Bob has", "Bob") and MONEY_STYLE in styles_at(error, "$99", "$99")
         await pilot.press("backspace", "backspace", "5")
-        assert dialog.command == Offer("Bob", Side(cards=(Card.parse("3S"),)), Side(money=5))
+        assert dialog.command == Offer(None, Side(cards=(Card.parse("3S"),)), Side(money=5))
         shown = screen_text(app)
         assert "Bob gets 3♠; you get $5" in shown and "At today's prices: Ann" in shown
         await pilot.press("ctrl+o")
@@ -499,7 +510,8 @@ async def test_a_rubber_ends_with_its_sales_and_s_shows_every_sale(tmp_path):
             await pilot.pause()
         text = screen_text(app)
         money = match.state.rubbers[0]
-        assert "Rubber 1 is over" in text and f"It ends with Ann ${money[0]} and Bob ${money[1]}." in text
+        heading = str(app.screen.query_one("#sales-heading").render())  # its names and sums styled
+        assert "Rubber 1 is over" in text and f"It ends with Ann ${money[0]} and Bob ${money[1]}." in heading
         assert "R1 round 4" in text and "Rubber 1 ends" in text
         await pilot.press("enter")
         await pilot.pause()
@@ -524,3 +536,97 @@ async def test_the_keys_page_and_the_footer_name_every_key(tmp_path):
         rows = {description: keys for keys, description, _note in keys_of(table)}  # the F1 page
         assert rows["Choose pile"] == "1-4" and rows["Type bid"] == "0-9"  # as the footer names them
         assert rows["+1"] == "↑ + =" and rows["-10"] == "pgdn" and rows["Offer"] == "o"
+
+
+# -- names are data (issue 20) -------------------------------------------------------------------
+
+async def at_the_keys(pilot, app, table: AbundanceTable) -> int:
+    """The next human takes the keys, through the curtain when it is up (it names them as
+    typed); their seat."""
+    names = table.match.names
+    await until(pilot, lambda: isinstance(app.screen, HandoffScreen) or (
+        app.screen is table and table.viewer is not None and table.viewer in table.match.awaiting))
+    if isinstance(app.screen, HandoffScreen):
+        seat = table.next_human()
+        await pilot.pause()  # drawn
+        text = screen_text(app)
+        assert f"Pass to {names[seat]} — press Enter" in text and f"I am {names[seat]}" in text
+        await keys(pilot, "enter")
+        await until(pilot, lambda: app.screen is table and table.viewer == seat)
+    await pilot.pause()
+    return table.viewer
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed_and_break_nothing(tmp_path):
+    """Two humans named ``[/]`` and ``Bob [kid]`` play a pile choice, an auction, an offer made in
+    the dialog and one typed in the command bar with a quoted name, answers and readies at
+    80×24, the curtain between them: nothing crashes, every name is on screen as typed, the game
+    is saved and goes on."""
+    from cardtable.widgets import CommandBar
+
+    names = ["[/]", "Bob [kid]"]
+    store = SaveStore(tmp_path / "data")
+    match = Match(SPEC, [Seat(name) for name in names], seed=TWO_HUMANS_SEED)
+    game_id = store.create(match)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=game_id)
+    async with app.run_test(size=SMALL) as pilot:
+        table = the_table(app)
+
+        async def play(*pressed: str) -> None:
+            before = len(match.history)
+            await keys(pilot, *pressed)
+            await until(pilot, lambda: len(match.history) > before)
+
+        await at_the_keys(pilot, app, table)
+        await play(str(match.state.available[0]))
+        opener = await at_the_keys(pilot, app, table)
+        assert match.state.phase == "auction"
+        await play("5", "enter")
+        other = await at_the_keys(pilot, app, table)
+        text = screen_text(app)
+        assert other == 1 - opener and f"{names[opener]} bids 5." in text and f"{names[other]}: bid on" in text
+        await play("p")
+        seat = await at_the_keys(pilot, app, table)
+        text = screen_text(app)
+        assert match.state.phase == "trade" and f"{names[opener]} wins" in text
+        assert all(name in text for name in names)
+
+        # an offer made in the dialog: its title and sides name the other player as typed
+        await keys(pilot, "o")
+        await settle(pilot, lambda: isinstance(app.screen, OfferDialog))
+        await pilot.click("#offer-give-money")
+        await pilot.press("1")
+        await pilot.pause()
+        text = screen_text(app)
+        assert f"{names[seat]}: offer {names[1 - seat]} a trade" in text
+        assert f"You take from {names[1 - seat]}" in text and f"{names[1 - seat]} gets $1" in text
+        await pilot.press("ctrl+o")
+        await until(pilot, lambda: match.state.offer is not None)
+        assert await at_the_keys(pilot, app, table) == 1 - seat
+        text = screen_text(app)  # (the screenshot's text loses a space between two styled words)
+        assert f"{names[seat]} offers {names[1 - seat]}" in text and "offer: give $1" in text
+        await play("y")
+
+        # the other player types an offer naming the first by quoted name
+        other = 1 - seat
+        if await at_the_keys(pilot, app, table) != other:
+            await play("r")  # the first is ready: the keys pass to the other
+            assert await at_the_keys(pilot, app, table) == other
+        await pilot.press("colon")
+        bar = table.query_one(CommandBar)
+        bar.input.value = f'offer "{names[seat]}": give $2'
+        await pilot.press("enter")
+        await until(pilot, lambda: match.state.offer is not None)
+        assert await at_the_keys(pilot, app, table) == seat
+        assert match.history[-1].text == "offer: give $2"  # saved without the name
+        await play("n")
+        while match.state.phase == "trade":
+            await at_the_keys(pilot, app, table)
+            await play("r")
+        await at_the_keys(pilot, app, table)
+        text = screen_text(app)
+        assert match.state.phase == "auction" and all(name in text for name in names)
+        assert f"{names[other]}: offer: give $2" in "\n".join(table.game_log.plain)
+        assert app.is_running and isinstance(app.screen, AbundanceTable)
+    saved = store.load(game_id)
+    assert saved.names == tuple(names) and len(saved.history) == len(match.history) >= 10

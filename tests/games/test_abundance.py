@@ -453,7 +453,7 @@ def test_an_accepted_offer_moves_trinkets_and_money_at_once():
     assert SPEC.view(state, BOB).status == "Bob: Ann offers a trade — accept or decline."
     refused(state, ANN, Ready(), "not Ann's move")
     refused(state, BOB, Ready(), "First accept or decline Ann's offer")
-    refused(state, BOB, Offer("Ann", Side(money=1)), "First accept or decline Ann's offer")
+    refused(state, BOB, Offer(None, Side(money=1)), "First accept or decline Ann's offer")
     events = act(state, BOB, "accept")
     assert events == [DealDone(ANN, BOB, Side(money=6), Side(cards=(C("9S"),)))]
     assert keys(state.trinkets[ANN]) == ["3S", "5S", "9S"] and keys(state.trinkets[BOB]) == ["2H"]
@@ -461,7 +461,7 @@ def test_an_accepted_offer_moves_trinkets_and_money_at_once():
     assert SPEC.view(state, ANN).corners == ((S,), ())
     assert awaiting(state) == [ANN, BOB]  # Ann still to say ready; Bob may make his own offer
     assert SPEC.legal(state, ANN) == [Ready()]  # her one offer of this window is made
-    refused(state, ANN, Offer("Bob", Side(money=1), Side(cards=(C("2H"),))), "already made your offer in this trade window")
+    refused(state, ANN, Offer(BOB, Side(money=1), Side(cards=(C("2H"),))), "already made your offer in this trade window")
 
 
 def test_trinkets_may_go_both_ways_with_money():
@@ -502,45 +502,47 @@ def test_suggested_offers_buy_sell_or_swap_one_trinket():
     assert counts == (3, 1, 0, 0)
     # now ♦ and ♣ are rarest, then ♥ ($2): ♠ pays nothing, so a spade is offered at $1
     assert offers == [
-        Offer("Bob", Side(money=1), Side(cards=(C("9S"),))),
-        Offer("Bob", Side(money=2), Side(cards=(C("2H"),))),
-        Offer("Bob", Side(cards=(C("3S"),)), Side(money=1)),
-        Offer("Bob", Side(cards=(C("5S"),)), Side(money=1)),
-        Offer("Bob", Side(cards=(C("3S"),)), Side(cards=(C("2H"),))),
-        Offer("Bob", Side(cards=(C("5S"),)), Side(cards=(C("2H"),))),
+        Offer(None, Side(money=1), Side(cards=(C("9S"),))),
+        Offer(None, Side(money=2), Side(cards=(C("2H"),))),
+        Offer(None, Side(cards=(C("3S"),)), Side(money=1)),
+        Offer(None, Side(cards=(C("5S"),)), Side(money=1)),
+        Offer(None, Side(cards=(C("3S"),)), Side(cards=(C("2H"),))),
+        Offer(None, Side(cards=(C("5S"),)), Side(cards=(C("2H"),))),
     ]
     for offer in offers:
         SPEC.check(state, ANN, offer)
     # ♦ and ♣ are absent (rarest), then ♠ ($2), then ♥ (nothing: $1)
     poor = trade(trinkets=[["3S"], ["2H"]], money=[1, 1])
-    assert SPEC.legal(poor, ANN)[1:] == [Offer("Bob", Side(money=1), Side(cards=(C("2H"),))),
-                                         Offer("Bob", Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
+    assert SPEC.legal(poor, ANN)[1:] == [Offer(None, Side(money=1), Side(cards=(C("2H"),))),
+                                         Offer(None, Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
     enough = trade(trinkets=[["3S"], ["2H"]], money=[0, 2])
-    assert SPEC.legal(enough, ANN)[1:] == [Offer("Bob", Side(cards=(C("3S"),)), Side(money=2)),
-                                           Offer("Bob", Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
+    assert SPEC.legal(enough, ANN)[1:] == [Offer(None, Side(cards=(C("3S"),)), Side(money=2)),
+                                           Offer(None, Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
 
 
 def test_offers_name_only_what_each_side_holds_and_can_pay():
     state = holding()
-    refused(state, ANN, "offer: give 7H take 9S", "You have no trinket 7H")
-    refused(state, ANN, "offer: take 7H", "Bob has no trinket 7H")
-    refused(state, ANN, "offer: give 3S,3S take 9S", "3S is named twice")
+    refused(state, ANN, "offer: give 7H take 9S", "You have no trinket 7♥")
+    refused(state, ANN, "offer: take 7H", "Bob has no trinket 7♥")
+    refused(state, ANN, "offer: give 3S,3S take 9S", "3♠ is named twice")
     refused(state, ANN, "offer: give $31 take 9S", r"You have only \$30, not \$31")
     refused(state, ANN, "offer: take 2H,$21", r"Bob has only \$20, not \$21")
     refused(state, ANN, "offer:", "must give or take something")
     refused(state, ANN, "offer Ann: take $1", "cannot trade with yourself")
-    refused(state, ANN, Offer("Zed", take=Side(money=1)), "no player named 'Zed'; offer to Bob")
-    refused(state, ANN, Offer(None, take=Side(money=1)), "no player named None")
-    refused(state, ANN, Offer("Bob", Side(holdings=("P1",))), "Only trinkets and money")
-    refused(state, ANN, Offer("Bob", take=Side(holdings=("P1",))), "Only trinkets and money")
-    refused(state, ANN, Offer("Bob", Side(money=-3), Side(cards=(C("9S"),))), "not negative")
-    refused(state, ANN, Offer("Bob", Side(money=1.5)), "whole number")
-    refused(state, ANN, Offer("Bob", "3S", Side()), "lists what is given and what is taken")
-    refused(state, ANN, Offer("Bob", Side(), None), "lists what is given and what is taken")
-    refused(state, ANN, Offer("Bob", Side(cards=("3S",))), "You have no trinket '3S'")
-    refused(state, ANN, Offer("Bob", Side(cards=5)), "lists the trinkets each side hands over")
-    refused(state, ANN, Offer("Bob", Side(money=1), Side(cards=None)), "lists the trinkets")
-    assert SPEC.apply(state, ANN, Offer("bob", take=Side(money=1)))  # any case names Bob
+    refused(state, ANN, "offer 1: take $1", "cannot trade with yourself")
+    refused(state, ANN, Offer(ANN, take=Side(money=1)), "cannot trade with yourself")
+    refused(state, ANN, Offer(2, take=Side(money=1)), "There is no player 2 at this table")
+    refused(state, ANN, Offer("Bob", take=Side(money=1)), "There is no player 'Bob' at this table")
+    refused(state, ANN, Offer(None, Side(holdings=("P1",))), "Only trinkets and money")
+    refused(state, ANN, Offer(None, take=Side(holdings=("P1",))), "Only trinkets and money")
+    refused(state, ANN, Offer(None, Side(money=-3), Side(cards=(C("9S"),))), "not negative")
+    refused(state, ANN, Offer(None, Side(money=1.5)), "whole number")
+    refused(state, ANN, Offer(None, "3S", Side()), "lists what is given and what is taken")
+    refused(state, ANN, Offer(None, Side(), None), "lists what is given and what is taken")
+    refused(state, ANN, Offer(None, Side(cards=("3S",))), "You have no trinket '3S'")
+    refused(state, ANN, Offer(None, Side(cards=5)), "lists the trinkets each side hands over")
+    refused(state, ANN, Offer(None, Side(money=1), Side(cards=None)), "lists the trinkets")
+    assert SPEC.apply(state, ANN, Offer(BOB, take=Side(money=1)))  # Bob by his seat
     assert state.offer == Deal(ANN, BOB, Side(), Side(money=1))
 
 
@@ -555,7 +557,7 @@ def test_an_offer_that_can_no_longer_be_carried_out_can_only_be_declined():
              "take_cards": ["KD"], "take_money": 0}
     state = trade(trinkets=[["3S"], ["9S"]], offer=offer)
     assert awaiting(state) == [BOB] and SPEC.legal(state, BOB) == [Decline()]
-    refused(state, BOB, Accept(), r"cannot be carried out \(Bob has no trinket KD\); decline it")
+    refused(state, BOB, Accept(), r"cannot be carried out \(Bob has no trinket K♦\); decline it")
     act(state, BOB, "decline")
     assert state.offer is None
 
@@ -876,10 +878,10 @@ def test_json_keeps_calls_sales_and_the_revealed_bids():
     ("BID $7", Bid(7), "bid 7"),
     ("bid 123456789", Bid(123456789), "bid 123456789"),
     ("pass", Pass(), "pass"),
-    ("offer: give 7H,$5 take 2S", Offer("Bob", Side((C("7H"),), money=5), Side((C("2S"),))),
+    ("offer: give 7H,$5 take 2S", Offer(None, Side((C("7H"),), money=5), Side((C("2S"),))),
      "offer: give 7H,$5 take 2S"),
-    ("offer bob: take 2s, $3", Offer("Bob", Side(), Side((C("2S"),), money=3)), "offer: take 2S,$3"),
-    ("offer 2: give nothing take $3", Offer("Bob", Side(), Side(money=3)), "offer: take $3"),
+    ("offer bob: take 2s, $3", Offer(None, Side(), Side((C("2S"),), money=3)), "offer: take 2S,$3"),
+    ("offer 2: give nothing take $3", Offer(None, Side(), Side(money=3)), "offer: take $3"),
     ("accept", Accept(), "accept"),
     ("decline", Decline(), "decline"),
     ("ready", Ready(), "ready"),

@@ -156,20 +156,20 @@ def test_bot_offers_to_buy_the_trinket_that_completes_its_corner():
 
 def test_bot_refuses_an_offer_that_helps_the_other_player_more():
     state = corner_window()
-    SPEC.apply(state, ANN, Offer("Bob", Side(money=170), Side(cards=(C("4S"),))))
+    SPEC.apply(state, ANN, Offer(None, Side(money=170), Side(cards=(C("4S"),))))
     assert choose(BOT, state, BOB) == Decline()  # it would hand Ann a corner worth 1,120 more
 
 
 def test_bot_accepts_an_offer_that_leaves_it_better_off():
     state = corner_window()
-    SPEC.apply(state, ANN, Offer("Bob", Side(money=400), Side(cards=(C("5H"),))))
+    SPEC.apply(state, ANN, Offer(None, Side(money=400), Side(cards=(C("5H"),))))
     assert choose(BOT, state, BOB) == Accept()
 
 
 def test_bot_says_ready_when_no_trade_is_worth_offering():
     state = position(phase="trade", trinkets=[["2S"], ["3H"]])
     assert choose(BOT, state, ANN) == Ready()
-    SPEC.apply(state, ANN, Offer("Bob", Side(money=1)))
+    SPEC.apply(state, ANN, Offer(None, Side(money=1)))
     SPEC.apply(state, BOB, Decline())
     assert choose(BOT, state, ANN) == Ready()  # one offer a window
 
@@ -190,7 +190,7 @@ def test_greedy_bids_up_to_the_suits_value_under_the_current_rarity_order():
 def test_greedy_never_trades():
     state = position(phase="trade", trinkets=[["2S"], ["3H"]])
     assert choose(GREEDY, state, ANN) == Ready()
-    SPEC.apply(state, ANN, Offer("Bob", Side(money=50)))
+    SPEC.apply(state, ANN, Offer(None, Side(money=50)))
     assert choose(GREEDY, state, BOB) == Decline()
 
 

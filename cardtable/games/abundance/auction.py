@@ -29,6 +29,7 @@ from rules.core.words import dollars, join_names
 
 from ...widgets.card import card_text
 from ...widgets.panel import Panel
+from ...widgets.words import styled
 
 CALLS_SHOWN = 4  # the latest bids shown on the block (the log has them all)
 
@@ -41,6 +42,7 @@ class Entry:
     amount: int
     sealed: bool
     problem: str | None = None
+    """The rules' sentence (its cards and money styled from its parts)."""
 
 
 def button(label: str, action: str, enabled: bool = True) -> Text:
@@ -119,7 +121,8 @@ class AuctionBlock(Panel, can_focus=True):
              entry: Entry | None, last: str | None, bots: Sequence[int] = (), four_colour: bool = False) -> None:
         """``legal_kinds``: the kinds of command the viewer may play now ("choose", "bid",
         "pass", "offer", "ready", "accept", "decline"); ``last``: how the last auction ended,
-        from the log; ``bots``: the seats played by bots."""
+        the log's sentence; ``bots``: the seats played by bots. Names are shown as typed (rich
+        Text, never markup)."""
         self._names = tuple(names)
         self._bots = set(bots)
         self.four_colour = four_colour
@@ -141,7 +144,7 @@ class AuctionBlock(Panel, can_focus=True):
             lines += self._trade(view, viewer, legal_kinds, last)
         elif phase == OVER:
             title = "The match is over"
-            lines.append(Text(view.status))
+            lines.append(styled(view.status, four_colour=four_colour))
             lines.append(Text("s: every round's sale · the results are on the next screen", style="dim"))
         self.show_text(Text("\n").join(lines), title)
 
@@ -244,13 +247,13 @@ class AuctionBlock(Panel, can_focus=True):
                                          button("Pass p", "pass", "pass" in legal)]))
         lines = [line]
         if entry.problem is not None:
-            lines.append(Text(entry.problem, style="bold red"))
+            lines.append(styled(entry.problem, style="bold red", four_colour=self.four_colour))
         return lines
 
     def _trade(self, view: AbundanceView, viewer: int | None, legal: set[str], last: str | None) -> list[Text]:
         lines = []
         if last:
-            lines.append(Text(last))
+            lines.append(styled(last, four_colour=self.four_colour))
         after = "the next card" if view.pile_left else "the sale"
         ready = []
         for seat in (0, 1):

@@ -27,6 +27,7 @@ from rules.core.words import dollars
 from ...widgets.card import card_text
 from ...widgets.dialog import Dialog
 from ...widgets.toggles import TickList
+from ...widgets.words import plain
 from .auction import side_text, trade_effect
 
 Check = Callable[[Command], "str | None"]
@@ -70,18 +71,19 @@ class OfferDialog(Dialog):
     def compose(self) -> ComposeResult:
         other = self.names[self.other]
         with Vertical(id="offer-box") as box:
-            box.border_title = f"{self.names[self.seat]}: offer {other} a trade"
+            # Text titles and labels: a name is shown as typed, never read as markup
+            box.border_title = plain(f"{self.names[self.seat]}: offer {other} a trade")
             yield Static("Tick trinkets (space or click) and write sums of money; one offer per "
                          "trade window.", classes="dialog--note")
             with Horizontal(id="offer-sides"):
                 with Vertical(id="offer-give", classes="offer--side") as give:
-                    give.border_title = f"You give ({dollars(self.view.money[self.seat])})"
+                    give.border_title = plain(f"You give ({dollars(self.view.money[self.seat])})")
                     yield self._trinkets(self.seat, "offer-give-cards", "You have no trinkets")
                     with Horizontal(classes="offer--row"):
                         yield Label("Money $")
                         yield Input(placeholder="0", type="integer", id="offer-give-money", compact=True)
                 with Vertical(id="offer-take", classes="offer--side") as take:
-                    take.border_title = f"You take from {other} ({dollars(self.view.money[self.other])})"
+                    take.border_title = plain(f"You take from {other} ({dollars(self.view.money[self.other])})")
                     yield self._trinkets(self.other, "offer-take-cards", f"{other} has no trinkets")
                     with Horizontal(classes="offer--row"):
                         yield Label("Money $")
@@ -96,7 +98,7 @@ class OfferDialog(Dialog):
     def _trinkets(self, seat: int, id: str, empty: str) -> SelectionList | Label:
         cards = sort_cards(self.view.trinkets[seat])
         if not cards:
-            return Label(empty, classes="dialog--note", id=id)
+            return Label(plain(empty), classes="dialog--note", id=id)
         pays = self.view.pays
         options = [Selection(Text.assemble(card_text(card, self.four_colour),
                                            (f"  pays {dollars(pays[card.suit.order])} now", "dim")),

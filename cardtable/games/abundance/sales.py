@@ -19,12 +19,13 @@ from textual.widgets import Static
 
 from rules.abundance.state import AbundanceView
 from rules.core import SUITS
-from rules.core.words import dollars
+from rules.core.words import Sentence, dollars, player, say
 
 from ...widgets.card import suit_colour
 from ...widgets.dialog import Dialog
 from .market import short_name
 from ...widgets.panel import Panel, columns
+from ...widgets.words import styled
 
 
 def sales_table(view: AbundanceView, names: Sequence[str], rubber: int | None = None,
@@ -100,10 +101,13 @@ class SalesScreen(Dialog):
             if self.rubber is not None and self.rubber <= len(view.rubbers):
                 box.border_title = f"Rubber {self.rubber} is over"
                 money = view.rubbers[self.rubber - 1]
-                ends = " and ".join(f"{names[seat]} {dollars(m)}" for seat, m in enumerate(money))
-                nxt = (f"Rubber {self.rubber + 1}: the deal passes to {names[view.dealer]}, four new piles, "
-                       "and both start again with $50.") if view.phase != "over" else ""
-                yield Static(f"It ends with {ends}. {nxt}".strip(), id="sales-heading", markup=False)
+                ends = Sentence(" and ").join(say("{} {}", player(names, seat), dollars(m))
+                                              for seat, m in enumerate(money))
+                heading = say("It ends with {}.", ends)
+                if view.phase != "over":
+                    heading += say(" Rubber {}: the deal passes to {}, four new piles, and both start "
+                                   "again with {}.", self.rubber + 1, player(names, view.dealer), dollars(50))
+                yield Static(styled(heading, four_colour=self.four_colour), id="sales-heading")
             else:
                 box.border_title = "Every sale so far"
             with VerticalScroll():

@@ -27,6 +27,7 @@ from rules.abundance.commands import Accept, Bid, ChoosePile, Decline, Offer, Pa
 from rules.abundance.events import SealedRevealed, Won
 from rules.abundance.state import AUCTION, CHOOSE, OVER, SEALED_PHASE, TRADE, AbundanceView
 from rules.core import Command, Match
+from rules.core.words import Sentence
 
 from ...screens.table import TableScreen
 from .auction import AuctionBlock, Entry
@@ -141,7 +142,7 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
         self.block.show(view, self.match.names, self.viewer, self._kinds, self._entry(), self._last_result(),
                         bots, self.settings.four_colour)
 
-    def _last_result(self) -> str | None:
+    def _last_result(self) -> Sentence | None:
         """How the latest auction ended, as the log says it (only in a trade window)."""
         if self.abundance_view.phase != TRADE:
             return None
@@ -286,6 +287,7 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
 
     def action_sales(self) -> None:
         self.app.push_screen(SalesScreen(self.abundance_view, self.match.names, None, self.settings.four_colour))
+
 
 
 TABLE = AbundanceTable

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -26,7 +27,9 @@ def trinkets_line(view: AbundanceView, seat: int, names: Sequence[str], viewer: 
                   clickable: bool, four_colour: bool = False, width: int = 0) -> Text:
     """``Ann (you) $45 · 3♠ 5♠ 9♠ corner $36 · 7♥ $20 · sells for $56``."""
     name = names[seat] + (" (you)" if seat == viewer else "")
-    line = Text.assemble((name.ljust(width), "bold underline" if seat in view.awaiting else "bold"),
+    # padded by cells, not characters: 李雷 takes four columns
+    padded = name + " " * max(0, width - cell_len(name))
+    line = Text.assemble((padded, "bold underline" if seat in view.awaiting else "bold"),
                          " ", (dollars(view.money[seat]), "bold"))
     cards = sort_cards(view.trinkets[seat])
     if not cards:
@@ -58,7 +61,7 @@ class TrinketsPanel(Panel):
 
     def show(self, view: AbundanceView, names: Sequence[str], viewer: int | None, clickable: bool,
              four_colour: bool = False) -> None:
-        width = max(len(name) + (6 if seat == viewer else 0) for seat, name in enumerate(names))
+        width = max(cell_len(name) + (6 if seat == viewer else 0) for seat, name in enumerate(names))
         self.show_text(Text("\n").join(
             trinkets_line(view, seat, names, viewer, clickable, four_colour, width) for seat in (0, 1)),
             "Trinkets · their sale if the round ended now")
