@@ -320,8 +320,8 @@ async def test_the_bid_is_made_up_with_steps_and_digits_and_played_with_enter(tm
         # the rules' sentence, its money styled from its parts
         assert MONEY_STYLE in styles_at(table.block._shown_text, "You have only $50", "$50")
         assert table.check_action("bid", ()) is None  # greyed
-        await pilot.press("enter")  # nothing played; a greyed key says so
-        assert match.history == [] and notes == ["Bid is not possible now."]
+        await pilot.press("enter")  # nothing played; the rules' reason comes up on the spot too
+        assert match.history == [] and notes == ["You have only $50: you cannot bid 2599."]
         await pilot.press("pageup")  # a step brings it back to what Ann has
         assert table._amount == 50 and "You have only" not in block_text(table)
         await pilot.press("1", "2", "enter")
@@ -630,3 +630,97 @@ async def test_names_that_look_like_markup_are_shown_as_typed_and_break_nothing(
         assert app.is_running and isinstance(app.screen, AbundanceTable)
     saved = store.load(game_id)
     assert saved.names == tuple(names) and len(saved.history) == len(match.history) >= 10
+
+
+# -- keys that can do nothing now say why (issue 21) ------------------------------------------------
+
+async def press_for_note(pilot, notes: list, key: str) -> str:
+    """Press ``key``; the one notification it raised."""
+    before = len(notes)
+    await pilot.press(key)
+    await pilot.pause()
+    assert len(notes) == before + 1, f"{key}: {notes[before:]}"
+    return notes[-1]
+
+
+async def test_keys_that_do_nothing_say_why(tmp_path):
+    # a trade window: Ann has made her one offer of the window, and Bob has declined it
+    app, table, match, notes = table_at({**TRADE, "offered": [True, False]})
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        assert table.check_action("offer", ()) is None  # greyed
+        assert await press_for_note(pilot, notes, "o") == (
+            "You have already made your offer in this trade window; say ready.")
+        assert await press_for_note(pilot, notes, "y") == "There is no offer to answer."
+        assert await press_for_note(pilot, notes, "n") == "There is no offer to answer."
+        for key in ("5", "1", "up", "right", "pageup", "backspace", "enter", "p"):
+            assert await press_for_note(pilot, notes, key) == "There is no auction now: make an offer or say ready."
+        assert match.history == []
+        await pilot.press("r")  # a key that acts says nothing
+        await pilot.pause()
+        assert [p.text for p in match.history] == ["ready"] and len(notes) == 11
+    # an auction with Ann to bid; then Bob (a bot that does not get to move here)
+    app, table, match, notes = table_at({"phase": "auction", "card": "7H"})
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        for key in ("r", "o", "y", "n"):
+            assert await press_for_note(pilot, notes, key) == "7♥ is up for auction: bid or pass."
+        await pilot.press("5", "enter")
+        await pilot.pause()
+        assert [p.text for p in match.history] == ["bid 5"] and len(notes) == 4
+        waiting = "It is not Ann's move: the game is waiting for Bob."
+        for key in ("3", "down", "left", "pagedown", "enter", "p", "r"):
+            assert await press_for_note(pilot, notes, key) == waiting
+        # the log's own keys are left to it
+        table.game_log.focus()
+        await pilot.press("up")
+        await pilot.pause()
+        assert len(notes) == 11 and len(match.history) == 1
+
+
+async def test_a_played_pile_and_a_bid_beyond_the_money_say_why(tmp_path):
+    app, table, match, notes = table_at({"phase": "choose", "round": 3, "chosen": [1, 3], "sold": SPADES + [
+        "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH"]})
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        assert await press_for_note(pilot, notes, "1") == (
+            "Pile 1 has already been played this rubber; choose pile 2 or 4.")
+        assert await press_for_note(pilot, notes, "7") == "First choose the pile for round 3, as in 'choose pile 2'."
+        assert await press_for_note(pilot, notes, "y") == "First choose the pile for round 3, as in 'choose pile 2'."
+    # Ann cannot afford the least bid: digits and steps say so, and pass is all she can do
+    app, table, match, notes = table_at({"phase": "auction", "card": "7H", "money": [2, 50], "auction": {
+        "order": [0, 1], "high": 2, "leader": 1, "position": 0, "spoken": 1}, "calls": [[1, 2]]})
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        for key in ("4", "up", "enter"):
+            assert await press_for_note(pilot, notes, key) == "You have only $2: you cannot bid 3."
+        await pilot.press("p")
+        await pilot.pause()
+        assert [p.text for p in match.history] == ["pass"]
+
+
+async def test_s_shows_the_sales_in_a_replay_and_in_the_results(tmp_path):
+    from rules.core.replay import Replay
+
+    from cardtable.screens.replay import replay_screen
+    from cardtable.screens.results import results_screen
+    from game_helpers import bot_choice
+    from rules.core import chance, get_bot
+
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=3)
+    bot = get_bot(SPEC, "bot")
+    while not match.over:
+        match.submit(*bot_choice(match, bot, chance(3, len(match.history))))
+    for screen in (results_screen(match, Settings()), replay_screen(Replay.of(match), Settings(), 200)):
+        app = TableApp(screen)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            if screen.__class__.__name__.endswith("Results"):
+                await pilot.press("t")  # the final table
+                await pilot.pause()
+            assert screen.check_action("sales", ()) is True and screen.check_action("bid", ()) is False
+            await pilot.press("s")
+            await settle(pilot, lambda: isinstance(app.screen, SalesScreen))
+            assert "R1 round 1" in screen_text(app)
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is screen)

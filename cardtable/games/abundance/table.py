@@ -9,9 +9,10 @@ bid (TableScreen decides, from the view's zones and the secret commands).
 Keys: ``1``–``4`` choose a pile; in an auction the bid being made up starts at the least that
 beats the standing bid ($0 for a sealed bid): ``↑``/``↓`` ±1, ``→``/``←`` ±5, ``PgUp``/``PgDn``
 ±10, digits type it, ``⏎`` bids it, ``p`` passes; in a trade window ``o`` offers a trade (a
-dialog), ``r`` says ready, ``y``/``n`` answer an offer; ``s`` shows every sale so far. Keys are lit
-from the viewer's legal commands; the block shows the rules' reason when the bid made up cannot
-be played.
+dialog), ``r`` says ready, ``y``/``n`` answer an offer; ``s`` shows every sale so far (in a replay
+and in the results too). Keys are lit from the viewer's legal commands; the block shows the
+rules' reason when the bid made up cannot be played, and a game key that can do nothing now
+says why when it is pressed (the rules' refusal of what it would play).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widget import Widget
 
-from rules.abundance.commands import Accept, Bid, ChoosePile, Decline, Offer, Pass, Ready, SealedBid
+from rules.abundance.commands import Accept, Bid, ChoosePile, Decline, Offer, Pass, Ready, SealedBid, Side
 from rules.abundance.events import SealedRevealed, Won
 from rules.abundance.state import AUCTION, CHOOSE, OVER, SEALED_PHASE, TRADE, AbundanceView
 from rules.core import Command, Match
@@ -52,6 +54,8 @@ KINDS: dict[type, str] = {
     Ready: "ready", Accept: "accept", Decline: "decline",
 }
 MAX_DIGITS = 9
+NO_TRADE = ("No trade can be suggested now: neither of you holds a trinket the other can pay for "
+            "or swap. An offer may still be typed (:), as in 'offer: give $1'.")
 
 
 class AbundanceTable(TableScreen, inherit_bindings=False):
@@ -59,6 +63,7 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
 
     CSS_PATH = [*TableScreen.CSS_PATH, Path(__file__).with_name("table.tcss")]
     AUTO_FOCUS = KEYS_WIDGET = "#auction"  # the hand's place, and its keys
+    VIEW_ACTIONS = frozenset({"sales"})  # a replay's or the results' sheet: it only shows
 
     # the game's keys first, so the footer shows them first
     BINDINGS = [
@@ -288,6 +293,30 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
     def action_sales(self) -> None:
         self.app.push_screen(SalesScreen(self.abundance_view, self.match.names, None, self.settings.four_colour))
 
-
+    # -- keys that can do nothing now say why ----------------------------------------------------
+    def why_not(self, action: str) -> str | None:
+        """Why a game key does nothing now (TableScreen's ``on_key`` shows it): the rules' refusal
+        of what it would play."""
+        _, name, parameters = parse_action(action)
+        if name not in PHASE_ACTIONS:
+            return super().why_not(action)
+        view = self.abundance_view
+        if name == "choose_pile":
+            if view.phase != CHOOSE:  # "1" types a bid more often than it chooses a pile
+                return self.why_not("digit(1)")
+            return self.refusal(ChoosePile(parameters[0]))  # type: ignore[arg-type]
+        if name in ("bid", "raise_bid", "digit", "erase"):
+            return self.refusal(self._bid_command()) or "No bid can be made now."
+        if name == "pass":
+            return self.refusal(SealedBid(0) if view.phase == SEALED_PHASE else Pass())
+        if name == "answer":
+            return self.refusal(Accept() if parameters[0] else Decline())
+        if name == "ready":
+            return self.refusal(Ready())
+        # offer: no trade window, not this player's say, or an offer to answer first
+        reason = self.refusal(Ready())
+        if reason is None and self.viewer is not None and view.offered[self.viewer]:
+            reason = self.refusal(Offer(None, Side(money=1)))  # one offer a window: any offer says so
+        return reason or NO_TRADE
 
 TABLE = AbundanceTable
