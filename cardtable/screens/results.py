@@ -34,6 +34,16 @@ class ResultsScreen(ReadOnlyTable):
     """The results of a finished game (see the module docstring)."""
 
     ACTIONS = ReadOnlyTable.ACTIONS | {"menu", "new_game", "replay", "switch", "quit", "back"}
+    # The body scrolls (by the keys too, once focused) when it holds more than the screen: at
+    # 80×24, one column (app.tcss) with the details whole (Abundance's every sale) and the chart
+    # under them; side by side when wide. (CSS, not DEFAULT_CSS, to outweigh app.tcss; not
+    # scoped, since the class is mixed with each game's table under another name.)
+    SCOPED_CSS = False
+    CSS = """
+    ResultsScreen #results-body { layout: horizontal; }
+    ResultsScreen.-narrow #results-details { height: auto; }
+    ResultsScreen.-narrow #results-chart { min-height: 10; }
+    """
     BINDINGS = [
         Binding("m", "menu", "Main menu"),
         Binding("n", "new_game", "New game"),
@@ -67,7 +77,7 @@ class ResultsScreen(ReadOnlyTable):
         with Vertical(id="results-pane"):
             if outcome is not None and outcome.summary:
                 yield Static(outcome.summary, id="results-summary", markup=False)
-            with Horizontal(id="results-body"):
+            with VerticalScroll(id="results-body"):
                 with Vertical(id="results-sheet"):
                     if outcome is not None:
                         yield DataTable(cursor_type="none", zebra_stripes=True, id="results-scores")

@@ -724,3 +724,37 @@ async def test_s_shows_the_sales_in_a_replay_and_in_the_results(tmp_path):
             assert "R1 round 1" in screen_text(app)
             await pilot.press("escape")
             await settle(pilot, lambda: app.screen is screen)
+
+
+# -- the end of a match at 80×24 (issue 21) --------------------------------------------------------
+
+def finished_match(seed: int = 3) -> Match:
+    from game_helpers import bot_choice
+    from rules.core import chance, get_bot
+
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=seed)
+    bot = get_bot(SPEC, "bot")
+    while not match.over:
+        match.submit(*bot_choice(match, bot, chance(seed, len(match.history))))
+    return match
+
+
+async def test_the_results_at_80x24_scroll_to_all_they_hold(tmp_path):
+    # the score sheet, every sale of the match (twelve lines) and the chart: more than 24 rows
+    match = finished_match()
+    store = SaveStore(tmp_path / "data")
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await pilot.pause()
+        body = app.screen.query_one("#results-body")
+        final = app.screen.replay.scores().values[-1]
+        assert body.max_scroll_y > 0 and f"Bob {final[1]:,}" not in screen_text(app)
+        await pilot.press("end")  # (the focus is on a button of the body)
+        await settle(pilot, lambda: body.scroll_y == body.max_scroll_y)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        # the last line the body holds, the chart's legend, is on screen above the footer
+        legend = next(number for number, line in enumerate(lines) if f"Bob {final[1]:,}" in line)
+        assert f"Ann {final[0]:,}" in lines[legend] and "turn 96" in lines[legend - 1]
+        assert "Match total" in screen_text(app) and body.region.bottom == legend + 1
