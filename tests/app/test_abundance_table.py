@@ -728,11 +728,11 @@ async def test_s_shows_the_sales_in_a_replay_and_in_the_results(tmp_path):
 
 # -- the end of a match at 80×24 (issue 21) --------------------------------------------------------
 
-def finished_match(seed: int = 3) -> Match:
+def finished_match(seed: int = 3, names=("Ann", "Bob")) -> Match:
     from game_helpers import bot_choice
     from rules.core import chance, get_bot
 
-    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=seed)
+    match = Match(SPEC, [Seat(name) for name in names], seed=seed)
     bot = get_bot(SPEC, "bot")
     while not match.over:
         match.submit(*bot_choice(match, bot, chance(seed, len(match.history))))
@@ -758,3 +758,25 @@ async def test_the_results_at_80x24_scroll_to_all_they_hold(tmp_path):
         legend = next(number for number, line in enumerate(lines) if f"Bob {final[1]:,}" in line)
         assert f"Ann {final[0]:,}" in lines[legend] and "turn 96" in lines[legend - 1]
         assert "Match total" in screen_text(app) and body.region.bottom == legend + 1
+
+
+@pytest.mark.parametrize("names", [("Ann", "Bob"), ("Annabelle", "Bob [kid]")])
+async def test_the_sales_sheet_on_the_board_fits_80_columns_at_the_end(tmp_path, names):
+    # eight columns once both rubbers are in: at 80 columns the board is some 46 wide
+    from cardtable.games.abundance.sales import SalesSheet
+
+    match = finished_match(1, names)
+    store = SaveStore(tmp_path / "data")
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await pilot.press("t")  # the final table
+        await pilot.pause()
+        sheet = app.screen.query_one("#sales", SalesSheet)
+        text, width = sheet._shown_text, sheet.content_size.width
+        lines = text.plain.splitlines()
+        first, second = (name if len(name) <= 6 else name[:5] + "…" for name in names)  # compact: six wide
+        assert lines[0].startswith("Sale") and f" {first} " in lines[0] and lines[0].endswith(f" {second}")
+        assert lines[-1].startswith(("Total", "Match total")) and len(lines) == 12
+        assert len(text.wrap(app.console, width)) == len(lines)  # no line wraps
+        assert max(len(line) for line in lines) <= width

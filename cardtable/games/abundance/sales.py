@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
 from textual.widgets import Static
 
 from rules.abundance.state import AbundanceView
@@ -28,10 +30,18 @@ from ...widgets.panel import Panel, columns
 from ...widgets.words import styled
 
 
+TITLE = "Sales · what each suit paid, what each player fetched"
+SHORT_TITLE = "Sales · suits paid, players fetched"
+COMPACT_NAMES = 6  # a name's width in the compact sheet
+
+
 def sales_table(view: AbundanceView, names: Sequence[str], rubber: int | None = None,
-                four_colour: bool = False, name_width: int = 8) -> Text:
+                four_colour: bool = False, name_width: int = 8, compact: bool = False,
+                gap: int = 2) -> Text:
     """One row per sale (of ``rubber`` only, or of the whole match so far), each rubber closed
-    by the money its players finished with, and the match total once both are over."""
+    by the money its players finished with, and the match total once both are over, its
+    columns ``gap`` apart. ``compact``: short row labels ("R1 rd 1", "R1 ends", "Total"), for a
+    narrow board (eight columns once both rubbers are in)."""
     rows = [[Text("Sale", style="bold"),
              *(Text(suit.symbol, style=f"bold {suit_colour(suit, four_colour)}".strip()) for suit in SUITS),
              *(Text(short_name(name, name_width), style="bold") for name in names)]]
@@ -39,33 +49,51 @@ def sales_table(view: AbundanceView, names: Sequence[str], rubber: int | None = 
     rubbers = [rubber] if rubber is not None else sorted({sale.rubber for sale in view.sales} | {view.rubber})
     for number in rubbers:
         for sale in (s for s in view.sales if s.rubber == number):
-            rows.append([Text(f"R{number} round {sale.round}"),
+            rows.append([Text(f"R{number} rd {sale.round}" if compact else f"R{number} round {sale.round}"),
                          *(Text(dollars(pay), style="" if pay else "dim") for pay in sale.pays),
                          *(Text(dollars(amount), style="bold" if amount else "dim") for amount in sale.amounts)])
         if number <= len(view.rubbers):
-            rows.append([Text(f"Rubber {number} ends", style="bold"), *blank,
+            rows.append([Text(f"R{number} ends" if compact else f"Rubber {number} ends", style="bold"), *blank,
                          *(Text(dollars(m), style="bold underline") for m in view.rubbers[number - 1])])
     if rubber is None and len(view.rubbers) > 1:
         totals = [sum(money[seat] for money in view.rubbers) for seat in range(len(names))]
-        rows.append([Text("Match total", style="bold"), *blank,
+        rows.append([Text("Total" if compact else "Match total", style="bold"), *blank,
                      *(Text(dollars(t), style="bold reverse") for t in totals)])
-    return columns(rows, gap=2)
+    return columns(rows, gap=gap)
 
 
 def sales_renderable(view: AbundanceView, names: Sequence[str], rubber: int | None = None,
-                     four_colour: bool = False, name_width: int = 8) -> Text:
+                     four_colour: bool = False, name_width: int = 8, compact: bool = False,
+                     gap: int = 2) -> Text:
     if not view.sales and not view.rubbers:
         return Text("No sale yet: the market buys every trinket after the twelfth auction of "
                     "each round.", style="dim")
-    return sales_table(view, names, rubber, four_colour, name_width)
+    return sales_table(view, names, rubber, four_colour, name_width, compact, gap)
+
+
+def widest_line(text: Text) -> int:
+    return max((cell_len(line) for line in text.plain.splitlines()), default=0)
 
 
 class SalesSheet(Panel):
-    """The sales so far: ``show(view, names)``."""
+    """The sales so far: ``show(view, names)``. Where the whole sheet is wider than the panel
+    (the board at 80 columns), the compact one, and a shorter title."""
+
+    _shown: tuple[AbundanceView, tuple[str, ...], bool] | None = None
 
     def show(self, view: AbundanceView, names: Sequence[str], four_colour: bool = False) -> None:
-        self.show_text(sales_renderable(view, names, None, four_colour, 12),
-                       "Sales · what each suit paid, what each player fetched")
+        self._shown = (view, tuple(names), four_colour)
+        room = self.content_size.width
+        text = sales_renderable(view, names, None, four_colour, 12)
+        for gap in (2, 1):  # the compact sheet, its columns closer if need be
+            if not room or widest_line(text) <= room:
+                break
+            text = sales_renderable(view, names, None, four_colour, COMPACT_NAMES, compact=True, gap=gap)
+        self.show_text(text, TITLE if not room or cell_len(TITLE) + 2 <= room else SHORT_TITLE)
+
+    def on_resize(self, event: Resize) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 class SalesScreen(Dialog):
