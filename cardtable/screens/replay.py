@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.dom import DOMNode
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -41,6 +42,19 @@ class ReadOnlyTable(TableScreen):
     only change what is shown (Portfolio's score sheet and portfolio cursor)."""
 
     ACTIONS: ClassVar[frozenset[str]] = frozenset({"rules"})
+
+    @classmethod
+    def _css_bases(cls, base: type) -> list[type]:
+        """Every DOM class the screen is made of, in method order: Textual follows only the first
+        base of each class, and a replay's second base is the game's table, whose CSS type
+        names (``AbundanceTable #trinkets``) must reach it as they reach the live table."""
+        bases = []
+        for klass in base.__mro__:
+            if isinstance(klass, type) and issubclass(klass, DOMNode):
+                bases.append(klass)
+                if not klass.__dict__.get("_inherit_css", True):
+                    break
+        return bases
     AUTO_FOCUS = "#log"  # nothing to pick in the hand; the log scrolls with ↑ ↓
 
     def __init__(self, replay: Replay, settings: Settings) -> None:
@@ -325,7 +339,10 @@ def read_only(mixin: type, game_name: str) -> type:
     key = (mixin, table)
     if key not in _CLASSES:
         name = f"{table.__name__}{mixin.__name__.removesuffix('Screen')}" if table is not TableScreen else mixin.__name__
-        _CLASSES[key] = mixin if table is TableScreen else type(name, (mixin, table), {"__module__": mixin.__module__})
+        # the game's own stylesheet too (the mixin alone carries only the shared table's)
+        paths = list(dict.fromkeys([*mixin.CSS_PATH, *table.CSS_PATH]))
+        _CLASSES[key] = mixin if table is TableScreen else type(
+            name, (mixin, table), {"__module__": mixin.__module__, "CSS_PATH": paths})
     return _CLASSES[key]
 
 
