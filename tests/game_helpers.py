@@ -6,6 +6,7 @@ seats awaited at once) call the spec directly with explicit seats."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -62,3 +63,21 @@ def bot_choice(match: Any, bot: Any, rng: Any) -> tuple[int, Any]:
     """(seat, command): what ``bot`` would play for the first awaited seat, from its view."""
     seat = min(match.awaiting)
     return seat, bot.choose(match.view(seat), match.legal(seat), rng)
+
+
+_CARD_WORD = re.compile(r"(?<![\w$])(10|[2-9AJQKTajqkt])([SHDCshdc])(\.\d+)?(?![\w.])|(?<![\w$])JK(\.\d+)?(?![\w.])")
+
+
+def in_symbols(text: str) -> str:
+    """A test's own reading of notation as the screen should show it: every card in symbols,
+    without copy numbers (``discard 6H.1`` → ``discard 6♥``). The app never searches words
+    for cards (its notations' ``display`` builds the words with their cards as parts); a test
+    may, as an independent check of what ``display`` wrote."""
+    from rules.core import parse_card
+
+    def symbol(found: re.Match[str]) -> str:
+        if found.group(0).upper().startswith("JK"):
+            return "JK"
+        return parse_card(f"{found.group(1)}{found.group(2)}").symbol
+
+    return _CARD_WORD.sub(symbol, text)

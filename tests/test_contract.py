@@ -56,3 +56,29 @@ def test_no_module_of_the_app_reads_a_game_state():
             if isinstance(node, ast.Attribute) and node.attr == "state":
                 readers.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert readers == []
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_every_game_shows_its_commands_with_their_parts(game):
+    """The log writes a command through the notation's ``display``: the words of ``format``,
+    its cards as Card parts (in symbols) and its players by name, never found by searching
+    the words. Checked here against the test's own reading of the notation (in_symbols)."""
+    from game_helpers import in_symbols
+    from rules.core import Card
+    from rules.core.words import Sentence
+
+    spec = rules.find_game(game)
+    names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"][: spec.players[0]]
+    match = Match(spec, [Seat(name) for name in names], seed=7)
+    rng = random.Random(7)
+    seen = 0
+    while not match.over and seen < 150:
+        seat = min(match.awaiting)
+        command = rng.choice(match.legal(seat))
+        shown = spec.notation.display(command, names)
+        assert isinstance(shown, Sentence)
+        cards = [part for part in shown.parts if isinstance(part, Card)]
+        if cards and not any(name in str(shown) for name in names):
+            assert str(shown) == in_symbols(match.format(command)), (game, command)
+        match.submit(seat, command)
+        seen += 1

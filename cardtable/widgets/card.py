@@ -4,20 +4,18 @@ you can click.
 Suits never rely on colour alone: every suit has a symbol of its own shape (``10♥``, ``Q♠``),
 and a joker shows ``JK``. Colour is a help on top: red suits red, and in four-colour mode
 diamonds blue and clubs green. A card is written one way everywhere the player reads it — the
-symbol — and the letters of the notation (``10H``) only where the player types
-(``in_symbols`` turns notation into what the screen shows); copy numbers (``7S.1``) are the
-rules' business and never shown.
+symbol — and the letters of the notation (``10H``) only where the player types (the log
+writes a command through its notation's ``display``, with its cards as parts); copy numbers
+(``7S.1``) are the rules' business and never shown.
 """
 
 from __future__ import annotations
-
-import re
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from rules.core import Card, Suit, parse_card
+from rules.core import Card, Suit
 
 # Fixed colours chosen to read on both the dark and the light themes; black suits keep the
 # theme's own foreground so they are never black on black.
@@ -42,21 +40,6 @@ def card_text(card: Card, four_colour: bool = False) -> Text:
     if card.suit is None:
         return Text("JK", style=f"bold {JOKER}")
     return Text(card.symbol, style=f"bold {suit_colour(card.suit, four_colour)}".strip())
-
-
-_CARD_WORD = re.compile(r"(?<![\w$])(10|[2-9AJQKTajqkt])([SHDCshdc])(\.\d+)?(?![\w.])|(?<![\w$])JK(\.\d+)?(?![\w.])")
-
-
-def in_symbols(text: str) -> str:
-    """Notation as the screen shows it: every card written with its symbol, without copy
-    numbers (``discard 6H.1`` → ``discard 6♥``, ``offer Bob: give 5H,$4`` → ``… 5♥,$4``)."""
-
-    def symbol(found: re.Match[str]) -> str:
-        if found.group(0).upper().startswith("JK"):
-            return "JK"
-        return parse_card(f"{found.group(1)}{found.group(2)}").symbol
-
-    return _CARD_WORD.sub(symbol, text)
 
 
 class CardWidget(Static):

@@ -188,6 +188,10 @@ class Notation(Protocol):
         """Read a command typed by the seat whose ``view`` this is; raise NotationError (and
         nothing else) with a sentence when the text is not a command."""
 
+    # Optional: ``display(command, names) -> Sentence``, the command as the log shows it: the
+    # words of ``format`` with its cards as Card parts (read in symbols) and its players as
+    # Player parts, by name. Every registered game has it; without it the log shows ``format``.
+
 
 @runtime_checkable
 class GameSpec(Protocol):

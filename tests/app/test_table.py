@@ -21,9 +21,8 @@ from cardtable.screens.table import TableScreen
 from cardtable.games import table_screen_for
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
-from cardtable.widgets.card import in_symbols
 from cardtable.widgets.game_log import EVENT_INDENT
-from game_helpers import play_random
+from game_helpers import in_symbols, play_random
 from tiny_game import pile  # noqa: F401  (a fixture)
 from pilot_helpers import record_notes, screen_text as screenshot, settle, TableApp
 
