@@ -768,7 +768,9 @@ async def test_the_sales_sheet_on_the_board_fits_80_columns_at_the_end(tmp_path,
     match = finished_match(1, names)
     store = SaveStore(tmp_path / "data")
     app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
-    async with app.run_test(size=SMALL) as pilot:
+    # 80 columns and tall enough for the sheet (below 30 rows the sheet gives way to the
+    # rest of the board, as on the live table, and `s` shows it)
+    async with app.run_test(size=(80, 40)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
         await pilot.press("t")  # the final table
         await pilot.pause()
