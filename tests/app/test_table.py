@@ -300,7 +300,7 @@ async def test_the_hand_fits_at_80_columns_and_selects_by_click_and_keys(tmp_pat
 
         hand.marks = {widgets[0].card.key: "can extend P1"}
         await pilot.pause()
-        assert widgets[0].has_class("-marked") and widgets[0].tooltip == "can extend P1"
+        assert widgets[0].has_class("-marked") and str(widgets[0].tooltip) == "can extend P1"
 
 
 def test_card_text_shows_rank_symbol_and_letter():
