@@ -528,6 +528,13 @@ async def curtain(pilot) -> None:
     await pilot.pause()
 
 
+async def past_the_curtain(pilot, table, seat: int) -> None:
+    """Wait for the curtain, lift it, and wait for ``seat``'s screen."""
+    await curtain(pilot)
+    await pilot.press("enter")
+    await settle(pilot, lambda: table.viewer == seat)
+
+
 async def test_between_two_humans_the_curtain_comes_first_even_with_nothing_private(tmp_path, pile, monkeypatch):
     app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
@@ -545,9 +552,7 @@ async def test_between_two_humans_the_curtain_comes_first_even_with_nothing_priv
 async def test_several_humans_awaited_at_once_are_called_one_by_one(tmp_path, pile, monkeypatch):
     app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
-        await curtain(pilot)
-        await pilot.press("enter")
-        await settle(pilot, lambda: table.viewer == 0)
+        await past_the_curtain(pilot, table, 0)
         # Ann takes 2: the pile is at 3 and both guess in secret, Ann first; she has had the
         # screen to herself since the curtain, so she guesses at once, then the curtain calls Bob
         await open_bar_and_type(pilot, "take 2")
@@ -561,9 +566,7 @@ async def test_several_humans_awaited_at_once_are_called_one_by_one(tmp_path, pi
 async def test_a_key_that_does_nothing_says_why(tmp_path, pile, monkeypatch):
     app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
-        await curtain(pilot)
-        await pilot.press("enter")
-        await settle(pilot, lambda: table.viewer == 0)
+        await past_the_curtain(pilot, table, 0)
         notes = record_notes(table)
         await pilot.press("ctrl+z")  # nothing played yet
         await pilot.press("z")  # no key of this table
@@ -576,9 +579,7 @@ async def test_a_key_that_does_nothing_says_why(tmp_path, pile, monkeypatch):
 async def test_undo_takes_back_only_the_pressers_own_moves(tmp_path, pile, monkeypatch):
     app, table, match = open_table(pile, monkeypatch)
     async with app.run_test(size=SMALL) as pilot:
-        await curtain(pilot)
-        await pilot.press("enter")
-        await settle(pilot, lambda: table.viewer == 0)
+        await past_the_curtain(pilot, table, 0)
         await open_bar_and_type(pilot, "take 1")
         await curtain(pilot)
         await pilot.press("enter")

@@ -34,16 +34,25 @@ async def shown(pilot) -> str:
     return screen_text(pilot.app)
 
 
-@pytest.mark.parametrize("game", ["abundance", "capital-auction"])
-async def test_a_game_without_a_hand_of_cards_shows_no_empty_hand_in_a_replay(tmp_path, game):
+async def replay_of(pilot) -> None:
+    """From the menu, the saves list, then the replay of the game under the cursor."""
+    await pilot.press("r")
+    await pilot.pause()
+    await pilot.press("r")
+    await settle(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen))
+
+
+def saved_app(tmp_path, game: str) -> CardtableApp:
     store = SaveStore(tmp_path / "data")
     store.create(finished(game))
-    app = CardtableApp(store=store, settings=Settings(bot_delay=0))
+    return CardtableApp(store=store, settings=Settings(bot_delay=0))
+
+
+@pytest.mark.parametrize("game", ["abundance", "capital-auction"])
+async def test_a_game_without_a_hand_of_cards_shows_no_empty_hand_in_a_replay(tmp_path, game):
+    app = saved_app(tmp_path, game)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("r")
-        await pilot.pause()
-        await pilot.press("r")
-        await settle(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await replay_of(pilot)
         for key in ("1", "0"):  # Ann's view, then the public's
             await pilot.press(key)
             text = await shown(pilot)
@@ -51,14 +60,9 @@ async def test_a_game_without_a_hand_of_cards_shows_no_empty_hand_in_a_replay(tm
 
 
 async def test_a_replay_of_a_game_with_hands_still_shows_the_hand(tmp_path):
-    store = SaveStore(tmp_path / "data")
-    store.create(finished("property"))
-    app = CardtableApp(store=store, settings=Settings(bot_delay=0))
+    app = saved_app(tmp_path, "property")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("r")
-        await pilot.pause()
-        await pilot.press("r")
-        await settle(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await replay_of(pilot)
         await pilot.press("1")
         assert "Ann's hand · " in await shown(pilot)
 
