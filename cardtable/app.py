@@ -41,7 +41,8 @@ class SizeGuard(Widget):
         width, height = self.app.size
         return Content.from_markup(
             f"[b]The terminal is too small ({width}×{height}).[/b]\n\n"
-            f"Make the terminal at least {MIN_WIDTH}×{MIN_HEIGHT} to play cardtable."
+            f"Make the terminal at least {MIN_WIDTH}×{MIN_HEIGHT} to play cardtable. Until then "
+            "no key acts on what cannot be seen (ctrl+q still quits)."
         )
 
 
@@ -295,6 +296,16 @@ class CardtableApp(App[None]):
         yield SystemCommand("Settings", "Theme, bot speed and the four-colour deck", self.action_settings)
 
     # -- a terminal too small to play in -------------------------------------------------------
+    async def on_event(self, event: events.Event) -> None:
+        # behind the too-small notice the table is hidden: a key must not play a move, lift a
+        # curtain or open a save nobody can see (ctrl+q still quits)
+        if (isinstance(event, events.Key) and self.has_class("-too-small")
+                and event.key not in ("ctrl+q", "ctrl+c")):
+            event.stop()
+            self.bell()
+            return
+        await super().on_event(event)
+
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)
 

@@ -178,8 +178,9 @@ class Match:
 
     def can_undo(self, seat: int | None) -> bool:
         """True while ``seat`` made the latest command, nothing was revealed or drawn since its
-        commands began, and no other seat has acted since."""
-        return bool(self._undo) and self._undo[-1][0] == seat
+        commands began, no other seat has acted since, and the game is not over."""
+        # a finished game stays finished: its result is recorded and shown
+        return bool(self._undo) and self._undo[-1][0] == seat and not self.over
 
     def undo(self, seat: int | None) -> Played:
         """Take back ``seat``'s latest command (see ``can_undo``)."""
