@@ -63,10 +63,10 @@ async def test_the_keys_page_says_what_ctrl_q_does(tmp_path, monkeypatch):
         await pilot.pause()
         for screen in (app.screen, next(s for s in app.screen_stack if isinstance(s, MenuScreen))):
             rows = [(keys, description) for keys, description, _note in keys_of(screen) if "^q" in keys.split()]
-            assert rows == [("^q", "Quit cardtable, from any screen (every game in play is already saved; asks first when its latest moves are not)")]
+            assert rows == [("^q", "Quit cardtable (games are saved; asks if not)")]
         monkeypatch.setattr(CardtableApp, "is_web", property(lambda app: True))
         rows = [description for keys, description, _note in keys_of(app.screen) if "^q" in keys.split()]
-        assert rows == ["Quit cardtable, ending it in this browser tab: asks first (a game in play is already saved)"]
+        assert rows == ["Quit: ends this browser tab (asks first)"]
 
 
 async def test_ctrl_q_in_a_terminal_asks_when_the_latest_moves_are_not_saved(tmp_path):

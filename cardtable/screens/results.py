@@ -45,11 +45,10 @@ class ResultsScreen(ReadOnlyTable):
     ResultsScreen.-narrow #results-chart { min-height: 10; }
     """
     BINDINGS = [
-        Binding("m", "menu", "Main menu"),
+        Binding("m,q", "menu", "Main menu"),  # q goes to the menu here as on every table
         Binding("n", "new_game", "New game"),
         Binding("r", "replay", "Replay"),
         Binding("t", "switch", "Table/results"),
-        Binding("q", "quit", "Quit"),
         Binding("escape", "back", "Back"),
     ]
 

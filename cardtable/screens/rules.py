@@ -23,12 +23,11 @@ KeyRow = tuple[str, str, str]
 
 # what the app itself answers on every screen
 APP_KEYS: tuple[KeyRow, ...] = (
-    ("^p", "Command palette: themes, bot speed, four-colour deck, rules, settings", ""),
+    ("^p", "Command palette: themes, bot speed, settings", ""),
     ("F1", "This page: the keys of the screen you came from", ""),
 )
-QUIT_KEY: KeyRow = ("^q", "Quit cardtable, from any screen (every game in play is already saved; asks first when its latest moves are not)", "")
-QUIT_KEY_IN_BROWSER: KeyRow = ("^q", "Quit cardtable, ending it in this browser tab: asks first "
-                                     "(a game in play is already saved)", "")
+QUIT_KEY: KeyRow = ("^q", "Quit cardtable (games are saved; asks if not)", "")
+QUIT_KEY_IN_BROWSER: KeyRow = ("^q", "Quit: ends this browser tab (asks first)", "")
 
 
 def keys_of(screen: Screen) -> list[KeyRow]:
@@ -66,8 +65,9 @@ def keys_of(screen: Screen) -> list[KeyRow]:
                 note = _not_now(app, node, binding)
                 row = (binding.action.split("(")[0], binding.description)
                 if row in rows:
-                    if row not in summed:
-                        shown_keys, description, first_note = rows[row]
+                    shown_keys, description, first_note = rows[row]
+                    # a game's BINDINGS may repeat the shared table's: one key is named once
+                    if row not in summed and shown not in shown_keys.split(" "):
                         rows[row] = (f"{shown_keys} {shown}", description, first_note)
                 else:
                     rows[row] = (shown, binding.description, note)

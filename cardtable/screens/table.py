@@ -384,8 +384,16 @@ class TableScreen(Screen[None]):
         from .results import results_screen
 
         screen = results_screen(self.match, self.settings)
-        # pushed once this change has been drawn, not from inside the bus's callback
-        self.call_after_refresh(self.app.push_screen, screen)
+        # once this change has been drawn, not from inside the bus's callback. The results take
+        # the finished table's place (their "Final table" tab shows it), so that leaving them
+        # goes on, never back to a table where nothing can be played
+        self.call_after_refresh(self._give_way_to, screen)
+
+    def _give_way_to(self, screen: Screen) -> None:
+        if self.app.screen is self:
+            self.app.switch_screen(screen)
+        else:  # a dialog is open over the table: the results come over it
+            self.app.push_screen(screen)
 
     def results_details(self) -> Widget | None:
         """What the results screen shows under the scores (a game's own record of the match,

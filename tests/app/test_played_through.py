@@ -20,6 +20,7 @@ from cardtable.app import CardtableApp
 from cardtable.games.abundance.table import AbundanceTable
 from cardtable.saves import SaveStore
 from cardtable.screens.handoff import HandoffScreen
+from cardtable.screens.menu import MenuScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from game_helpers import bot_choice
@@ -56,9 +57,12 @@ async def test_the_move_that_ended_the_match_cannot_be_taken_back(tmp_path):
         await settle(pilot, lambda: isinstance(app.screen, ResultsScreen))
         assert match.over
         recorded = app.record.players()
-        await pilot.press("escape")  # back to the finished table, as a player may
-        await settle(pilot, lambda: app.screen is table)
-        assert table.check_action("undo", ()) is not True  # not offered in the footer
+        assert not match.can_undo(human) and table.check_action("undo", ()) is not True
+        # the results took the finished table's place: leaving them goes on to the menu, never
+        # back to a table where an undo could reopen the match
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert not table.is_attached
         await pilot.press("ctrl+z")
         await pilot.pause()
         # the match stays over, as the record of finished games says it ended

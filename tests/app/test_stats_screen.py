@@ -57,7 +57,7 @@ async def test_a_game_that_ends_at_the_table_is_recorded_once(store):
     app = make_app(store, match=match)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, ResultsScreen), limit=4000)
-        game_id = app.screen_stack[1].game_id
+        game_id = store.latest(unfinished=False).id
     record = Record(store.root)
     winner = match.outcome.winners[0]
     stats = {s.name: s for s in record.players() if s.game == "property"}
