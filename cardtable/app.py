@@ -271,7 +271,13 @@ class CardtableApp(App[None]):
         self.notify("Four-colour deck on." if on else "Four-colour deck off.")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's own: the theme stays; its quit is ours (it asks when moves are unsaved, or
+        # in a browser); its key panel, maximize and screenshot say nothing a player needs here
+        for command in super().get_system_commands(screen):
+            if command.title == "Theme":
+                yield command
+        yield SystemCommand("Quit", "Quit cardtable (every game in play is already saved)", self.action_quit)
+        yield SystemCommand("Keys", "Every key of this screen (F1)", self.action_keys)
         for speed, delay in BOT_SPEEDS.items():
             current = " (current)" if self.settings.bot_speed == speed else ""
             yield SystemCommand(

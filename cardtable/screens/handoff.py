@@ -4,6 +4,7 @@ player says they alone are looking."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -73,3 +74,12 @@ class HandoffScreen(ModalScreen[None]):
 
     def action_why(self) -> None:
         self.notify(keys_note(self.player), title="Hand-off", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """Any other key says what this screen waits for (F1, ctrl+z, a game's key: none acts
+        behind the curtain, and none is ignored in silence)."""
+        if event.key in ("enter", "q", "escape", "ctrl+q", "ctrl+p", "tab", "shift+tab"):
+            return
+        event.stop()
+        self.notify(f"Press Enter when only {self.player} is looking: the table's keys work after that.",
+                    title="Hand-off", timeout=4, markup=False)

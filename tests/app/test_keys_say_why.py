@@ -43,3 +43,21 @@ async def test_a_key_that_does_nothing_says_why(tmp_path, game, key, words):
         await pilot.press(key)
         await pilot.pause()
         assert notes == [words] and len(match.history) == moves
+
+
+async def test_behind_the_curtain_every_key_says_what_the_curtain_waits_for(tmp_path):
+    from cardtable.screens.handoff import HandoffScreen
+
+    match = Match(rules.find_game("property"), [Seat("Ann"), Seat("Bob")], seed=4)
+    store = SaveStore(tmp_path / "data")
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        curtain = app.screen
+        notes = record_notes(curtain)
+        first = match.names[min(match.awaiting)]
+        for key in ("x", "ctrl+z", "f1"):
+            await pilot.press(key)
+        await pilot.pause()
+        assert notes == [f"Press Enter when only {first} is looking: the table's keys work after that."] * 3
+        assert app.screen is curtain and match.history == []
