@@ -26,7 +26,8 @@ class ConfirmScreen(ModalScreen[bool]):
             border: thick $accent;
             background: $surface;
         }
-        & #confirm-message { width: auto; max-width: 66; margin-bottom: 1; }
+        /* the box's 70 less its border (2) and padding (4): a longer line would be cut */
+        & #confirm-message { width: auto; max-width: 64; margin-bottom: 1; }
         & Horizontal { height: auto; width: auto; }
         & Button { margin: 0 1; }
     }
