@@ -80,7 +80,7 @@ class BidMade(Event):
     amount: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
-        return say("{} bids {}.", player(names, self.seat), self.amount)
+        return say("{} bids {}.", player(names, self.seat), dollars(self.amount))
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class SealedBidIn(Event):
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
         if seat == self.seat:
-            return say("{} bids {} in secret.", player(names, self.seat), self.amount)
+            return say("{} bids {} in secret.", player(names, self.seat), dollars(self.amount))
         return say("{} has bid.", player(names, self.seat))
 
 
@@ -118,7 +118,7 @@ class SealedRevealed(Event):
     opener: int
 
     def describe(self, names: Sequence[str], seat: int | None = None) -> Sentence:
-        shown = join_names([say("{} {}", player(names, s), bid) for s, bid in enumerate(self.bids)])
+        shown = join_names([say("{} {}", player(names, s), dollars(bid)) for s, bid in enumerate(self.bids)])
         text = say("The sealed bids for {}: {}. ", self.card, shown)
         if self.winner is None:
             return text + say("A tie: {} goes to an open auction, and {} (the dealer) bids first.",

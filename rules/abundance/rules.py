@@ -132,11 +132,11 @@ def validate_bid(state: AbundanceState, seat: int, amount: Any) -> None:
         raise IllegalCommand(f"A bid is a whole number of units, not {amount!r}.")
     if amount < auction.minimum:
         if auction.high == 0:
-            raise IllegalCommand("Bid at least 1, or pass.")
-        raise IllegalCommand(f"A bid must beat the standing bid of {auction.high}: bid at least "
-                             f"{auction.minimum}, or pass.")
+            raise IllegalCommand(say("Bid at least {}, or pass.", dollars(1)))
+        raise IllegalCommand(say("A bid must beat the standing bid of {}: bid at least {}, or pass.",
+                                 dollars(auction.high), dollars(auction.minimum)))
     if amount > state.money[seat]:
-        raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), amount))
+        raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), dollars(amount)))
 
 
 def validate_sealed(state: AbundanceState, seat: int, amount: Any) -> None:
@@ -145,7 +145,7 @@ def validate_sealed(state: AbundanceState, seat: int, amount: Any) -> None:
     if amount < 0:
         raise IllegalCommand("A bid cannot be negative; bid 0 to decline.")
     if amount > state.money[seat]:
-        raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), amount))
+        raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), dollars(amount)))
 
 
 def _side_cards(side: Side, holder: list[Card], whose: Sentence) -> None:
@@ -326,8 +326,8 @@ def status_sentence(state: AbundanceState) -> Sentence:
         speaker = player(names, auction.order[auction.position])
         if auction.leader is None:
             return say("{}: bid on {} or pass (no bid yet).", speaker, card)
-        return say("{}: bid on {} (at least {}) or pass; {} bids {}.", speaker, card, auction.minimum,
-                   player(names, auction.leader), auction.high)
+        return say("{}: bid on {} (at least {}) or pass; {} bids {}.", speaker, card, dollars(auction.minimum),
+                   player(names, auction.leader), dollars(auction.high))
     if state.offer is not None:
         return say("{}: {} offers a trade — accept or decline.", player(names, state.offer.responder),
                    player(names, state.offer.proposer))

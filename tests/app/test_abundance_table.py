@@ -316,12 +316,12 @@ async def test_the_bid_is_made_up_with_steps_and_digits_and_played_with_enter(tm
         await pilot.press("2", "3", "backspace", "5")
         assert " $25 " in block_text(table)
         await pilot.press("9", "9")  # $2599: more than Ann has
-        assert "You have only $50: you cannot bid 2599." in block_text(table)
+        assert "You have only $50: you cannot bid $2599." in block_text(table)
         # the rules' sentence, its money styled from its parts
         assert MONEY_STYLE in styles_at(table.block._shown_text, "You have only $50", "$50")
         assert table.check_action("bid", ()) is None  # greyed
         await pilot.press("enter")  # nothing played; the rules' reason comes up on the spot too
-        assert match.history == [] and notes == ["You have only $50: you cannot bid 2599."]
+        assert match.history == [] and notes == ["You have only $50: you cannot bid $2599."]
         await pilot.press("pageup")  # a step brings it back to what Ann has
         assert table._amount == 50 and "You have only" not in block_text(table)
         await pilot.press("1", "2", "enter")
@@ -362,7 +362,7 @@ async def test_a_sealed_bid_is_typed_or_passed_and_its_amount_stays_with_its_bid
         await pilot.pause()
         assert match.history[-1].command == SealedBid(12)
         assert "Sealed: Ann ✔ in ($12) · Bob … not yet" in block_text(table)
-        assert table.game_log.plain[-2:] == ["Ann: bid 12", "  Ann bids 12 in secret."]
+        assert table.game_log.plain[-2:] == ["Ann: bid 12", "  Ann bids $12 in secret."]
     app, table, match, _ = table_at(sealed)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
@@ -584,7 +584,7 @@ async def test_names_that_look_like_markup_are_shown_as_typed_and_break_nothing(
         await play("5", "enter")
         other = await at_the_keys(pilot, app, table)
         text = screen_text(app)
-        assert other == 1 - opener and f"{names[opener]} bids 5." in text and f"{names[other]}: bid on" in text
+        assert other == 1 - opener and f"{names[opener]} bids $5." in text and f"{names[other]}: bid on" in text
         await play("p")
         seat = await at_the_keys(pilot, app, table)
         text = screen_text(app)
@@ -693,7 +693,7 @@ async def test_a_played_pile_and_a_bid_beyond_the_money_say_why(tmp_path):
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await pilot.pause()
         for key in ("4", "up", "enter"):
-            assert await press_for_note(pilot, notes, key) == "You have only $2: you cannot bid 3."
+            assert await press_for_note(pilot, notes, key) == "You have only $2: you cannot bid $3."
         await pilot.press("p")
         await pilot.pause()
         assert [p.text for p in match.history] == ["pass"]

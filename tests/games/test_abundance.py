@@ -230,7 +230,7 @@ def test_an_open_auction_bids_and_raises_until_one_passes_and_the_winner_pays_th
     assert SPEC.legal(state, BOB)[0] == Bid(4)
     act(state, BOB, "bid 5")
     act(state, ANN, "bid 9")
-    assert SPEC.view(state, BOB).status == "Bob: bid on 7♥ (at least 10) or pass; Ann bids 9."
+    assert SPEC.view(state, BOB).status == "Bob: bid on 7♥ (at least $10) or pass; Ann bids $9."
     events = act(state, BOB, "pass")
     assert events == [Passed(BOB), Won(ANN, C("7H"), 9)]
     assert events[1].describe(NAMES) == "Ann wins 7♥ for $9."
@@ -270,14 +270,14 @@ def test_the_dealer_opens_round_four():
 
 def test_bids_are_whole_units_beating_the_standing_bid_and_at_most_ones_money():
     state = auction("7H", money=[12, 50])
-    refused(state, ANN, Bid(0), "Bid at least 1, or pass")
-    refused(state, ANN, Bid(13), r"You have only \$12: you cannot bid 13")
+    refused(state, ANN, Bid(0), r"Bid at least \$1, or pass")
+    refused(state, ANN, Bid(13), r"You have only \$12: you cannot bid \$13")
     refused(state, ANN, Bid(2.5), "whole number of units")
     refused(state, ANN, Bid(True), "whole number of units")
     assert SPEC.legal(state, ANN)[-2:] == [Bid(12), Pass()]
     act(state, ANN, "bid 12")
     act(state, BOB, "bid 20")
-    refused(state, ANN, Bid(20), "beat the standing bid of 20: bid at least 21, or pass")
+    refused(state, ANN, Bid(20), r"beat the standing bid of \$20: bid at least \$21, or pass")
     refused(state, ANN, Bid(21), r"You have only \$12")
     assert SPEC.legal(state, ANN) == [Pass()]  # nothing she can afford beats 20
     refused(state, BOB, Bid(25), "not Bob's move")
@@ -317,7 +317,7 @@ def test_sealed_bids_are_asked_of_both_players_at_once_and_kept_secret():
     assert SPEC.notation.parse("pass", SPEC.view(state, ANN)) == SealedBid(0)
     events = act(state, ANN, "bid 37")
     assert events == [SealedBidIn(ANN, 37)] and not events[0].reveals
-    assert events[0].describe(NAMES, ANN) == "Ann bids 37 in secret."
+    assert events[0].describe(NAMES, ANN) == "Ann bids $37 in secret."
     assert events[0].describe(NAMES, BOB) == "Ann has bid."
     assert events[0].describe(NAMES, None) == "Ann has bid."
     assert awaiting(state) == [BOB] and state.money == [50, 50]
@@ -338,7 +338,7 @@ def test_the_higher_sealed_bid_wins_and_pays_its_bid():
     events = act(state, ANN, "bid 12")
     revealed = events[-1]
     assert revealed == SealedRevealed(C("7H"), (12, 8), ANN, 12, BOB) and revealed.reveals
-    assert revealed.describe(NAMES, BOB) == "The sealed bids for 7♥: Ann 12 and Bob 8. Ann wins 7♥ for $12."
+    assert revealed.describe(NAMES, BOB) == "The sealed bids for 7♥: Ann $12 and Bob $8. Ann wins 7♥ for $12."
     assert state.money == [38, 50] and keys(state.trinkets[ANN]) == ["7H"]
     assert state.phase == "trade" and SPEC.view(state, BOB).revealed == (12, 8)
     assert SPEC.view(state, ANN).number == 0
@@ -350,7 +350,7 @@ def test_a_sealed_tie_goes_to_an_open_auction_opened_by_the_dealer():
     act(state, ANN, "bid 8")
     events = act(state, BOB, "bid 8")
     assert events[-1] == SealedRevealed(C("7H"), (8, 8), None, 8, BOB)
-    assert events[-1].describe(NAMES) == ("The sealed bids for 7♥: Ann 8 and Bob 8. A tie: 7♥ goes to "
+    assert events[-1].describe(NAMES) == ("The sealed bids for 7♥: Ann $8 and Bob $8. A tie: 7♥ goes to "
                                           "an open auction, and Bob (the dealer) bids first.")
     assert state.phase == "auction" and state.card == C("7H") and awaiting(state) == [BOB]
     view = SPEC.view(state, ANN)
@@ -376,7 +376,7 @@ def test_both_sealed_bids_at_zero_tie_and_both_passing_then_gives_the_dealer_the
 
 def test_sealed_bids_are_whole_units_from_zero_to_ones_money():
     state = sealed("7H", money=[10, 50])
-    refused(state, ANN, SealedBid(11), r"You have only \$10: you cannot bid 11")
+    refused(state, ANN, SealedBid(11), r"You have only \$10: you cannot bid \$11")
     refused(state, ANN, SealedBid(-1), "cannot be negative; bid 0 to decline")
     refused(state, ANN, SealedBid("5"), "whole number of units")
     refused(state, ANN, Bid(5), "sealed: bid a number of units, 0 to decline")
@@ -395,7 +395,7 @@ def test_one_bid_the_non_dealer_bids_and_the_dealer_may_outbid():
     assert awaiting(state) == [ANN] and SPEC.view(state, ANN).auction_kind == "one bid"
     act(state, ANN, "bid 5")
     assert awaiting(state) == [BOB]
-    refused(state, BOB, Bid(5), "beat the standing bid of 5")
+    refused(state, BOB, Bid(5), r"beat the standing bid of \$5")
     events = act(state, BOB, "bid 6")
     assert events[-1] == Won(BOB, C("7H"), 6)  # Ann does not speak again
     assert state.money == [50, 44]
@@ -734,7 +734,7 @@ def test_the_view_shows_the_market_tally_and_the_auction_block():
     assert view.piles == (8, 12, 12, 12) and view.chosen == (1,) and view.available == (2, 3, 4)
     assert view.trinkets == ((C("3S"), C("4S")), (C("2H"),)) and view.money == (40, 45)
     assert view.sells == (0, 2) and view.awaiting == {BOB} and view.my_turn
-    assert view.status == "Bob: bid on 9♠ (at least 3) or pass; Ann bids 2."
+    assert view.status == "Bob: bid on 9♠ (at least $3) or pass; Ann bids $2."
     fresh = auction("9S")
     assert SPEC.view(fresh, ANN).status == "Ann: bid on 9♠ or pass (no bid yet)."
 
@@ -938,7 +938,7 @@ def test_events_describe_themselves():
         "7♥ is turned up: auction 3 of 12 in round 1 (open); Bob bids first.")
     assert CardTurned(C("7H"), 1, 2, "sealed", None).describe(NAMES) == (
         "7♥ is turned up: auction 1 of 12 in round 2; both players bid in secret.")
-    assert BidMade(BOB, 7).describe(NAMES) == "Bob bids 7." and Passed(ANN).describe(NAMES) == "Ann passes."
+    assert BidMade(BOB, 7).describe(NAMES) == "Bob bids $7." and Passed(ANN).describe(NAMES) == "Ann passes."
     assert ReadyToGo(BOB).describe(NAMES) == "Bob is ready."
     assert MatchOver("Ann wins.").describe(NAMES) == "Ann wins."
     assert not any(cls.reveals for cls in (PileChosen, BidMade, Passed, SealedBidIn, Won, Sold, NewRubber))
