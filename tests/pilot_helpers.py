@@ -102,3 +102,27 @@ def record_notes(screen: Screen, severity: bool = False) -> list:
 
     screen.notify = notify  # type: ignore[method-assign]
     return notes
+
+
+def one_bot_move_from_the_end(game: str) -> "Match":
+    """Ann (human) against Bob (bot), every move so far the bot's choice, stopped where Bob's
+    own next move ends the game: opened on the table, the bot finishes it and the results come
+    up over the live table, as at the end of a game played through (the first seed from 1 where
+    Bob makes the last move)."""
+    import rules
+    from rules.core import Match, Seat
+
+    spec = rules.find_game(game)
+    for seed in range(1, 51):
+        rehearsal = Match(spec, [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=seed)
+        moves = []
+        while not rehearsal.over:
+            seat = min(rehearsal.awaiting)
+            moves.append((seat, rehearsal.bot_move(seat)))
+            rehearsal.submit(*moves[-1])
+        if moves[-1][0] == 1:
+            match = Match(spec, [Seat("Ann"), Seat("Bob", "bot")], seed=seed)
+            for seat, command in moves[:-1]:
+                match.submit(seat, command)
+            return match
+    raise AssertionError(f"no seed where the bot makes the last move of {game}")
