@@ -146,6 +146,7 @@ class ResultsScreen(ReadOnlyTable):
         self.query_one("#results-tabs", Tabs).active = "final-tab" if table else "results-tab"
         if table:
             self.game_log.focus()  # ↑ ↓ scroll the log
+            self.call_after_refresh(self._fit_board)  # measured while hidden, it had no room
         else:
             self.query_one("#results-buttons Button").focus()
 

@@ -147,9 +147,12 @@ class TableScreen(Screen[None]):
     def _fit_board(self) -> None:
         """Cap the board at the room the scoreboard, the hand and whatever else shares its
         column leave, so the board is as tall as its content up to that and then scrolls."""
-        if not self.is_mounted:
+        plays, boards = self.query("#play"), self.query("#board")
+        # a screen being taken down (its parts gone) or a table in a hidden tab (no height to
+        # measure: the results' first tab) has nothing to fit; showing it fits it again
+        if not self.is_mounted or not plays or not boards or plays.first().content_size.height == 0:
             return
-        play, board = self.query_one("#play"), self.query_one("#board")
+        play, board = plays.first(), boards.first()
         others = sum(child.outer_size.height for child in play.children if child is not board and child.display)
         room = max(3, play.content_size.height - others)
         if board.styles.max_height is None or board.styles.max_height.value != room:
