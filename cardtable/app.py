@@ -28,7 +28,7 @@ from .settings import save_settings as write_settings
 if TYPE_CHECKING:
     from rules.core import Match, Replay
     from .record import Record
-    from .saves import SaveStore
+    from .store import SaveStore
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -72,7 +72,7 @@ class CardtableApp(App[None]):
     ) -> None:
         super().__init__()
         if store is None:
-            from .saves import SaveStore
+            from .store import SaveStore
 
             store = SaveStore()
         self.store = store
@@ -105,10 +105,6 @@ class CardtableApp(App[None]):
             )
         self.screen_change_signal.subscribe(self, self._on_screen_change)
         self._check_size()
-        try:
-            self.store.tidy()  # what killed writers left behind
-        except OSError:
-            pass
         match, game_id, notice = self._start
         if match is not None:
             failure = None
@@ -124,6 +120,14 @@ class CardtableApp(App[None]):
                             severity="warning", timeout=20, markup=False)
         if self._replay is not None:
             self.open_replay(self._replay, notice)
+        self.report_store()
+
+    def report_store(self) -> None:
+        """Say what the store had to do (a damaged database set aside, earlier saves brought
+        in), once."""
+        for notice in self.store.notices:
+            self.notify(notice, title="Saved games", severity="warning", timeout=20, markup=False)
+        self.store.notices.clear()
 
     def notify_not_saved(self, error: Exception) -> None:
         """Say at once that the game on the table is not being saved, and why."""
@@ -216,6 +220,7 @@ class CardtableApp(App[None]):
     def on_unmount(self) -> None:
         if self._record is not None:
             self._record.close()
+        self.store.close()
 
     def show_menu(self) -> None:
         """Back to the main menu, closing every screen above it."""

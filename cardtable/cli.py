@@ -1,5 +1,6 @@
-"""The `cardtable` command: play (the menu, a new game, a resumed game), list saves, simulate,
-replay a game, the stats of the record of finished games, and serve the app to a browser.
+"""The `cardtable` command: play (the menu, a new game, a resumed game), list saves, export and
+import a game as JSON, simulate, replay a game, the stats of the record of finished games, and
+serve the app to a browser.
 
 Only the commands that open the table import the Textual app, so `cardtable saves` and
 `cardtable simulate` run without a terminal UI. A mistake on the command line is reported as
@@ -25,7 +26,8 @@ if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for t
     from rules.core import Match, Replay, Seat
 
     from .record import HeadToHead, PlayerStats
-from .saves import GameInUse, SaveInfo, SaveStore, UnusablePath, finish_writes_before_dying, is_valid_id, user_path
+from .paths import UnusablePath, finish_writes_before_dying, user_path
+from .store import SaveInfo, SaveStore, is_valid_id
 from .settings import config_dir
 
 PROG = "cardtable"
@@ -64,7 +66,7 @@ class _Parser(argparse.ArgumentParser):
 def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None,
                notice: str | None = None, replay: Replay | None = None) -> int:
     """Run the Textual app (the menu, the table of ``match``, or the replay of a game) until the
-    player quits; ``notice`` is shown as it opens. Every game lock is given back at the end."""
+    player quits; ``notice`` is shown as it opens."""
     from .app import CardtableApp  # here, so the other commands never import Textual
 
     finish_writes_before_dying()
@@ -72,7 +74,7 @@ def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None
     try:
         app.run()
     finally:
-        store.release_all()
+        store.close()
     return app.return_code or 0
 
 
@@ -187,6 +189,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     command("saves", "List the saved games.")
 
+    export = command("export", "Write one game as JSON (the match format), to FILE or to the standard output.")
+    export.add_argument("id", metavar="ID", help="the game's id, or the start of it (see 'cardtable saves')")
+    export.add_argument("file", nargs="?", metavar="FILE", type=Path, help="where to write it (default: the standard output)")
+    export.add_argument("--original", action="store_true",
+                        help="the game as it was before it was last repaired at its last good move")
+
+    import_ = command("import", "Add a game from a JSON file (an export, or a save of an earlier cardtable) under a new id.")
+    import_.add_argument("file", metavar="FILE", type=Path, help="the file to read")
+
     simulate = command(
         "simulate", "Play bot games without the table and print how each seat did.",
         "seats: 'bot' is the game's best bot, 'random' plays random legal moves, or name a level.\n\n",
@@ -231,7 +242,6 @@ def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
     from rules.core.match import Match
 
     match = Match(spec, parse_players(spec, args.players), parse_options(args.option), args.seed)
-    store.tidy()
     try:
         game_id: str | None = store.create(match)
     except OSError as error:  # play on, unsaved: the table says so at once and keeps trying
@@ -241,7 +251,6 @@ def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
 
 
 def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
-    store.tidy()
     if args.id is None:
         info = store.latest(unfinished=True)
         report_problems(store)
@@ -254,8 +263,8 @@ def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
         opened = store.open(game_id)
     except LookupError as error:
         return fail(error.args[0], 1)
-    except (SaveFormatError, GameInUse) as error:
-        return fail(str(error), 1)
+    finally:
+        report_problems(store)
     return launch_app(store, opened.match, game_id, opened.notice)
 
 
@@ -264,10 +273,44 @@ def cmd_saves(args: argparse.Namespace, store: SaveStore) -> int:
     if infos:
         print(format_saves(infos))
     elif not store.problems:
-        print(f"No saved games in {store.folder}.")
+        print(f"No saved games in {store.path}.")
     sys.stdout.flush()  # a closed pipe (`cardtable saves | head`) fails here, inside main
+    status = 1 if store.problems else 0
     report_problems(store)
-    return 1 if store.problems else 0
+    return status
+
+
+def cmd_export(args: argparse.Namespace, store: SaveStore) -> int:
+    game_id = resolve_id(store, args.id)
+    try:
+        if args.file is None or str(args.file) == "-":
+            from .store.files import game_text
+
+            text = game_text(store.export(game_id, original=args.original))
+            report_problems(store)
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return 0
+        path = store.export_to(game_id, user_path(args.file, "the file"), original=args.original)
+    except LookupError as error:
+        return fail(error.args[0], 1)
+    finally:
+        report_problems(store)
+    print(f"Exported {game_id} to {path}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, store: SaveStore) -> int:
+    path = user_path(args.file, "the file")
+    try:
+        game_id, notice = store.import_file(path)
+    finally:
+        report_problems(store)
+    if notice:
+        print(f"{PROG}: {notice}", file=sys.stderr)
+    # the id is the last word of the last line, for scripts
+    print(f"Imported {path.name} as {game_id}")
+    return 0
 
 
 def cmd_simulate(args: argparse.Namespace, store: SaveStore) -> int:
@@ -459,7 +502,8 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
 
 
 COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_saves,
-            "simulate": cmd_simulate, "replay": cmd_replay, "stats": cmd_stats, "serve": cmd_serve}
+            "export": cmd_export, "import": cmd_import, "simulate": cmd_simulate, "replay": cmd_replay,
+            "stats": cmd_stats, "serve": cmd_serve}
 OPENS_THE_APP = frozenset({None, "new", "resume", "replay", "serve"})
 """The commands that run the app (serve: one for each browser), which reads the settings."""
 
@@ -496,8 +540,22 @@ def format_summary(spec: Any, summary: Any, names: Sequence[str] | None = None) 
 
 
 def report_problems(store: SaveStore) -> None:
-    for problem in store.problems:
+    """What the store could not read, and what it had to do (a damaged database set aside,
+    earlier saves brought in), each said once on stderr."""
+    for problem in [*store.problems, *store.notices]:
         print(f"{PROG}: {problem}", file=sys.stderr)
+    store.problems.clear()
+    store.notices.clear()
+
+
+def bring_in_earlier_saves(store: SaveStore) -> None:
+    """The first start after the JSON store brings its saves into the database, replaying each
+    once; with many, say so before the screen is taken (it may take some seconds)."""
+    count = store.waiting_to_come_in()
+    if count >= 20:
+        print(f"{PROG}: bringing the {count} saved games of an earlier cardtable into {store.path} "
+              "(once; the files are left as they are)…", file=sys.stderr, flush=True)
+        store.list()
 
 
 def resolve_id(store: SaveStore, text: str) -> str:
@@ -507,7 +565,7 @@ def resolve_id(store: SaveStore, text: str) -> str:
     if not is_valid_id(text):
         shown = text if len(text) <= 40 else text[:39] + "…"
         raise UsageError(f"{shown!r} is not the id of a saved game (see '{PROG} saves')")
-    if (store.folder / f"{text}.json").is_file():
+    if store.exists(text):
         return text
     matches = [info.id for info in store.list() if info.id.startswith(text)]
     report_problems(store)
@@ -531,6 +589,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         store = SaveStore(None if args.data_dir is None else user_path(args.data_dir, "--data-dir"))
         if args.command in OPENS_THE_APP:
             config_dir()  # where the app keeps its settings: a value that cannot be used is said now
+            bring_in_earlier_saves(store)
         return COMMANDS[args.command](args, store)
     except (UsageError, UnusablePath) as error:
         return fail(str(error), 2)

@@ -23,14 +23,14 @@ shared wins included.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections import defaultdict
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+
+from .sqlite import Damaged, Newer, Schema, connect, describe, set_aside, transaction
 
 if TYPE_CHECKING:
     from rules.core import Match
@@ -84,9 +84,8 @@ MIGRATIONS: dict[int, tuple[str | Callable[[sqlite3.Connection], None], ...]] = 
         lambda connection: _rebuild_standings(connection, None),
     ),
 }
-SCHEMA_VERSION = max(MIGRATIONS)
-
-_DAMAGE_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+SCHEMA = Schema("a cardtable record", MIGRATIONS)
+SCHEMA_VERSION = SCHEMA.version
 
 
 class RecordError(Exception):
@@ -199,7 +198,7 @@ class Record:
                               f"{_os_why(error)}.") from None
         try:
             connection = self._connect()
-        except _Damaged as damage:
+        except Damaged as damage:
             self._set_aside(damage.reason)
             connection = self._connect()
         self._connection = connection
@@ -208,63 +207,17 @@ class Record:
     def _connect(self) -> sqlite3.Connection:
         """Open the file, check it is a record, bring its schema up to date."""
         try:
-            connection = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        except sqlite3.Error as error:
-            raise RecordError(f"The record of finished games ({self.path}) cannot be opened: {error}.") from None
-        try:
-            connection.execute("PRAGMA foreign_keys = ON")
-            problems = [row[0] for row in connection.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise _Damaged(f"its pages are damaged: {problems[0]}")
-            self._migrate(connection)
-        except _Damaged:
-            connection.close()
-            raise
-        except sqlite3.DatabaseError as error:
-            connection.close()
-            if _is_damage(error):
-                raise _Damaged(str(error)) from None
-            raise RecordError(_words(error, self.path)) from None
-        except BaseException:
-            connection.close()
-            raise
-        return connection
-
-    def _migrate(self, connection: sqlite3.Connection) -> None:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if tables and "schema_version" not in tables:
-            raise _Damaged(f"it is a database, but not a cardtable record (its tables: {', '.join(sorted(tables))})")
-        version = 0
-        if tables:
-            row = connection.execute("SELECT version FROM schema_version").fetchone()
-            if row is None or not isinstance(row[0], int):
-                raise _Damaged("its schema version is missing")
-            version = row[0]
-        if version > SCHEMA_VERSION:
+            return connect(self.path, SCHEMA, timeout=10)
+        except Newer as newer:
             raise RecordError(f"The record of finished games ({self.path}) was made by a newer cardtable "
-                              f"(schema {version}; this version knows up to {SCHEMA_VERSION}): it is left as it is.")
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            with _transaction(connection):
-                for step in MIGRATIONS[target]:
-                    if callable(step):
-                        step(connection)
-                    else:
-                        connection.execute(step)
-                connection.execute("UPDATE schema_version SET version = ?", (target,))
+                              f"({newer}): it is left as it is.") from None
+        except sqlite3.Error as error:
+            raise RecordError(f"The record of finished games ({self.path}) cannot be opened: "
+                              f"{describe(error, self.path)}") from None
 
     def _set_aside(self, reason: str) -> None:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"record.damaged-{stamp}.sqlite3")
-        number = 1
-        while target.exists():
-            number += 1
-            target = self.path.with_name(f"record.damaged-{stamp}-{number}.sqlite3")
         try:
-            os.replace(self.path, target)
-            for suffix in ("-journal", "-wal", "-shm"):  # what belongs to the damaged file goes with it
-                companion = self.path.with_name(self.path.name + suffix)
-                if companion.exists():
-                    os.replace(companion, target.with_name(target.name + suffix))
+            target = set_aside(self.path, "record")
         except OSError as error:
             raise RecordError(f"The record of finished games ({self.path}) is damaged ({reason}) and could "
                               f"not be set aside: {_os_why(error)}.") from None
@@ -288,7 +241,7 @@ class Record:
         added = 0
         players: set[str] = set()
         try:
-            with _transaction(connection):
+            with transaction(connection):
                 for game in games:
                     cursor = connection.execute(
                         "INSERT OR IGNORE INTO games (game, finished, save_id, seed, moves, turns) "
@@ -302,7 +255,7 @@ class Record:
                 if players:
                     _rebuild_standings(connection, sorted(players))
         except sqlite3.Error as error:
-            raise RecordError(f"The game could not be added to the record: {_words(error, self.path)}") from None
+            raise RecordError(f"The game could not be added to the record: {describe(error, self.path)}") from None
         return added
 
     @staticmethod
@@ -318,7 +271,7 @@ class Record:
         try:
             return connection.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:
-            raise RecordError(f"The record could not be read: {_words(error, self.path)}") from None
+            raise RecordError(f"The record could not be read: {describe(error, self.path)}") from None
 
     def count(self) -> int:
         """How many finished games are recorded."""
@@ -437,25 +390,6 @@ def _rebuild_standings(connection: sqlite3.Connection, players: Sequence[str] | 
         [(player, bot, game, names[(player, bot)], *entry) for (player, bot, game), entry in tally.items()])
 
 
-class _Damaged(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@contextmanager
-def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
-    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any failure: all of it or none of it."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")
-
-
 def _key(name: str) -> str:
     return name.strip().casefold()
 
@@ -470,26 +404,6 @@ def _time(text: str) -> datetime:
         return datetime.fromisoformat(text)
     except (TypeError, ValueError):
         return datetime.fromtimestamp(0, timezone.utc)
-
-
-def _is_damage(error: sqlite3.Error) -> bool:
-    code = getattr(error, "sqlite_errorcode", None)
-    if isinstance(code, int) and (code & 0xFF) in _DAMAGE_CODES:
-        return True
-    text = str(error).lower()
-    return "not a database" in text or "malformed" in text
-
-
-def _words(error: sqlite3.Error, path: Path) -> str:
-    text = str(error).rstrip(".")
-    lowered = text.lower()
-    if "readonly" in lowered or "read-only" in lowered:
-        return f"{path} cannot be written (read-only)."
-    if "locked" in lowered or "busy" in lowered:
-        return f"{path} is busy in another cardtable; try again in a moment."
-    if "disk is full" in lowered or "database or disk is full" in lowered:
-        return "the disk is full."
-    return f"{text} ({path})."
 
 
 def _os_why(error: OSError) -> str:

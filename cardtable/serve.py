@@ -2,8 +2,8 @@
 
 Each browser tab that opens the page gets its own cardtable (a process running ``python -m
 cardtable.serve_child``, which ends with the server, on the same data folder), so a tablet
-passed around the table, or a second screen, plays pass-and-play with the saves, the record
-and the locks of this machine. Only a browser that came by the address the server prints,
+passed around the table, or a second screen, plays pass-and-play with the games and the record
+of this machine (two tabs on one game both play it, each seeing the other's moves). Only a browser that came by the address the server prints,
 with its secret token, is let in (see ``web.gate``); at most ``max_tabs`` tabs play at once.
 It listens on 127.0.0.1 unless told otherwise, and refuses a port already in use with a
 sentence, before starting anything.

@@ -1,11 +1,11 @@
 """The cardtable that `cardtable serve` starts for one browser tab, which ends when the server
 does: ``python -m cardtable.serve_child SERVER_PID [cardtable's arguments]``.
 
-A server killed outright (``kill -9``, a crash) cannot stop its apps, and each app holds the
-locks of the games it has open; an app left running would keep its game from every other
-cardtable. So each app asks the kernel for a SIGTERM when the server goes (Linux's
-PR_SET_PDEATHSIG), or elsewhere watches for it to go. A SIGTERM ends the app as a ``kill``
-would: Textual's web driver quits the app, and the locks are given back on the way out.
+A server killed outright (``kill -9``, a crash) cannot stop its apps; an app left running with
+nobody to see it would go on playing its game's bots into the store, which every other
+cardtable would then see. So each app asks the kernel for a SIGTERM when the server goes
+(Linux's PR_SET_PDEATHSIG), or elsewhere watches for it to go. A SIGTERM ends the app as a
+``kill`` would: Textual's web driver quits the app (every move was written as it was made).
 """
 
 from __future__ import annotations

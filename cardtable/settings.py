@@ -8,14 +8,13 @@ cannot be used never stops the app: the defaults (or the values that were usable
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
-from .saves import user_path, write_atomically
+from .paths import folder_from, write_atomically
 
 APP_NAME = "cardtable"
 CONFIG_DIR_ENV = "CARDTABLE_CONFIG_DIR"
@@ -48,10 +47,7 @@ class Settings:
 def config_dir() -> Path:
     """``$CARDTABLE_CONFIG_DIR`` if set, else the platform's user config folder for cardtable.
     Raises UnusablePath for a value naming a home folder that cannot be found."""
-    override = os.environ.get(CONFIG_DIR_ENV, "").strip()
-    if override:
-        return user_path(override, CONFIG_DIR_ENV)
-    return platformdirs.user_config_path(APP_NAME)
+    return folder_from(CONFIG_DIR_ENV, platformdirs.user_config_path)
 
 
 def settings_path() -> Path:

@@ -1,7 +1,8 @@
 """cardtable's speed figures, measured side by side in one run (a script, not a test).
 
     python tests/benchmark.py [--runs 7] [--games 200] [--presses 60] [--records 5000]
-        [--parts startup,keys,record,simulation] [--reference DIR]
+        [--saves 5000] [--samples 60] [--kills 1000]
+        [--parts startup,keys,record,store,simulation,soak] [--reference DIR]
     python tests/benchmark.py --parts ending [--seeds 300] [--workers 2] [GAME ...]
 
 Reports, with the goal of each:
@@ -15,6 +16,12 @@ Reports, with the goal of each:
 - the record of finished games: 5,000 games inserted, then the stats queries timed (every
   player per game, one player, head-to-head, opponents; and opening the file, which checks it):
   goal < 100 ms for the Stats screen's queries together;
+- the store of games: the saves list with 5,000 games stored (the store's list, against the JSON
+  store of the version before it over the same games as files, and the saves screen opening),
+  opening the database (its integrity check included), and a move written by one process as
+  seen by another polling as a table does (every 0.2 s): median and p95;
+- (``soak``, not in the default parts) a writer killed with SIGKILL at random moments, 1,000
+  times: every acknowledged move kept;
 - commands/s and games/s of headless bot games of every registered game; with ``--reference``
   (another checkout of cardtable, e.g. the last release) the same games are played by that
   checkout's code too, interleaved with this one's in fresh processes, and the ratios printed;
@@ -136,7 +143,7 @@ async def key_latency(game: str, players: list[str], presses: int) -> dict[str, 
 
     import rules
     from cardtable.app import CardtableApp
-    from cardtable.saves import SaveStore
+    from cardtable.store import SaveStore
     from cardtable.settings import Settings
     from rules.core import Match, Seat
 
@@ -249,6 +256,229 @@ def print_record(count: int, runs: int) -> None:
           f"recorded {f['one more game']:.1f} ms (medians of {runs})")
     print(f"stats screen (open, every player, opponents): {screen:.1f} ms "
           f"(goal < {GOALS['stats_ms']:.0f} ms: {'ok' if screen < GOALS['stats_ms'] else 'OVER GOAL'})")
+
+
+# -- the store of games -------------------------------------------------------------------------
+JSON_STORE = "cd22a4db213401145622b4d7e25cb88128d901de"
+"""The last commit with the JSON store (cardtable/saves.py): the list it is measured against."""
+
+
+def sample_games(count: int) -> list:
+    """``count`` matches of every game, played by random bots to random lengths (some to the end)."""
+    import random
+
+    import rules
+    from rules.core import Match, Seat
+
+    rng = random.Random(7)
+    matches = []
+    for n in range(count):
+        spec = rules.GAMES[sorted(rules.GAMES)[n % len(rules.GAMES)]]
+        match = Match(spec, [Seat("Ann", "random"), Seat("Bob", "random")], seed=n)
+        for _ in range(rng.choice([5, 40, 120, 10_000])):
+            if match.over:
+                break
+            seat = min(match.awaiting)
+            match.submit(seat, match.bot_move(seat))
+        matches.append(match)
+    return matches
+
+
+def json_store_module():
+    """The JSON store of ``JSON_STORE``, loaded from git; None where git or the commit is missing."""
+    import importlib.util
+
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run(["git", "-C", str(repo), "show", f"{JSON_STORE}:cardtable/saves.py"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    path = Path(tempfile.mkdtemp()) / "json_saves.py"
+    path.write_text(done.stdout, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("json_saves", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look themselves up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def store_figures(count: int, runs: int) -> dict[str, float]:
+    """The saves list with ``count`` games: the store's list and first open (each the median of
+    ``runs`` fresh stores), the JSON store's list of the same games as files, the saves screen."""
+    from cardtable.store import SaveStore
+    from cardtable.store.files import game_file, game_text
+
+    matches = sample_games(40)
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "data"
+        store = SaveStore(root)
+        connection = store._db()
+        began = time.perf_counter()
+        for n in range(count):  # many copies of 40 real games, each under an id of its own
+            store.create(matches[n % len(matches)])
+        figures["fill_s"] = time.perf_counter() - began
+        figures["size_mib"] = store.path.stat().st_size / 2**20
+        del connection
+        store.close()
+        opens, lists = [], []
+        for _ in range(runs):
+            store = SaveStore(root)
+            began = time.perf_counter()
+            store._db()
+            opens.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            infos = store.list()
+            lists.append(time.perf_counter() - began)
+            assert len(infos) == count
+            store.close()
+        figures["open_ms"] = statistics.median(opens) * 1000
+        figures["list_ms"] = statistics.median(lists) * 1000
+        figures["screen_ms"] = asyncio.run(saves_screen_ms(root))
+
+        old = json_store_module()
+        if old is not None:
+            saves = Path(folder) / "json" / "saves"
+            saves.mkdir(parents=True)
+            for n in range(count):
+                match = matches[n % len(matches)]
+                (saves / f"game-{n:05}.json").write_text(
+                    game_text(game_file(match, "2026-01-01T10:00:00+00:00", "2026-01-02T10:00:00+00:00")),
+                    encoding="utf-8")
+            times = []
+            for _ in range(runs):
+                began = time.perf_counter()
+                assert len(old.SaveStore(saves.parent).list()) == count
+                times.append(time.perf_counter() - began)
+            figures["json_list_ms"] = statistics.median(times) * 1000
+    return figures
+
+
+async def saves_screen_ms(root: Path) -> float:
+    """From pressing r on the menu to the saves screen drawn with every game (one run)."""
+    from cardtable.app import CardtableApp
+    from cardtable.screens.resume import ResumeScreen, SavesList
+    from cardtable.settings import Settings
+    from cardtable.store import SaveStore
+
+    app = CardtableApp(store=SaveStore(root), settings=Settings(bot_delay=0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        began = time.perf_counter()
+        await pilot.press("r")
+        while not (isinstance(app.screen, ResumeScreen) and app.screen.query_one(SavesList).option_count):
+            await pilot.pause()
+        await pilot.pause()
+        return (time.perf_counter() - began) * 1000
+
+
+WRITER = r"""
+import sys, time
+from cardtable.store import SaveStore
+store = SaveStore(sys.argv[1])
+game_id = sys.argv[2]
+match = store.load(game_id)
+for line in sys.stdin:
+    seat = min(match.awaiting)
+    store.play(game_id, match, seat, match.bot_move(seat))
+    print(time.monotonic(), flush=True)  # committed: CLOCK_MONOTONIC is one clock for every process
+"""
+
+
+def seen_figures(samples: int, poll: float) -> dict[str, float]:
+    """A move written by one process, seen by another that polls every ``poll`` seconds as a
+    table does: the times from the commit to the reader's match holding the move (the writer
+    is told to move at random moments of the reader's polling), and the cost of a look that
+    finds nothing new."""
+    import random
+
+    import rules
+    from cardtable.store import SaveStore
+    from rules.core import Match, Seat
+
+    rng = random.Random(3)
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        store = SaveStore(root)
+        match = Match(rules.find_game("abundance"), [Seat("Ann", "random"), Seat("Bob", "random")], seed=1)
+        game_id = store.create(match)
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(root), game_id], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        idle = []
+        for _ in range(200):
+            began = time.perf_counter()
+            store.sync(game_id, match)
+            idle.append(time.perf_counter() - began)
+        seen = []
+        next_look = time.monotonic()
+        try:
+            for _ in range(samples):
+                time.sleep(rng.uniform(0, poll))
+                writer.stdin.write("go\n")
+                writer.stdin.flush()
+                committed = float(writer.stdout.readline())
+                while True:
+                    now = time.monotonic()
+                    if now < next_look:
+                        time.sleep(next_look - now)
+                    next_look = max(next_look + poll, time.monotonic())
+                    if store.sync(game_id, match):
+                        seen.append(time.monotonic() - committed)
+                        break
+        finally:
+            writer.stdin.close()
+            writer.wait(timeout=60)
+            store.close()
+    seen.sort()
+    return {"median_ms": statistics.median(seen) * 1000, "p95_ms": seen[int(0.95 * (len(seen) - 1))] * 1000,
+            "idle_us": statistics.median(idle) * 1e6}
+
+
+def print_store(count: int, runs: int, samples: int) -> None:
+    from cardtable.screens.table import POLL_SECONDS
+
+    f = store_figures(count, runs)
+    before = f" (JSON store was {f['json_list_ms']:.0f} ms)" if "json_list_ms" in f else " (no JSON store to compare)"
+    print(f"saves list with {count} games: {f['list_ms']:.0f} ms{before}; opening the database and its check "
+          f"{f['open_ms']:.0f} ms; the saves screen drawn {f['screen_ms']:.0f} ms ({f['size_mib']:.1f} MiB, "
+          f"filled in {f['fill_s']:.1f} s; medians of {runs})")
+    s = seen_figures(samples, POLL_SECONDS)
+    print(f"move seen by another process: median {s['median_ms']:.0f} ms, p95 {s['p95_ms']:.0f} ms (polling every "
+          f"{POLL_SECONDS:g} s as a table does; a look that finds nothing costs {s['idle_us']:.0f} µs; {samples} moves)")
+
+
+def print_soak(kills: int) -> None:
+    """The kill test of tests/test_store_kills.py, ``kills`` times."""
+    import random
+    import signal
+
+    from store_helpers import stored_moves
+    from test_store_kills import CHILD, check
+
+    rng = random.Random(1)
+    acknowledged: dict[str, list[list]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "data"
+        began = time.perf_counter()
+        for _ in range(kills):
+            child = subprocess.Popen([sys.executable, "-c", CHILD, str(root)], stdout=subprocess.PIPE, text=True)
+            time.sleep(rng.uniform(0, 0.6))  # a random moment: starting, replaying, writing
+            child.send_signal(signal.SIGKILL)
+            out, _ = child.communicate(timeout=60)
+            game_id = None
+            for line in out.splitlines(keepends=True):
+                if not line.endswith("\n"):
+                    break  # killed in the middle of saying it
+                words = line.rstrip("\n").split(maxsplit=2)
+                if words and words[0] == "game":
+                    game_id = words[1]
+                    acknowledged[game_id] = stored_moves(root, game_id)[: int(words[2])]
+                elif words and words[0].isdigit() and game_id is not None:
+                    acknowledged[game_id].append([int(words[1]), words[2]])
+            check(root, acknowledged)
+        moves = sum(len(moves) for moves in acknowledged.values())
+    print(f"kill -9 soak: {kills} kills at random moments, {moves} acknowledged moves in {len(acknowledged)} games, "
+          f"every one kept ({time.perf_counter() - began:.0f} s)")
 
 
 # -- simulation -------------------------------------------------------------------------------
@@ -371,8 +601,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--presses", type=int, default=60)
     parser.add_argument("--records", type=int, default=5000, help="games in the record benchmark")
-    parser.add_argument("--parts", default="startup,keys,record,simulation",
-                        help="which figures: startup, keys, record, simulation, ending (comma-separated)")
+    parser.add_argument("--saves", type=int, default=5000, help="games in the saves list benchmark")
+    parser.add_argument("--samples", type=int, default=60, help="moves timed from one process to another")
+    parser.add_argument("--kills", type=int, default=1000, help="kills in the soak")
+    parser.add_argument("--parts", default="startup,keys,record,store,simulation",
+                        help="which figures: startup, keys, record, store, simulation, soak, ending "
+                             "(comma-separated)")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="another cardtable checkout to compare simulation speed against")
     parser.add_argument("--seeds", type=int, default=300, help="seeds of each game in the ending sweep")
@@ -391,6 +625,10 @@ def main() -> None:
         print_keys(args.presses)
     if "record" in parts:
         print_record(args.records, args.runs)
+    if "store" in parts:
+        print_store(args.saves, args.runs, args.samples)
+    if "soak" in parts:
+        print_soak(args.kills)
     if "simulation" in parts:
         if args.reference:
             compare_simulations(args.reference, args.games)

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.settings import Settings
 from rules import find_game
 from rules.core import Match, Seat, chance, get_bot

@@ -54,7 +54,7 @@ def bot_played(game: str, seats, seed: int, done) -> "Match":
 def snapshot_app(tmp_path, match) -> App:
     """The app on ``match``, saved in ``tmp_path``, with a fixed theme and no bot delay."""
     from cardtable.app import CardtableApp
-    from cardtable.saves import SaveStore
+    from cardtable.store import SaveStore
     from cardtable.settings import Settings
 
     store = SaveStore(tmp_path / "data")

@@ -3,17 +3,22 @@ launch replaced by a recorder, so no terminal is needed), the error lines and ex
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 import subprocess
 import sys
 
 import pytest
 
 import rules
-from cardtable import __version__, cli, saves
+from cardtable import __version__, cli
 from cardtable.cli import main, parse_players
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
+from cardtable.store import games as store_games
 from rules.core import Match, RulesError, Seat
+
+from store_helpers import legacy_save, spoil_move, stored_moves
 
 GAMES = sorted(rules.GAMES)
 # the game most tests play: a quick one whose first seat (the human) is the first to act
@@ -57,7 +62,7 @@ def launched(monkeypatch):
 @pytest.fixture
 def clock(monkeypatch):
     stamps = iter(f"2026-11-22T14:{minute:02d}:00+00:00" for minute in range(60))
-    monkeypatch.setattr(saves, "_now", lambda: next(stamps))
+    monkeypatch.setattr(store_games, "_now", lambda: next(stamps))
 
 
 def one_error_line(capsys) -> str:
@@ -152,7 +157,7 @@ def test_resume_opens_the_most_recent_unfinished_game(data, launched, clock):
 def test_resume_accepts_the_unique_start_of_an_id(data, launched, monkeypatch, capsys):
     store = SaveStore(data)
     tails = iter(["aaaa", "bbbb"])
-    monkeypatch.setattr(saves.secrets, "token_hex", lambda n: next(tails))
+    monkeypatch.setattr(store_games.secrets, "token_hex", lambda n: next(tails))
     first, second = store.create(a_match(first_spec(), 1)), store.create(a_match(first_spec(), 2))
     assert main(["--data-dir", str(data), "resume", second[:-2]]) == 0
     assert launched[-1]["game_id"] == second
@@ -174,13 +179,17 @@ def test_resume_of_an_unknown_id(data, launched, capsys):
     assert launched == []
 
 
-def test_resume_of_a_damaged_save(data, launched, capsys):
+def test_resume_of_a_save_of_an_earlier_version_that_could_not_be_brought_in(data, launched, capsys):
     (data / "saves").mkdir(parents=True)
     (data / "saves" / "torn.json").write_text("{", encoding="utf-8")
+    assert main(["saves", "--data-dir", str(data)]) == 0
+    out, err = capsys.readouterr()
+    assert "damaged — not a cardtable save (broken JSON at line 1)" in out
+    assert "could not be read: the saves list says why" in err  # said once, when they were brought in
     assert main(["resume", "torn", "--data-dir", str(data)]) == 1
-    line = one_error_line(capsys)
-    assert "Set aside torn.json" in line and "saves/damaged/" in line
-    assert launched == []
+    assert one_error_line(capsys) == ("cardtable: Cannot open saves/torn.json: not a cardtable save (broken JSON at "
+                                      "line 1) (the file is left as it was)")
+    assert launched == [] and (data / "saves" / "torn.json").read_text() == "{"
 
 
 # -- saves -----------------------------------------------------------------------------------
@@ -188,8 +197,9 @@ def test_resume_of_a_damaged_save(data, launched, capsys):
 def test_saves_lists_games_and_damaged_files_and_moves_nothing(data, capsys):
     spec = first_spec()
     store = SaveStore(data)
+    store.folder.mkdir(parents=True)
+    (store.folder / "junk.json").write_text("[]", encoding="utf-8")  # left by an earlier version
     game_id = store.create(a_match(spec))
-    (store.folder / "junk.json").write_text("[]", encoding="utf-8")
 
     assert main(["saves", "--data-dir", str(data)]) == 0
     out, err = capsys.readouterr()
@@ -203,7 +213,7 @@ def test_saves_lists_games_and_damaged_files_and_moves_nothing(data, capsys):
     assert info.updated.astimezone().strftime("%Y-%m-%d %H:%M") in row
     [junk] = [row for row in rows if row.startswith("junk")]
     assert junk.endswith("damaged — not a cardtable save (not a JSON object)")
-    assert (store.folder / "junk.json").read_text() == "[]" and not store.damaged_folder.exists()
+    assert (store.folder / "junk.json").read_text() == "[]" and [p.name for p in store.folder.iterdir()] == ["junk.json"]
 
 
 @needs_game
@@ -430,7 +440,7 @@ def test_new_builds_the_real_app_with_the_saved_game(data, monkeypatch):
     assert info.game == spec.name and info.seats[0] == Seat("Ann")
 
 
-# -- robustness: odd ids, damaged and newer saves, locks, an unwritable data folder ---------------
+# -- robustness: odd ids, damaged and newer saves, an unwritable data folder ---------------
 @pytest.mark.parametrize("odd", ["x" * 10_000, "../x", "a\0b", "a\nb", "..", ".hidden", "a/b", "\udcff"])
 def test_resume_of_an_odd_id_is_one_short_line(data, launched, capsys, odd):
     SaveStore(data).folder.mkdir(parents=True)
@@ -459,11 +469,11 @@ def test_odd_ids_in_a_real_process_give_no_traceback(data):
 
 @needs_game
 @pytest.mark.parametrize("damage", ["turn", "deep", "date", "seed", "newer"])
-def test_saves_and_resume_survive_saves_damaged_inside(data, launched, capsys, damage):
-    store = SaveStore(data)
-    good = store.create(a_match(first_spec(), 1))
-    bad = store.create(a_match(first_spec(), 2))
-    path = store.folder / f"{bad}.json"
+def test_saves_and_resume_survive_earlier_saves_damaged_inside(data, launched, capsys, damage):
+    good = "20260101-100000-property-good"
+    bad = "20260102-100000-property-bad"
+    legacy_save(data, a_match(first_spec(), 1), good, saved="2026-01-01T10:00:00+00:00")
+    path = legacy_save(data, a_match(first_spec(), 2), bad, saved="2026-01-02T10:00:00+00:00")
     text = path.read_text()
     text = {
         "turn": lambda: text.replace('"turn": 0', '"turn": 1e400'),
@@ -486,64 +496,94 @@ def test_saves_and_resume_survive_saves_damaged_inside(data, launched, capsys, d
     else:  # odd metadata only: the game itself is fine
         assert status == 0 and launched[-1]["game_id"] == bad
     if damage == "newer":
-        assert "saved by a newer cardtable" in err and path.read_text() == text  # left where it is
+        assert "saved by a newer cardtable" in err
+    assert path.read_text() == text  # left where it is, as it was
 
 
 @needs_game
-def test_resume_of_a_save_whose_later_moves_no_longer_replay_opens_it_with_a_notice(data, launched):
+def test_resume_of_a_game_whose_later_moves_no_longer_replay_opens_it_with_a_notice(data, launched, capsys):
     store = SaveStore(data)
     match = a_match(first_spec())
     for _ in range(4):
         match.submit(min(match.awaiting), match.bot_move(min(match.awaiting)) if match.seats[min(match.awaiting)].bot
                      else match.legal(min(match.awaiting))[0])
     game_id = store.create(match)
-    path = store.folder / f"{game_id}.json"
-    saved = path.read_text()
-    path.write_text(saved.replace(f'"{match.history[2].text}"', '"no such move"', 1))
+    spoil_move(data, game_id, 3, text="no such move")
+    spoiled = stored_moves(data, game_id)
     assert main(["resume", game_id, "--data-dir", str(data)]) == 0
     call = launched[-1]
     assert call["game_id"] == game_id and len(call["match"].history) == 2
     assert call["notice"].startswith("Move 3 of this game ('no such move') no longer replays")
-    assert (store.replaced_folder / f"{game_id}.json").exists()
-
-
-HOLD = """
-import sys
-from cardtable.saves import SaveStore
-SaveStore(sys.argv[1]).lock(sys.argv[2])
-print("locked", flush=True)
-sys.stdin.readline()
-"""
+    assert f"'cardtable export {game_id} --original'" in call["notice"]
+    capsys.readouterr()
+    assert main(["export", game_id, "--original", "--data-dir", str(data)]) == 0
+    assert json.loads(capsys.readouterr().out)["commands"] == spoiled
 
 
 @needs_game
-def test_resume_of_a_game_open_in_another_cardtable_is_refused_naming_it(data, launched, capsys):
+def test_many_earlier_saves_are_announced_before_the_app_brings_them_in(data, launched, capsys):
+    match = a_match(first_spec())
+    for number in range(20):
+        legacy_save(data, match, f"20260101-1000{number:02}-property-aaaa")
+    assert main(["--data-dir", str(data)]) == 0
+    err = capsys.readouterr().err
+    assert err == (f"cardtable: bringing the 20 saved games of an earlier cardtable into {data / 'games.sqlite3'} "
+                   "(once; the files are left as they are)…\n")
+    assert len(launched[0]["store"].list()) == 20 and launched[0]["store"].notices  # the app says the rest
+    assert main(["--data-dir", str(data)]) == 0 and capsys.readouterr().err == ""
+
+
+@needs_game
+def test_two_cardtables_may_resume_the_same_game(data, launched):
     game_id = SaveStore(data).create(a_match(first_spec()))
-    other = subprocess.Popen([sys.executable, "-c", HOLD, str(data), game_id], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        assert other.stdout.readline().strip() == "locked"
-        assert main(["resume", game_id, "--data-dir", str(data)]) == 1
-        line = one_error_line(capsys)
-        assert f"open in another cardtable (process {other.pid} on " in line
-        assert launched == []
-    finally:
-        other.stdin.close()
-        other.wait(timeout=60)
-    assert main(["resume", game_id, "--data-dir", str(data)]) == 0
-    assert launched[-1]["game_id"] == game_id
+    for _ in range(2):
+        assert main(["resume", game_id, "--data-dir", str(data)]) == 0
+    assert [call["game_id"] for call in launched] == [game_id, game_id]
 
 
 @needs_game
-def test_the_real_launch_gives_every_lock_back(data, monkeypatch):
+def test_the_real_launch_closes_the_store(data, monkeypatch):
     from cardtable.app import CardtableApp
 
     game_id = SaveStore(data).create(a_match(first_spec()))
     seen = []
-    monkeypatch.setattr(CardtableApp, "run", lambda self, *a, **k: seen.append(self.store.holds(game_id)))
+    monkeypatch.setattr(CardtableApp, "run", lambda self, *a, **k: seen.append(self.store))
     assert main(["resume", game_id, "--data-dir", str(data)]) == 0
-    assert seen == [True]  # held while the app runs
-    assert not (data / "saves" / f"{game_id}.lock").exists()
+    [store] = seen
+    assert store._connection is None
+
+
+# -- export and import ---------------------------------------------------------------------------
+@needs_game
+def test_export_then_import_adds_the_game_under_a_new_id_the_last_word_printed(data, tmp_path, capsys, launched):
+    store = SaveStore(data)
+    match = a_match(first_spec())
+    match.submit(min(match.awaiting), match.legal(min(match.awaiting))[0])
+    game_id = store.create(match)
+    target = tmp_path / "mailed.json"
+    assert main(["export", game_id[:-1], str(target), "--data-dir", str(data)]) == 0
+    assert capsys.readouterr().out == f"Exported {game_id} to {target}\n"
+    assert main(["export", game_id, "--data-dir", str(data)]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(target.read_text())
+
+    friend = tmp_path / "friend"
+    assert main(["import", str(target), "--data-dir", str(friend)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("Imported mailed.json as ")
+    new_id = out.splitlines()[-1].split()[-1]
+    assert new_id != game_id and stored_moves(friend, new_id) == [[e.seat, e.text] for e in match.history]
+    assert main(["resume", new_id, "--data-dir", str(friend)]) == 0 and launched[-1]["game_id"] == new_id
+
+
+def test_import_of_what_is_not_a_game_is_one_sentence(data, tmp_path, capsys):
+    path = tmp_path / "notes.json"
+    path.write_text("[1, 2]")
+    assert main(["import", str(path), "--data-dir", str(data)]) == 1
+    assert one_error_line(capsys) == "cardtable: notes.json cannot be imported: not a cardtable save (not a JSON object)"
+    assert main(["import", str(tmp_path / "nowhere.json"), "--data-dir", str(data)]) == 1
+    assert "nowhere.json cannot be imported: could not be read" in one_error_line(capsys)
+    assert main(["export", "nope", "--data-dir", str(data)]) == 1
+    assert one_error_line(capsys) == "cardtable: no saved game 'nope'"
 
 
 @needs_game
@@ -555,11 +595,11 @@ def test_new_with_a_file_where_the_data_folder_should_be_plays_unsaved(tmp_path,
     [call] = launched
     assert call["match"] is not None and call["game_id"] is None
     out, err = capsys.readouterr()
-    assert err == (f"cardtable: Games cannot be saved in {blocker / 'saves'}: {blocker} is a file, not a "
+    assert err == (f"cardtable: Games cannot be saved in {blocker}: {blocker} is a file, not a "
                    "folder. The game opens all the same, but it is not being saved.\n")
     assert main(["saves", "--data-dir", str(blocker)]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and err == (f"cardtable: Cannot read the saves in {blocker / 'saves'}: {blocker} is a "
+    assert out == "" and err == (f"cardtable: Cannot read the saved games in {blocker}: {blocker} is a "
                                  "file, not a folder.\n")
     assert main(["resume", "--data-dir", str(blocker)]) == 1
     assert "no unfinished game" in capsys.readouterr().err
@@ -568,22 +608,22 @@ def test_new_with_a_file_where_the_data_folder_should_be_plays_unsaved(tmp_path,
 @needs_game
 def test_new_on_a_full_disk_plays_unsaved(data, launched, capsys, monkeypatch):
     def full(*args, **kwargs):
-        raise OSError(28, "No space left on device")
+        raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(saves, "write_atomically", full)
+    monkeypatch.setattr(store_games, "_insert_game", full)
     spec = first_spec()
     assert main(["new", spec.name, "--players", players_text(spec), "--data-dir", str(data)]) == 0
     assert launched[-1]["game_id"] is None
     line = one_error_line(capsys)
-    assert f"Games cannot be saved in {data / 'saves'}: the disk is full." in line
+    assert f"Games cannot be saved in {data}: the disk is full." in line
 
 
 @needs_game
 def test_saves_into_a_closed_pipe_is_quiet(data):
     store = SaveStore(data)
-    text = (store.folder / f"{store.create(a_match(first_spec()))}.json").read_text()
-    for number in range(800):  # more than a pipe holds
-        (store.folder / f"game-{number:04}.json").write_text(text)
+    for _ in range(800):  # more than a pipe holds
+        store.create(a_match(first_spec()))
+    store.close()
     listing = subprocess.Popen([sys.executable, "-m", "cardtable", "saves", "--data-dir", str(data)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     listing.stdout.readline()

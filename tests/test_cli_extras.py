@@ -5,7 +5,6 @@ a sentence, never a traceback."""
 
 from __future__ import annotations
 
-import json
 import signal
 import socket
 import urllib.request
@@ -17,10 +16,11 @@ import rules
 from cardtable import cli
 from cardtable.cli import main
 from cardtable.record import GameRecord, PlayerResult, Record
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from rules.core import Match, Replay, Seat
 
 from game_helpers import play_bot
+from store_helpers import contents, spoil_move
 from serve_helpers import serving
 
 
@@ -58,22 +58,18 @@ def finished(seed: int = 2) -> Match:
     return match
 
 
-def folder_contents(store: SaveStore) -> dict[str, bytes]:
-    return {str(p.relative_to(store.root)): p.read_bytes() for p in store.root.rglob("*") if p.is_file()}
-
-
 # -- replay --------------------------------------------------------------------------------------
 def test_replay_opens_a_game_read_only_by_the_start_of_its_id(data, launched):
     store = SaveStore(data)
     match = finished()
     game_id = store.create(match)
-    before = folder_contents(store)
+    before = contents(data)
     assert main(["--data-dir", str(data), "replay", game_id[:-2]]) == 0
     [call] = launched
     replay = call["replay"]
     assert isinstance(replay, Replay) and call["match"] is None and call["notice"] is None
     assert replay.moves == len(match.history) and replay.view(None) == match.view(None)
-    assert folder_contents(store) == before  # nothing locked, moved or written
+    assert contents(data) == before  # nothing written
 
 
 def test_replay_without_an_id_takes_the_most_recent_game_finished_or_not(data, launched):
@@ -89,21 +85,19 @@ def test_replay_without_an_id_takes_the_most_recent_game_finished_or_not(data, l
 def test_replay_of_a_game_whose_later_moves_no_longer_replay_says_where_it_ends(data, launched):
     store = SaveStore(data)
     game_id = store.create(finished())
-    path = store.folder / f"{game_id}.json"
-    saved = json.loads(path.read_text(encoding="utf-8"))
-    saved["commands"][6][1] = "play 99H 99S"
-    path.write_text(json.dumps(saved), encoding="utf-8")
-    before = path.read_bytes()
+    spoil_move(data, game_id, 7, text="play 99H 99S")
+    before = contents(data)
     assert main(["--data-dir", str(data), "replay", game_id]) == 0
     [call] = launched
     assert call["replay"].moves == 6
     assert call["notice"].startswith("Move 7 of this game ('play 99H 99S') no longer replays: the replay ends after move 6")
-    assert path.read_bytes() == before and not list(store.folder.glob("*/*"))  # not replaced, not moved
+    assert contents(data) == before  # not repaired: a replay only reads
 
 
 @pytest.mark.parametrize("text, words", [
-    ("{ not json", "cannot be replayed: not a cardtable save (broken JSON at line 1)"),
-    ('{"format": 2, "game": "property", "seats": "Ann", "seed": 1, "commands": []}', "cannot be replayed: damaged"),
+    ("{ not json", "saves/broken.json cannot be replayed: not a cardtable save (broken JSON at line 1)"),
+    ('{"format": 2, "game": "property", "seats": "Ann", "seed": 1, "commands": []}',
+     "saves/broken.json cannot be replayed: damaged"),
 ])
 def test_replay_of_a_damaged_save_is_one_sentence_and_the_file_stays(data, launched, capsys, text, words):
     store = SaveStore(data)
@@ -187,14 +181,14 @@ def test_stats_mistakes_are_one_sentence(data, capsys, argv, status, words):
 def test_stats_with_a_damaged_record_say_so_and_the_saves_stay(data, capsys):
     store = SaveStore(data)
     store.create(finished())
-    saves = {p.name: p.read_bytes() for p in store.folder.iterdir()}
+    saves = contents(data)
     (data / "record.sqlite3").write_bytes(b"garbage" * 1000)
     assert main(["--data-dir", str(data), "stats"]) == 1
     out, err = capsys.readouterr()
     assert out.startswith("No finished games in the record yet")
     assert err.startswith("cardtable: The record of finished games was damaged (file is not a database)")
     assert "Your saved games are untouched." in err and "Traceback" not in err
-    assert {p.name: p.read_bytes() for p in store.folder.iterdir()} == saves
+    assert contents(data) == saves
     assert len(list(data.glob("record.damaged-*.sqlite3"))) == 1
 
 

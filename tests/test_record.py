@@ -17,7 +17,7 @@ import rules
 from cardtable.record import (
     MIGRATIONS, RECORD_FILE, SCHEMA_VERSION, GameRecord, PlayerResult, Record, RecordError,
 )
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from rules.core import Match, Seat
 
 from game_helpers import play_bot
@@ -182,16 +182,18 @@ def test_a_record_from_a_newer_cardtable_is_left_alone(tmp_path):
 
 
 # -- damage ----------------------------------------------------------------------------------------
-def saves_with_one_game(root: Path) -> tuple[SaveStore, dict[str, bytes]]:
+def saves_with_one_game(root: Path) -> tuple[SaveStore, str, bytes]:
+    """A store holding one game (closed, so its database is one file), its id and its bytes."""
     store = SaveStore(root)
-    store.create(Match(rules.find_game("property"), [Seat("Ann"), Seat("Bob")], seed=1))
-    return store, {str(p): p.read_bytes() for p in store.folder.rglob("*") if p.is_file()}
+    game_id = store.create(Match(rules.find_game("property"), [Seat("Ann"), Seat("Bob")], seed=1))
+    store.close()
+    return store, game_id, store.path.read_bytes()
 
 
 @pytest.mark.parametrize("damage", ["not sqlite", "damaged pages", "someone else's database"])
 def test_a_damaged_record_is_set_aside_in_words_and_the_saves_are_untouched(tmp_path, damage):
     root = tmp_path / "data"
-    store, files = saves_with_one_game(root)
+    store, game_id, games = saves_with_one_game(root)
     path = root / RECORD_FILE
     if damage == "not sqlite":
         path.write_bytes(b"this is not a database at all\n" * 200)
@@ -217,8 +219,8 @@ def test_a_damaged_record_is_set_aside_in_words_and_the_saves_are_untouched(tmp_
     assert aside.read_bytes() == damaged and aside.name in notice
     assert record.add(game(1, ("Ann", None, 1, 1)))
     record.close()
-    assert {str(p): p.read_bytes() for p in store.folder.rglob("*") if p.is_file()} == files
-    assert [info.id for info in store.list()] == [Path(f).stem for f in files if f.endswith(".json")]
+    assert store.path.read_bytes() == games
+    assert [info.id for info in store.list()] == [game_id]
 
 
 def test_a_data_folder_that_is_a_file_is_said_in_words(tmp_path):

@@ -7,7 +7,7 @@ import pytest
 
 import rules
 from cardtable.app import CardtableApp, QuitQuestion
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.menu import MenuScreen
 from cardtable.screens.rules import keys_of
 from cardtable.settings import Settings

@@ -34,7 +34,7 @@ def saves_note(count: int, damaged: int = 0) -> str:
 
 class MenuScreen(Screen):
     """The first screen. Entering it (again) re-reads the saves list, so the Resume entry counts
-    what is there now and any save the store had to set aside is reported."""
+    what is there now and any save the store could not bring in is reported."""
 
     BINDINGS = [Binding(key, action, label) for action, (key, label) in ENTRIES.items()]
 
@@ -57,12 +57,15 @@ class MenuScreen(Screen):
         saves = store.list()
         for problem in store.problems:
             self.notify(problem, title="Saved games", severity="warning", timeout=10, markup=False)
+        report_store = getattr(self.app, "report_store", None)
+        if callable(report_store):
+            report_store()
         damaged = [info for info in saves if info.damaged]
         reported = getattr(self.app, "reported_saves", set())
         for info in damaged:  # once a session; the saves list shows them all the time
             if (info.id, info.reason) not in reported:
                 reported.add((info.id, info.reason))
-                self.notify(f"{info.id}.json: {info.reason}", title="A save cannot be opened",
+                self.notify(f"{info.file or info.id}: {info.reason}", title="A save cannot be opened",
                             severity="warning", timeout=10, markup=False)
         options = self.query_one("#menu-options", OptionList)
         options.replace_option_prompt("resume", _prompt("resume", saves_note(len(saves) - len(damaged), len(damaged))))

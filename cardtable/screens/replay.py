@@ -97,7 +97,7 @@ class ReadOnlyTable(TableScreen):
     def _autosave(self) -> None:
         pass
 
-    def _hold_save(self) -> None:
+    def _watch_store(self) -> None:
         pass
 
     def _record(self) -> None:

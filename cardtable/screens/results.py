@@ -21,7 +21,7 @@ from rules.core.words import say
 from rules.core import Match
 from rules.core.replay import Replay
 
-from ..saves import result_text
+from ..store import result_text
 from ..widgets.footer import TableFooter
 from ..widgets.score_chart import ScoreChart
 from .replay import ReadOnlyTable, read_only

@@ -1,23 +1,29 @@
 """The saved games: resume one, replay one (r), delete one to the trash (after a question whose
-default is No), or show the trash and restore a game from it.
+default is No), show the trash and restore a game from it, export one to a JSON file (x) or
+import one (i).
 
-The list shows every save, damaged ones too, with the reason in words; opening a damaged one is
-what sets it aside (to ``saves/damaged/``), listing never moves anything. A game open in another
-cardtable is refused, naming that process. A finished game opens its results rather than a table.
+The list shows every game, and the saves of earlier versions that could not be brought into the
+store, with the reason in words (their files are left where they are). A game may be open in
+another cardtable at the same time: both play it, each seeing the other's moves. A finished game
+opens its results rather than a table.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules.core import SaveFormatError
 
-from ..saves import SaveInfo
+from ..paths import UnusablePath, user_path
+from ..store import SaveInfo
 
 
 def state_text(info: SaveInfo) -> str:
@@ -39,7 +45,7 @@ def save_prompt(info: SaveInfo) -> Content:
         return Content.from_markup(
             "[b]$title[/b]  [$error]$state[/]  [dim]· $when[/]\n  [dim]$file[/]",
             title=info.title, state="damaged" if info.set_aside else "cannot open here",
-            when=when_text(info), file=f"{info.id}.json: {info.reason}",
+            when=when_text(info), file=f"{info.file or info.id}: {info.reason}",
         )
     return Content.from_markup(
         "[b]$title[/b]  $state  [dim]· last played $when[/]\n  $players",
@@ -53,14 +59,57 @@ class SavesList(OptionList):
     BINDINGS = [Binding("enter", "select", "Resume")]
 
 
+class ImportScreen(ModalScreen[Path | None]):
+    """Asks for the path of a game file to import; dismisses with it (None: Escape)."""
+
+    DEFAULT_CSS = """
+    ImportScreen {
+        align: center middle;
+        & #import-box {
+            width: 70;
+            height: auto;
+            padding: 1 2;
+            border: thick $accent;
+            background: $surface;
+        }
+        & #import-error { color: $error; height: auto; }
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="import-box"):
+            yield Static("Import a game from a JSON file (an exported game, or a save of an earlier "
+                         "cardtable). Its path:", id="import-message")
+            yield Input(placeholder="~/Downloads/game.json", id="import-path")
+            yield Static("", id="import-error", markup=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip().strip("'\"")
+        if not text:
+            self.query_one("#import-error", Static).update("Type the path of a file, or press Escape.")
+            return
+        try:
+            self.dismiss(user_path(text, "the path"))
+        except UnusablePath as error:
+            self.query_one("#import-error", Static).update(str(error))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class ResumeScreen(Screen):
-    """The saves list, or (``t``) the trash. Entering the screen re-reads the saves folder."""
+    """The saves list, or (``t``) the trash. Entering the screen re-reads the store."""
 
     BINDINGS = [
         Binding("r", "replay", "Replay"),
         Binding("d,delete", "delete", "Delete"),
         Binding("u", "restore", "Restore"),
         Binding("t", "trash", "Trash"),
+        Binding("x", "export", "Export"),
+        Binding("i", "import_game", "Import"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -82,8 +131,9 @@ class ResumeScreen(Screen):
     def on_screen_resume(self) -> None:
         self.reload()
 
-    def reload(self) -> None:
-        """Read the saves (or the trash) again, keeping the cursor near where it was."""
+    def reload(self, select: str | None = None) -> None:
+        """Read the saves (or the trash) again, keeping the cursor near where it was (on
+        ``select`` when it is given)."""
         store = self.app.store
         if self.showing_trash:
             infos = store.trash()
@@ -91,6 +141,9 @@ class ResumeScreen(Screen):
             infos = store.list()
             for problem in store.problems:
                 self.notify(problem, title="Saved games", severity="warning", timeout=10, markup=False)
+        report_store = getattr(self.app, "report_store", None)
+        if callable(report_store):
+            report_store()
         self.infos = {info.id: info for info in infos}
         saves = self.query_one(SavesList)
         cursor = saves.highlighted or 0
@@ -104,7 +157,8 @@ class ResumeScreen(Screen):
                      else "No saved games yet. Start one with [b]New game[/b] in the menu.")
         empty.display = not infos
         if infos:
-            saves.highlighted = min(cursor, len(infos) - 1)
+            ids = [info.id for info in infos]
+            saves.highlighted = ids.index(select) if select in ids else min(cursor, len(infos) - 1)
             saves.focus()
         self.refresh_bindings()
 
@@ -117,9 +171,11 @@ class ResumeScreen(Screen):
             return not self.showing_trash
         if action == "restore":
             return self.showing_trash
-        if action == "replay":
+        if action in ("replay", "export"):
             info = self.selected() if self.is_mounted else None
             return False if self.showing_trash else (True if info is not None and not info.damaged else None)
+        if action == "import_game":
+            return not self.showing_trash
         return True
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -141,14 +197,13 @@ class ResumeScreen(Screen):
                         timeout=15, markup=False)
             self.reload()
             return
-        except (LookupError, OSError) as error:  # GameInUse names the other cardtable
-            self.notify(str(error), title="Cannot open this game", severity="error", timeout=15,
-                        markup=False)
+        except (LookupError, OSError) as error:
+            self.notify(error.args[0] if isinstance(error, LookupError) else str(error),
+                        title="Cannot open this game", severity="error", timeout=15, markup=False)
             self.reload()
             return
         match = opened.match
         if match.over:
-            store.release(info.id)  # nothing will be written: nobody need be kept out
             from .results import results_screen
 
             self.app.push_screen(results_screen(match, self.app.settings))
@@ -173,7 +228,39 @@ class ResumeScreen(Screen):
         self.app.open_replay(replayed.replay, replayed.notice)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.refresh_bindings()  # Replay is greyed on a damaged save
+        self.refresh_bindings()  # Replay and Export are greyed on a damaged save
+
+    def action_export(self) -> None:
+        """Write the game under the cursor to a JSON file in the data folder's exports/."""
+        info = self.selected()
+        if info is None or self.showing_trash or info.damaged:
+            return
+        try:
+            path = self.app.store.export_to(info.id)
+        except (LookupError, OSError) as error:
+            self.notify(error.args[0] if isinstance(error, LookupError) else str(error),
+                        title="Cannot export", severity="error", timeout=15, markup=False)
+            return
+        self.notify(f"Exported the {info.title} game to {path}.", title="Exported", timeout=15, markup=False)
+
+    def action_import_game(self) -> None:
+        if not self.showing_trash:
+            self.app.push_screen(ImportScreen(), self.import_from)
+
+    def import_from(self, path: Path | None) -> None:
+        """Add the game in the file at ``path`` to the store and put the cursor on it."""
+        if path is None:
+            return
+        try:
+            game_id, notice = self.app.store.import_file(path)
+        except (SaveFormatError, OSError) as error:
+            self.notify(str(error), title="Cannot import", severity="error", timeout=15, markup=False)
+            return
+        self.notify(f"Imported {path.name} as {game_id}.", title="Imported", timeout=10, markup=False)
+        if notice:
+            self.notify(notice, title="Imported at its last good move", severity="warning", timeout=20,
+                        markup=False)
+        self.reload(select=game_id)
 
     def action_delete(self) -> None:
         from .confirm import ConfirmScreen
@@ -182,7 +269,7 @@ class ResumeScreen(Screen):
         if info is None or self.showing_trash:
             return
         names = ", ".join(seat.name for seat in info.seats)
-        what = f"the {info.title} game of {names}" if names else f"{info.id}.json"
+        what = f"the {info.title} game of {names}" if names else (info.file or info.id)
 
         def answered(yes: bool | None) -> None:
             if not yes:

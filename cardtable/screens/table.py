@@ -1,10 +1,11 @@
 """The game table every game is played on.
 
 ``TableScreen`` renders a Match through the view of the current viewer and the events that
-viewer may see, and drives it: autosave after every change, the bots' moves, the hand-off
-curtain between human players, the results at the end. It never decides a rule and never reads
-a game's state: it asks the match for ``view``, ``legal`` and ``check`` (all for the viewer's
-seat), plays with ``submit`` and shows a refusal in the words the rules gave.
+viewer may see, and drives it: every move written to the store as it is made, the moves other
+cardtables write into the same game, the bots' moves, the hand-off curtain between human
+players, the results at the end. It never decides a rule and never reads a game's state: it
+asks the match for ``view``, ``legal`` and ``check`` (all for the viewer's seat), plays with
+``submit`` and shows a refusal in the words the rules gave.
 
 A game's own table lives in ``cardtable/games/<game>/table.py`` (``TABLE``): it subclasses this
 screen, overrides ``compose_board`` and ``refresh_board``, adds BINDINGS and actions, extends
@@ -28,6 +29,7 @@ from textual.widget import Widget
 from textual.timer import Timer
 from rich.text import Text
 from textual.widgets import Header, Static
+from textual.css.query import NoMatches
 from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Card, Command, Match, RulesError, Update, View
@@ -36,6 +38,7 @@ from rules.core.bots import get_bot
 from rules.core.engine import chance
 from rules.core.search import EXPERT, settings_for
 
+from ..store import Diverged, GameChanged, MovedFirst, SaveError, SaveStore
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
 from ..widgets.footer import TableFooter
 from ..widgets.words import plain, styled
@@ -43,7 +46,6 @@ from .confirm import ConfirmScreen
 from .handoff import HandoffScreen
 
 if TYPE_CHECKING:
-    from ..saves import SaveStore
     from ..settings import Settings
 
 T = TypeVar("T")
@@ -69,6 +71,10 @@ def answer_after(choose: Callable[[], T], deadline: float | None, clock: Callabl
             wait(left)
     return answer
 
+
+POLL_SECONDS = 0.2
+"""How often a table looks for moves other cardtables wrote into its game (one ``PRAGMA
+data_version`` when nothing was written: no repaint, no read of the game)."""
 
 NO_BOARD = (
     "This game has no board yet — press : and use the command bar; "
@@ -125,6 +131,7 @@ class TableScreen(Screen[None]):
         self._hand_before: dict[int, frozenset[Card]] = {}
         self.save_error: str | None = None
         """Why the latest moves are not saved (None while every move is): ``q`` asks first."""
+        self._poll: Timer | None = None
 
     # -- the hooks of a game's table -----------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -214,7 +221,7 @@ class TableScreen(Screen[None]):
         self.game_log.notation = self.match.spec.notation
         self.game_log.four_colour = self.settings.four_colour
         self._unsubscribe = self.match.subscribe(self._on_match_update)
-        self._hold_save()
+        self._watch_store()
         settings_changed = getattr(self.app, "settings_changed_signal", None)
         if settings_changed is not None:
             settings_changed.subscribe(self, lambda _settings: self.refresh_table())
@@ -229,8 +236,9 @@ class TableScreen(Screen[None]):
             self._unsubscribe = None
         if self._bot_timer is not None:
             self._bot_timer.stop()
-        if self.store is not None and self.game_id is not None:
-            self.store.release(self.game_id)  # another cardtable may open the game now
+        if self._poll is not None:
+            self._poll.stop()
+            self._poll = None
 
     # -- showing the game ----------------------------------------------------------------------
     def refresh_table(self) -> None:
@@ -308,7 +316,6 @@ class TableScreen(Screen[None]):
 
     # -- the bus -------------------------------------------------------------------------------
     def _on_match_update(self, match: Match, update: Update) -> None:
-        self._autosave()
         if update.kind == "command" and match.over:
             self._record()
         viewer = self.viewer
@@ -327,31 +334,81 @@ class TableScreen(Screen[None]):
         self.refresh_table()
         self._what_next()
 
-    def _hold_save(self) -> None:
-        """Hold the game's lock while it is on the table (another cardtable is refused)."""
+    # -- the store -----------------------------------------------------------------------------
+    def make_move(self, seat: int, command: Command | str) -> None:
+        """Make ``command`` ``seat``'s move: through the store, which first plays what other
+        cardtables wrote meanwhile and checks the move against that (raising a RulesError, the
+        reason in words, when it is refused: nothing is played); or, while the game has no place
+        in the store, on the match, saving it when possible. A move the store cannot write is
+        played all the same: the table says so and the next move tries again."""
         if self.store is None or self.game_id is None:
+            self.match.submit(seat, command)
+            self._autosave()
             return
         try:
-            self.store.lock(self.game_id)
-        except OSError as error:  # open elsewhere: play on here, but nothing is saved
+            self.store.play(self.game_id, self.match, seat, command)
+        except SaveError as error:
             self._not_saved(error)
+        except GameChanged as change:
+            self._reopen(change)
+        else:
+            self._saved()
 
     def _autosave(self) -> None:
+        """Write what the store lacks of the game (its first save, moves it could not write)."""
         if self.store is None:
             return
         try:
             if self.game_id is None:  # its first save failed: keep trying
                 self.game_id = self.store.create(self.match)
-                self._hold_save()
+                self._watch_store()
             else:
                 self.store.save(self.game_id, self.match)
         except (OSError, ValueError, TypeError) as error:
             # the game lives on in memory; the next command tries again
             self._not_saved(error)
+        except GameChanged as change:
+            self._reopen(change)
         else:
-            if self.save_error is not None:
-                self.save_error = None
-                self.notify("The game is saved again.", title="Saved", timeout=5)
+            self._saved()
+
+    def _saved(self) -> None:
+        if self.save_error is not None:
+            self.save_error = None
+            self.notify("The game is saved again.", title="Saved", timeout=5)
+
+    def _watch_store(self) -> None:
+        """Look for moves other cardtables write into this game, every POLL_SECONDS."""
+        if self.store is not None and self.game_id is not None and self._poll is None:
+            self._poll = self.set_interval(POLL_SECONDS, self.catch_up)
+
+    def catch_up(self) -> None:
+        """Play on the table what other cardtables wrote into the game since it last looked."""
+        if self.store is None or self.game_id is None or not self.is_attached:
+            return
+        try:
+            self.store.sync(self.game_id, self.match)
+        except Diverged as error:  # the moves here that could not be saved never will be
+            self._not_saved(error)
+        except SaveError:
+            pass  # the store cannot be read just now: the next move says why, if it lasts
+        except GameChanged as change:
+            self._reopen(change)
+
+    def _reopen(self, change: Exception) -> None:
+        """The game changed elsewhere in a way this table cannot follow move by move: open it
+        again as the store has it."""
+        try:
+            opened = self.store.open(self.game_id)
+        except (SaveError, LookupError, RulesError) as error:
+            self.notify(f"{change} The game could not be opened again: {error}", severity="error",
+                        title="Game changed", timeout=15, markup=False)
+            return
+        self.notify(f"{change} The table shows the game as it is now.", severity="warning",
+                    title="Game changed", timeout=10, markup=False)
+        open_game = getattr(self.app, "open_game", None)
+        if callable(open_game):
+            open_game(opened.match, self.game_id)
 
     def _record(self) -> None:
         """Add the game that just ended to the record of finished games (the app says in words
@@ -426,7 +483,7 @@ class TableScreen(Screen[None]):
             self._think(seat)
             return
         try:
-            match.submit(seat, match.bot_move(seat))
+            self._play_for_bot(seat, match.bot_move(seat))
         except Exception as error:  # noqa: BLE001 — a bot's bug must not end the game
             legal = match.legal(seat)
             if not legal:
@@ -436,7 +493,15 @@ class TableScreen(Screen[None]):
             # it plays its first legal move instead, and the table says so
             self.notify(f"{match.names[seat]} (bot) made a mistake ({error}) and played its first "
                         "legal move instead.", severity="warning", title="Bot", markup=False)
-            match.submit(seat, legal[0])
+            self._play_for_bot(seat, legal[0])
+
+    def _play_for_bot(self, seat: int, command: Command) -> None:
+        """A bot's move. When another cardtable moved first (it may drive the same bot), the
+        table has caught up and its next turn decides again: nothing to say."""
+        try:
+            self.make_move(seat, command)
+        except MovedFirst:
+            pass
 
     def _think(self, seat: int) -> None:
         """The expert searches in a worker thread, from its seat's view and legal commands
@@ -494,7 +559,7 @@ class TableScreen(Screen[None]):
             self.notify(f"{match.names[seat]} (bot: expert) made a mistake and played its first legal "
                         "move instead.", severity="warning", title="Bot", markup=False)
             command = match.legal(seat)[0]
-        match.submit(seat, command)
+        self._play_for_bot(seat, command)
 
     # -- the hand-off curtain ------------------------------------------------------------------
     def _curtain_needed(self) -> bool:
@@ -540,7 +605,7 @@ class TableScreen(Screen[None]):
                         severity="error", title="Not allowed", markup=False)
             return False
         try:
-            self.match.submit(self.viewer, command)
+            self.make_move(self.viewer, command)
         except RulesError as error:
             self.notify(str(error), severity="error", title="Not allowed", markup=False)
             return False
@@ -631,9 +696,16 @@ class TableScreen(Screen[None]):
         """Take back the viewer's own latest command: never another player's (each seat's undo
         is its own, in every game)."""
         try:
-            self.match.undo(self.viewer)
+            if self.store is None or self.game_id is None:
+                self.match.undo(self.viewer)
+            else:
+                self.store.undo(self.game_id, self.match, self.viewer)
         except RulesError as error:
             self.notify(str(error), severity="warning", title="Undo", markup=False)
+        except SaveError as error:  # taken back here all the same
+            self._not_saved(error)
+        except GameChanged as change:
+            self._reopen(change)
 
     def action_rules(self) -> None:
         from .rules import RulesScreen, keys_of

@@ -15,7 +15,7 @@ from cardtable.app import CardtableApp
 from cardtable.games.abundance.dialogs import OfferDialog
 from cardtable.games.abundance.sales import SalesScreen
 from cardtable.games.abundance.table import AbundanceTable
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings

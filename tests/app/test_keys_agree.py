@@ -10,7 +10,7 @@ import pytest
 
 import rules
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.rules import keys_of
 from cardtable.screens.table import TableScreen
 from cardtable.settings import Settings

@@ -7,7 +7,7 @@ import pytest
 
 import rules
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.table import TableScreen
 from cardtable.settings import Settings
 from rules.core import Match, Seat

@@ -9,7 +9,7 @@ import pytest
 
 import rules
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.replay import ReplayScreen
 from cardtable.screens.resume import ResumeScreen

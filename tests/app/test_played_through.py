@@ -18,7 +18,7 @@ from rules.core import Match, Seat, chance, get_bot
 
 from cardtable.app import CardtableApp
 from cardtable.games.abundance.table import AbundanceTable
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.menu import MenuScreen
 from cardtable.screens.results import ResultsScreen

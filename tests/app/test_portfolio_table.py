@@ -20,7 +20,7 @@ from rules.portfolio.commands import (
 from rules.portfolio.state import ACT, DRAW, RESPOND
 
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.confirm import ConfirmScreen
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.games.portfolio.dialogs import DealAnswer, DealDialog, DrawDialog

@@ -15,7 +15,7 @@ from rules.property.events import Drew, Lost, RentPaid
 from rules.property.state import unit_value
 
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.games.property.table import CONFIRM_MORTGAGED, BuyScreen, PropertyTable
 from cardtable.screens.results import ResultsScreen

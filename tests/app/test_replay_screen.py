@@ -6,13 +6,11 @@ The app's guard (conftest) fails any read of a game's state from cardtable/."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import rules
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.menu import MenuScreen
 from cardtable.screens.replay import GoToScreen, ReplayScreen
 from cardtable.screens.results import ResultsScreen
@@ -24,6 +22,7 @@ from rules.core import Match, Seat
 
 from game_helpers import play_bot
 from pilot_helpers import screen_text
+from store_helpers import contents, spoil_move
 
 GAMES = sorted(rules.GAMES)
 SMALL, LARGE = (80, 24), (120, 40)
@@ -69,8 +68,9 @@ def same_log(shown: list[str], match: Match, moves: int, viewer: int | None) -> 
     return len(shown) >= len(recent) and shown == full[len(full) - len(shown):]
 
 
-def files(store: SaveStore) -> dict[str, bytes]:
-    return {str(p): p.read_bytes() for p in store.root.rglob("*") if p.is_file()}
+def files(store: SaveStore) -> list[str]:
+    """What the store holds (a replay writes nothing there)."""
+    return contents(store.root)
 
 
 def footer_key(screen, action: str):
@@ -193,13 +193,11 @@ async def test_the_results_chart_the_game_show_the_final_table_and_open_its_repl
 
 async def test_the_saves_screen_replays_a_game_and_says_why_it_cannot(store):
     match = finished("property")
+    store.folder.mkdir(parents=True)
+    store.folder.joinpath("broken.json").write_text("{ nope", encoding="utf-8")  # an earlier version's
     game_id = store.create(match)
-    store.folder.joinpath("broken.json").write_text("{ nope", encoding="utf-8")
     cut_id = store.create(finished("property", seed=4))
-    path = store.folder / f"{cut_id}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["commands"][3][1] = "play 99H 99S"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    spoil_move(store.root, cut_id, 4, text="play 99H 99S")
     before = files(store)
     app = make_app(store)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
@@ -222,7 +220,7 @@ async def test_the_saves_screen_replays_a_game_and_says_why_it_cannot(store):
         assert isinstance(app.screen, ReplayScreen) and app.screen.replay.moves == 3
         assert any("Move 4 of this game ('play 99H 99S') no longer replays: the replay ends after move 3"
                    in str(n.message) for n in app._notifications)
-    assert files(store) == before  # a replay neither moves, replaces nor locks anything
+    assert files(store) == before  # a replay writes nothing, repairs nothing
 
 
 def hand_on_screen(app, view) -> list[str]:

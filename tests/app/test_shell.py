@@ -12,7 +12,7 @@ from textual.widgets import Input, MarkdownViewer, OptionList, Select
 import rules
 from cardtable.app import CardtableApp, SizeGuard
 from cardtable.rulesdoc import rules_page
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.confirm import ConfirmScreen
 from cardtable.screens.menu import MenuScreen
 from cardtable.screens.results import ResultsScreen
@@ -25,6 +25,7 @@ from cardtable.settings import Settings, load_settings, read_settings, save_sett
 from rules.core import Match, Seat
 
 from pilot_helpers import screen_text
+from store_helpers import legacy_save
 
 SIZE = (80, 24)
 
@@ -158,30 +159,30 @@ async def test_resume_lists_saves_and_a_finished_game_opens_its_results(store):
         assert isinstance(app.screen, TableScreen) and app.screen.game_id == playing_id
 
 
-async def test_a_corrupt_save_is_listed_as_damaged_and_set_aside_when_opened(store):
-    good_id = store.create(in_play(seed=1))
-    bad_id = store.create(in_play(seed=2))
-    path = store.folder / f"{bad_id}.json"
+async def test_a_corrupt_save_of_an_earlier_version_is_listed_as_damaged_and_left_as_it_was(store):
+    legacy_save(store.root, in_play(seed=1), "good")
+    path = legacy_save(store.root, in_play(seed=2), "bad")
     path.write_text(path.read_text()[:-40])  # torn
+    text = path.read_text()
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("r")
         saves = app.screen.query_one(SavesList)
         prompts = {option.id: str(option.prompt) for option in saves.options}
-        assert "damaged" in prompts[bad_id] and "broken JSON" in prompts[bad_id]
-        assert path.exists(), "listing moved the file"
-        saves.highlighted = saves.get_option_index(bad_id)
+        assert "damaged" in prompts["bad"] and "saves/bad.json: not a cardtable save (broken JSON" in prompts["bad"]
+        saves.highlighted = saves.get_option_index("bad")
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ResumeScreen)
-        assert "Set aside" in toasts(app) and "broken JSON" in toasts(app)
-        assert [option.id for option in saves.options] == [good_id]
-        assert not path.exists() and (store.damaged_folder / path.name).exists()
+        assert "Cannot open saves/bad.json" in toasts(app) and "broken JSON" in toasts(app)
+        assert {option.id for option in saves.options} == {"good", "bad"}
+    assert path.read_text() == text
 
 
 async def test_unreadable_files_are_reported_on_the_menu_once(store):
+    store.folder.mkdir(parents=True)
+    (store.folder / "scribble.json").write_text("{not json")  # left by an earlier version
     store.create(in_play())
-    (store.folder / "scribble.json").write_text("{not json")
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()  # the saves are read just after the first paint
@@ -212,7 +213,7 @@ async def test_delete_asks_first_with_no_as_the_default(store):
         await pilot.press("y")
         await pilot.pause()
         assert store.list() == []
-        assert (store.trash_folder / f"{game_id}.json").exists()
+        assert [info.id for info in store.trash()] == [game_id]
         assert isinstance(app.screen, ResumeScreen)
         assert not app.screen.query_one(SavesList).display
 

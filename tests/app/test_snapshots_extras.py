@@ -13,7 +13,7 @@ import pytest
 import rules
 from cardtable.app import CardtableApp
 from cardtable.record import GameRecord, PlayerResult, Record
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.settings import Settings
 from rules.core import Match, Replay, Seat
 

@@ -15,7 +15,7 @@ import rules
 from rules.core import Card, Match, Seat, chance, get_bot
 
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.settings import Settings
 from game_helpers import bot_choice
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.settings import Settings
 
 SIZES = [(80, 24), (120, 40)]

@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 import rules
 from cardtable.app import CardtableApp
 from cardtable.record import GameRecord, PlayerResult, Record
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.menu import MenuScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.screens.stats import StatsScreen
@@ -21,6 +21,7 @@ from cardtable.settings import Settings
 from rules.core import Match, Seat
 
 from pilot_helpers import screen_text, settle
+from store_helpers import contents
 
 SIZE = (80, 24)
 START = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
@@ -115,7 +116,7 @@ async def test_an_empty_record_says_how_it_fills(store):
 
 async def test_a_damaged_record_is_reported_and_set_aside_and_the_saves_stay(store):
     store.create(Match(rules.find_game("property"), [Seat("Ann"), Seat("Bob")], seed=1))
-    saves = {p.name: p.read_bytes() for p in store.folder.iterdir()}
+    saves = contents(store.root)
     store.root.joinpath("record.sqlite3").write_bytes(b"not a database " * 500)
     app = make_app(store)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
@@ -125,5 +126,5 @@ async def test_a_damaged_record_is_reported_and_set_aside_and_the_saves_stay(sto
         assert any(m.startswith("The record of finished games was damaged (file is not a database)")
                    and "Your saved games are untouched." in m for m in messages)
         assert "No finished games yet" in screen_text(app)
-    assert {p.name: p.read_bytes() for p in store.folder.iterdir()} == saves
+    assert contents(store.root) == saves
     assert len(list(store.root.glob("record.damaged-*.sqlite3"))) == 1

@@ -24,7 +24,7 @@ from cardtable.games.stock_market.sheet import (
     chart_prices, chart_rows, money, range_text,
 )
 from cardtable.games.stock_market.table import StockMarketTable
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.confirm import ConfirmScreen
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.results import ResultsScreen

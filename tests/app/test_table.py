@@ -14,7 +14,7 @@ import rules
 from rules.core import Card, Match, Seat, chance, get_bot
 
 from cardtable.app import CardtableApp
-from cardtable.saves import SaveStore
+from cardtable.store import SaveError, SaveStore
 from cardtable.screens.confirm import ConfirmScreen
 from cardtable.screens.handoff import HandoffScreen
 from cardtable.screens.table import TableScreen
@@ -55,7 +55,8 @@ def make_table(tmp_path, seats, seed=1, commands=(), table_class=TableScreen):
 
 
 def saved_commands(store, game_id):
-    return json.loads((store.folder / f"{game_id}.json").read_text(encoding="utf-8"))["commands"]
+    """The moves the store holds, read through a connection of its own."""
+    return SaveStore(store.root).export(game_id)["commands"]
 
 
 def hand_texts(cards):
@@ -351,14 +352,12 @@ async def test_q_leaves_and_escape_asks_first(tmp_path):
 
 async def test_a_failed_autosave_keeps_the_game_going(tmp_path):
     class BrokenStore:
-        def save(self, game_id, match):
-            raise OSError("disk full")
+        def play(self, game_id, match, seat, command):
+            match.submit(seat, command)  # played here, as the store does when it cannot write
+            raise SaveError("disk full")
 
-        def lock(self, game_id):
-            pass
-
-        def release(self, game_id):
-            pass
+        def sync(self, game_id, match):
+            return 0
 
     match = Match(SPEC, [Seat("Ann"), Seat("Bob", "random")], seed=1)
     table = TableScreen(match, "g1", BrokenStore(), Settings(bot_delay=0))

@@ -10,7 +10,7 @@ import pytest
 import rules
 from cardtable.app import CardtableApp
 from cardtable.cli import main
-from cardtable.saves import SaveStore
+from cardtable.store import SaveStore
 from cardtable.screens.replay import ReplayScreen
 from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings

@@ -39,7 +39,7 @@ from .sales import SalesScreen, SalesSheet
 from .trinkets import TrinketsPanel
 
 if TYPE_CHECKING:
-    from ...saves import SaveStore
+    from ...store import SaveStore
     from ...settings import Settings
 
 BIDDING = (AUCTION, SEALED_PHASE)

@@ -35,7 +35,7 @@ from .panels import AuctionPanel, CapitalChips, PortfoliosPanel, ToolsPanel
 from .words import describe
 
 if TYPE_CHECKING:
-    from ...saves import SaveStore
+    from ...store import SaveStore
     from ...settings import Settings
 
 CHOICES = (Flip, Take, DiscardCapital, DiscardTool)

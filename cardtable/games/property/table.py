@@ -37,7 +37,7 @@ from ...widgets.words import styled
 from .grid import PropertyGrid, seat_initials
 
 if TYPE_CHECKING:
-    from ...saves import SaveStore
+    from ...store import SaveStore
     from ...settings import Settings
 
 CONFIRM_MORTGAGED = (
