@@ -29,7 +29,6 @@ from textual.widget import Widget
 from textual.timer import Timer
 from rich.text import Text
 from textual.widgets import Header, Static
-from textual.css.query import NoMatches
 from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Card, Command, Match, RulesError, Update, View
