@@ -8,6 +8,7 @@ import re
 import pytest
 from textual.app import App
 from textual.screen import Screen
+from rules.core.match import Match
 
 
 def screen_text(app: App) -> str:

@@ -323,7 +323,7 @@ def test_simulate_defaults_to_the_best_bot_at_the_fewest_seats(capsys):
 @needs_game
 def test_simulate_labels_seats_by_name_and_level_and_times_moves(capsys):
     spec = first_spec()
-    seats = ",".join([f"bot:Cleo"] + [f"random:R{i}" for i in range(spec.players[0] - 1)])
+    seats = ",".join(["bot:Cleo"] + [f"random:R{i}" for i in range(spec.players[0] - 1)])
     assert main(["simulate", spec.name, "--games", "2", "--seats", seats]) == 0
     out = capsys.readouterr().out
     assert "Cleo (bot)" in out and "R0 (bot: random)" in out

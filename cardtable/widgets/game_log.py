@@ -9,7 +9,6 @@ from rich.console import RenderableType
 from rich.measure import measure_renderables
 from rich.padding import Padding
 from rich.segment import Segment
-from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Size
 from textual.strip import Strip

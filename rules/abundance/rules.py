@@ -484,7 +484,7 @@ class AbundanceGame:
                 if state.sealed.done:  # type: ignore[union-attr]
                     events += _settle_sealed(state)
                 return events
-            case Offer(_to, give, take):
+            case Offer(_, give, take):
                 state.offer = Deal(seat, checked, give, take)
                 state.offered[seat] = True
                 return [Offered(seat, checked, give, take)]

@@ -22,7 +22,7 @@ from rules.core.auctions import OpenAuction
 from rules.core.piles import deal, shuffled
 from rules.core.words import Sentence, join_names, player, players, plural, say, winners_sentence
 
-from .cards import CARDS, CONNECTION, Capital, Investment, Tool, ToolKind, by_value, total, values_of
+from .cards import CARDS, CONNECTION, Capital, Investment, ToolKind, by_value, total, values_of
 from .commands import Bid, Command, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take
 from .events import (
     AuctionOpened, AuctionWon, BidMade, Cancelled, CapitalDiscarded, CapitalTaken, Declined, Drew,

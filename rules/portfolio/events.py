@@ -7,7 +7,6 @@ from typing import ClassVar, Sequence
 
 from rules.core import Card, Event
 from rules.core.events import GameEnded
-from rules.core.offers import DealDeclined, DealDone, Offered
 from rules.core.words import Sentence, dollars, player, plural, say
 
 

@@ -745,7 +745,7 @@ class PortfolioGame:
                 else:
                     portfolio.cards.append(card)
                 return [Acquired(seat, pid, owner, card, cost, on_king)]
-            case Offer(_to, give, take):
+            case Offer(_, give, take):
                 responder = checked
                 state.offer = Deal(seat, responder, give, take)
                 state.offered = True

@@ -3,7 +3,6 @@ has one meaning at a time: what a player reads in one place is what the key does
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest

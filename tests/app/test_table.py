@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-import json
 
 import pytest
 from textual.widgets import Footer

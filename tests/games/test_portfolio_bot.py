@@ -5,13 +5,12 @@ about 21 s on the development machine (35 s under load), within the ~40 s budget
 
 from __future__ import annotations
 
-import copy
 import random
 import time
 
 import pytest
 
-from rules.core import RulesError, parse_card
+from rules.core import parse_card
 from rules.core.simulate import play_game, simulate
 from rules.portfolio import SPEC
 from rules.portfolio.bot import PortfolioBot, horizons

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
-from rules.capital_auction.cards import CARDS, Capital
+from rules.capital_auction.cards import Capital
 from rules.capital_auction.state import BID, CapitalAuctionView
 from rules.core.words import join_names, player, players, say
 
