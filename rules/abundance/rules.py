@@ -593,6 +593,14 @@ class AbundanceGame:
     def outcome(self, state: AbundanceState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
 
+    score_label = "Match money"
+
+    def scores(self, state: AbundanceState) -> tuple[int, ...]:
+        """Each seat's money over the match so far: the rubbers banked and the one in play
+        (what the result adds up at the end; the chart of the results draws it)."""
+        banked = state.rubbers[: state.rubber - 1]  # the rubber in play (or just over) is in ``money``
+        return tuple(sum(money[seat] for money in banked) + state.money[seat] for seat in (0, 1))
+
     def estimate(self, state: AbundanceState) -> tuple[float, ...]:
         """Each seat's money over the match so far, with its trinkets at what they would sell for
         were the round to end now (the expert's judge of a position)."""
