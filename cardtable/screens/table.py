@@ -81,6 +81,9 @@ NO_BOARD = (
 )
 
 
+# keys Textual itself answers (focus moves) and keys that are only held with others
+_FOCUS_KEYS = frozenset({"tab", "shift+tab", "shift", "ctrl", "alt", "meta", "escape"})
+
 class TableScreen(Screen[None]):
     """The table of ``match`` (saved as ``game_id`` in ``store``).
 
@@ -675,6 +678,11 @@ class TableScreen(Screen[None]):
         if not bound:
             if event.is_printable and event.character and not event.character.isspace():
                 self.notify(f"{event.character} is not a key of this table: F1 lists them all.",
+                            title="Keys", timeout=3, markup=False)
+            elif not event.is_printable and event.key not in _FOCUS_KEYS:
+                # Home, PgUp, an arrow where nothing scrolls or moves: a word, not silence
+                shown = self.app.get_key_display(Binding(event.key, ""))
+                self.notify(f"{shown} does nothing here: F1 lists the keys of this table.",
                             title="Keys", timeout=3, markup=False)
             return
         if any(self.app._check_action_state(binding.action, node) for node, binding in bound):
