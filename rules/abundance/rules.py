@@ -374,6 +374,12 @@ class AbundanceGame:
         """The auction the match is at (1-96), counted through both rubbers."""
         return max(1, state.auctions)
 
+    def invariants(self, state: AbundanceState) -> list[str]:
+        """What no reachable position breaks, the broken ones in words (see invariants.py)."""
+        from .invariants import invariants
+
+        return invariants(self, state)
+
     def conserved(self, state: AbundanceState) -> dict[str, Any]:
         cards = [*ACES, *(c for pile in state.piles for c in pile), *state.up()]
         # a finished rubber's money went onto the score sheet when the next rubber began afresh
