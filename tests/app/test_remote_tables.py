@@ -214,3 +214,45 @@ async def test_two_people_at_one_screen_with_a_curtain_and_a_third_at_their_own(
 
 def test_presence_seconds_are_shorter_than_away():
     assert store_seats.PRESENCE_SECONDS * 3 <= store_seats.AWAY_SECONDS
+
+
+async def test_join_a_game_from_the_menu_says_why_a_code_is_wrong_and_stays(tmp_path, pile):
+    from cardtable.screens.join import JoinScreen
+
+    store, game_id, codes = new_game(tmp_path, pile, [Seat("Ann"), Seat("Bob")], remote=[1])
+    app = CardtableApp(store=SaveStore(store.root), settings=Settings(bot_delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, JoinScreen), "the join dialog")
+        for wrong, words in (("K7QX", "is not a join code"), ("0000-0000", "No game has the join code")):
+            app.screen.query_one("#join-code").value = wrong
+            await pilot.press("enter")
+            await until(pilot, lambda: words in screen_text(app), f"the sentence for {wrong}")
+            assert isinstance(app.screen, JoinScreen)
+        app.screen.query_one("#join-code").value = codes[1].lower().replace("-", " ")
+        await pilot.press("enter")
+        await until(pilot, lambda: any(isinstance(s, TableScreen) for s in app.screen_stack), "Bob's table")
+        assert table(app).humans == (1,) and table(app).viewer == 1
+
+
+async def test_the_saves_screen_shows_a_games_codes_and_renews_one(tmp_path, pile):
+    from cardtable.screens.join import CodesScreen
+    from cardtable.screens.resume import ResumeScreen
+
+    store, game_id, codes = new_game(tmp_path, pile, [Seat("Ann"), Seat("[red]Bob[/]")], remote=[1])
+    app = CardtableApp(store=SaveStore(store.root), settings=Settings(bot_delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ResumeScreen), "the saves")
+        await pilot.pause()
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CodesScreen), "the codes")
+        await until(pilot, lambda: codes[1] in screen_text(app), "the codes drawn")
+        shot = screen_text(app)
+        assert f"[red]Bob[/]: {codes[1]}" in shot and f"Spectators: {codes[None]}" in shot
+        await pilot.press("n")  # the first line: Bob's
+        await until(pilot, lambda: codes[1] not in screen_text(app), "Bob's new code")
+    new = store.codes(game_id)[1]
+    assert new != codes[1] and store.join(new) == Joined(game_id, 1)
+    with pytest.raises(LookupError, match="replaced"):
+        store.join(codes[1])
