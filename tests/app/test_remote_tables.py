@@ -212,6 +212,16 @@ async def test_two_people_at_one_screen_with_a_curtain_and_a_third_at_their_own(
         assert any(seat == 2 for seat, _ in SaveStore(store.root).export(game_id)["commands"])
 
 
+def menu_app(store: SaveStore) -> CardtableApp:
+    return CardtableApp(store=SaveStore(store.root), settings=Settings(bot_delay=0))
+
+
+async def press_for(pilot, key: str, kind: type) -> None:
+    """Press ``key`` and wait for the screen of ``kind`` it opens."""
+    await pilot.press(key)
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind), f"{kind.__name__} after {key}")
+
+
 def test_presence_seconds_are_shorter_than_away():
     assert store_seats.PRESENCE_SECONDS * 3 <= store_seats.AWAY_SECONDS
 
@@ -220,10 +230,9 @@ async def test_join_a_game_from_the_menu_says_why_a_code_is_wrong_and_stays(tmp_
     from cardtable.screens.join import JoinScreen
 
     store, game_id, codes = new_game(tmp_path, pile, [Seat("Ann"), Seat("Bob")], remote=[1])
-    app = CardtableApp(store=SaveStore(store.root), settings=Settings(bot_delay=0))
+    app = menu_app(store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j")
-        await until(pilot, lambda: isinstance(app.screen, JoinScreen), "the join dialog")
+        await press_for(pilot, "j", JoinScreen)
         for wrong, words in (("K7QX", "is not a join code"), ("0000-0000", "No game has the join code")):
             app.screen.query_one("#join-code").value = wrong
             await pilot.press("enter")
@@ -240,13 +249,11 @@ async def test_the_saves_screen_shows_a_games_codes_and_renews_one(tmp_path, pil
     from cardtable.screens.resume import ResumeScreen
 
     store, game_id, codes = new_game(tmp_path, pile, [Seat("Ann"), Seat("[red]Bob[/]")], remote=[1])
-    app = CardtableApp(store=SaveStore(store.root), settings=Settings(bot_delay=0))
+    app = menu_app(store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, ResumeScreen), "the saves")
+        await press_for(pilot, "r", ResumeScreen)
         await pilot.pause()
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CodesScreen), "the codes")
+        await press_for(pilot, "c", CodesScreen)
         await until(pilot, lambda: codes[1] in screen_text(app), "the codes drawn")
         shot = screen_text(app)
         assert f"[red]Bob[/]: {codes[1]}" in shot and f"Spectators: {codes[None]}" in shot
