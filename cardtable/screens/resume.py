@@ -1,6 +1,6 @@
 """The saved games: resume one, replay one (r), delete one to the trash (after a question whose
 default is No), show the trash and restore a game from it, export one to a JSON file (x) or
-import one (i).
+import one (i), show its join codes and renew one (c).
 
 The list shows every game, and the saves of earlier versions that could not be brought into the
 store, with the reason in words (their files are left where they are). A game may be open in
@@ -123,6 +123,7 @@ class ResumeScreen(Screen):
         Binding("t", "saves", "Saved games"),  # the same key, named for where it goes back to
         Binding("x", "export", "Export"),
         Binding("i", "import_game", "Import"),
+        Binding("c", "codes", "Codes"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -191,6 +192,9 @@ class ResumeScreen(Screen):
             return not self.showing_trash
         if action == "saves":
             return self.showing_trash
+        if action == "codes":
+            info = self.selected() if self.is_mounted else None
+            return False if self.showing_trash else (True if info is not None and not info.damaged else None)
         return True
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -257,6 +261,14 @@ class ResumeScreen(Screen):
                         title="Cannot export", severity="error", timeout=15, markup=False)
             return
         self.notify(f"Exported the {info.title} game to {path}.", title="Exported", timeout=15, markup=False)
+
+    def action_codes(self) -> None:
+        """The join codes of the game under the cursor (n in them renews one)."""
+        from .join import CodesScreen
+
+        info = self.selected()
+        if info is not None and not self.showing_trash and not info.damaged:
+            self.app.push_screen(CodesScreen(info))
 
     def action_import_game(self) -> None:
         if not self.showing_trash:
