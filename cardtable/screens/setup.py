@@ -28,6 +28,7 @@ from rules.core.words import player_count
 from ..widgets.toggles import Tick
 
 HUMAN = "human"
+REMOTE = "remote"
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay")
 
 
@@ -73,14 +74,19 @@ class SeatRow(Horizontal):
         yield Label(f"{self.index + 1}.", classes="seat-number")
         yield Input(self._seat.name, placeholder=f"Name of player {self.index + 1}",
                     max_length=20, compact=True, classes="seat-name")
-        kinds = [("Human", HUMAN), *self._levels]
+        kinds = [("Human", HUMAN), ("Human at another screen", REMOTE), *self._levels]
         yield Select(kinds, value=self._seat.bot or HUMAN, allow_blank=False, compact=True,
                      classes="seat-kind")
 
     @property
     def seat(self) -> Seat:
         kind = self.query_one(".seat-kind", Select).value
-        return Seat(self.query_one(".seat-name", Input).value.strip(), None if kind == HUMAN else kind)
+        return Seat(self.query_one(".seat-name", Input).value.strip(), None if kind in (HUMAN, REMOTE) else kind)
+
+    @property
+    def remote(self) -> bool:
+        """Whether the seat is played from another screen (to the rules, a human seat)."""
+        return self.query_one(".seat-kind", Select).value == REMOTE
 
 
 class SetupScreen(Screen):
@@ -243,13 +249,33 @@ class SetupScreen(Screen):
         except RulesError as error:
             self._set_error(sentence(str(error)))
             return
+        remote = [row.index for row in self.query(SeatRow) if row.remote]
         try:
-            game_id = self.app.store.create(match)
+            game_id = self.app.store.create(match, remote)
         except OSError as error:  # play on, unsaved: the table keeps trying after every move
+            if remote:  # the other screens meet in the store: without it nobody can join
+                self._set_error(f"{sentence(str(error))} A game with players at other screens needs "
+                                "the store: it was not begun.")
+                return
             self.app.notify_not_saved(error)
             self.app.open_table(match, None, error)
             return
-        self.app.open_table(match, game_id)
+        if not remote:
+            self.app.open_table(match, game_id)
+            return
+        from .join import CodesScreen
+
+        # the codes first (the players at other screens need them to sit down), then the table
+        # for the seats here; with nobody here, the menu (the others open it with their codes)
+        here = any(seat.is_human and place not in remote for place, seat in enumerate(match.seats))
+        app = self.app
+        info = next((info for info in app.store.list() if info.id == game_id), None)
+        if not here:
+            app.show_menu()
+        if info is None:  # listed a moment ago, so only a vanished store: the table says so
+            app.open_table(match, game_id) if here else None
+        else:
+            app.push_screen(CodesScreen(info), lambda _: app.open_table(match, game_id) if here else None)
 
     def _set_error(self, message: str) -> None:
         error = self.query_one("#setup-error", Static)

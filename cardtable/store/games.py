@@ -669,10 +669,15 @@ class SaveStore(seats.RemoteSeats):
                 games = connection.execute(f"SELECT {_GAME_COLUMNS}, deleted FROM games WHERE {where}").fetchall()
                 unreadable = connection.execute("SELECT id, file, game, reason, damaged, modified, deleted "
                                                 f"FROM unreadable WHERE {where}").fetchall()
+                remote: dict[str, set[int]] = {}
+                for game_id, seat in connection.execute(
+                        "SELECT game_id, seat FROM codes WHERE renewed IS NULL AND seat IS NOT NULL"):
+                    remote.setdefault(game_id, set()).add(seat)
         except SaveError as error:
             self.problems.append(error.reading or str(error))
             return []
-        infos = [_info(row) for row in games] + [_unreadable_info(row) for row in unreadable]
+        infos = [_info(row, frozenset(remote.get(row[0], ()))) for row in games]
+        infos += [_unreadable_info(row) for row in unreadable]
         if deleted:
             moments = {row[0]: files.timestamp(row[-1]) or _EPOCH for row in [*games, *unreadable]}
             infos.sort(key=lambda info: (moments[info.id], info.id), reverse=True)
@@ -961,7 +966,7 @@ def _json(text: Any) -> Any:
 _EPOCH = datetime.fromtimestamp(0, timezone.utc)
 
 
-def _info(row: Sequence[Any]) -> SaveInfo:
+def _info(row: Sequence[Any], remote: frozenset[int] = frozenset()) -> SaveInfo:
     """A game's entry in the list, from its summary columns; a row the list cannot read (a
     database damaged inside) is listed as damaged rather than hiding the others."""
     game_id, game, seats, turn, updated, over, result, to_play, moves = row[:9]
@@ -978,7 +983,7 @@ def _info(row: Sequence[Any]) -> SaveInfo:
             to_play=tuple(name for name in names if isinstance(name, str)) if isinstance(names, list) else (),
             best_bot=getattr(rules.GAMES[game], "best_bot", None) if info else None,
             damaged=info is None, reason="" if info else f"it is a game of {quoted(game, 40)}, which this "
-            "cardtable does not have", set_aside=info is not None, moves=_number(moves))
+            "cardtable does not have", set_aside=info is not None, moves=_number(moves), remote=remote)
     except Exception:  # noqa: BLE001 — the border: one bad row never hides the others
         return SaveInfo(id=str(game_id), game=game if info else "", title=info.title if info else "Unknown game",
                         seats=(), turn=0, updated=files.timestamp(updated) or _EPOCH, finished=False, result="",

@@ -54,11 +54,15 @@ class SaveInfo:
     set_aside: bool = True
     file: str = ""
     moves: int = 0
+    remote: frozenset[int] = frozenset()
+    """The seats played from other screens (those with a join code)."""
 
     @property
     def players(self) -> str:
-        """The seats in order, bots marked: "Ann, Bob (bot), Dan (bot: random)"."""
-        return ", ".join(seat_label(seat, self.best_bot) for seat in self.seats)
+        """The seats in order, bots and seats at other screens marked: "Ann, Bob (bot), Dan
+        (bot: random), Fay (at another screen)"."""
+        return ", ".join(seat_label(seat, self.best_bot) + (" (at another screen)" if place in self.remote else "")
+                         for place, seat in enumerate(self.seats))
 
     @property
     def to_play_text(self) -> str:

@@ -92,6 +92,47 @@ async def test_new_game_by_keys_and_clicks_starts_a_saved_table(store):
         assert app.screen.game_id == info.id
 
 
+async def choose_kind(pilot, row: SeatRow, label: str) -> None:
+    """Pick ``label`` in the seat row's kind list, by keys."""
+    select = row.query_one(Select)
+    await pilot.click(select)
+    labels = [prompt for prompt, _value in select._options]
+    current = next(index for index, (_p, value) in enumerate(select._options) if value == select.value)
+    target = labels.index(label)
+    await pilot.press(*(["down"] * (target - current) if target > current else ["up"] * (current - target)), "enter")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("here", [True, False])
+async def test_a_seat_at_another_screen_gets_its_join_code_when_the_game_starts(store, here):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        setup = app.screen
+        rows = list(setup.query(SeatRow))
+        await choose_kind(pilot, rows[1], "Human at another screen")
+        if not here:  # nobody at this screen: the first seat is a bot
+            await choose_kind(pilot, rows[0], "Bot")
+        assert rows[1].seat == Seat("Bob") and rows[1].remote
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        [info] = store.list()
+        codes = store.codes(info.id)
+        assert set(codes) == {1, None}  # Bob's seat and the spectators'
+        assert info.players.endswith("Bob (at another screen)")  # as the saves list names him
+        # the codes are shown first, names as typed
+        text = screen_text(app)
+        assert f"Bob: {codes[1]}" in text and f"Spectators: {codes[None]}" in text
+        assert store.join(codes[1]).seat == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        tables = [screen for screen in app.screen_stack if isinstance(screen, TableScreen)]
+        if here:  # Ann plays here (her first decision may open over it); Bob never does
+            assert [table.elsewhere for table in tables] == [(1,)]
+        else:
+            assert tables == [] and isinstance(app.screen, MenuScreen)
+
+
 def test_the_seat_list_names_each_games_expert_with_its_own_time_a_move():
     abundance, property_ = rules.find_game("abundance"), rules.find_game("property")
     assert kind_label(abundance, "expert") == "Bot: expert (searches ~0.2 s a move)"
