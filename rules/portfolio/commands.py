@@ -32,9 +32,15 @@ class Pauper(Command):
 
 @dataclass(frozen=True)
 class Make(Command):
-    """Lay three or more cards of one suit in sequence from the hand as a new portfolio."""
+    """Lay three or more cards of one suit in sequence from the hand as a new portfolio. The
+    cards are kept low to high whatever order they came in: a portfolio is a set of cards, so
+    one made of the same cards is one command (as ``legal`` lists it)."""
 
     cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.cards, tuple) and all(isinstance(card, Card) for card in self.cards):
+            object.__setattr__(self, "cards", tuple(sorted(self.cards, key=lambda card: (card.rank, str(card)))))
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,13 @@ def test_make_lays_a_run_and_numbers_portfolios_in_order():
     assert keys(state.hands[0]) == ["3C"] and income(state, 0) == 5 + 4
 
 
+def test_a_make_in_any_order_is_the_make_legal_lists():
+    state = table(["4S 5S 6S 7S", "2C", "3D"])
+    shuffled = Make(tuple(parse_card(key) for key in ("7S", "5S", "4S", "6S")))
+    SPEC.check(state, 0, shuffled)
+    assert shuffled in legal(state) and SPEC.notation.format(shuffled) == "make 4S 5S 6S 7S"
+
+
 def test_make_needs_three_in_sequence_of_one_suit_without_wrapping():
     state = table(["4S 5S 7S QH KH AH 2H 5D 6D 6H", "2C", "3D"])
     refused(state, "make 4S 5S", "at least three")
