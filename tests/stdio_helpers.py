@@ -48,6 +48,17 @@ class SeatProcess:
             return message
         return self._queue.get(timeout=timeout)
 
+    def pending(self) -> list[dict[str, Any]]:
+        """The messages already read and not yet taken, without waiting."""
+        found = []
+        while True:
+            try:
+                message = self._queue.get_nowait()
+            except queue.Empty:
+                return found
+            if message is not None:
+                found.append(message)
+
     def until(self, wanted: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
         """Read messages until one for which ``wanted(message)`` is true."""
         deadline = time.monotonic() + timeout

@@ -246,6 +246,12 @@ def test_the_example_client_plays_a_game_to_the_end(tmp_path):
     assert stored(data, game_id).over
 
 
+def test_the_readme_shows_the_example_client_as_it_is():
+    readme = (EXAMPLE.parent.parent / "README.md").read_text(encoding="utf-8")
+    body = EXAMPLE.read_text(encoding="utf-8").split("import sys\n\n", 1)[1]
+    assert f"```python\n{body}```" in readme
+
+
 def test_the_stdio_path_never_imports_textual(tmp_path):
     data = tmp_path / "data"
     _game_id, codes = new_game(data, "property", [Seat("Ann"), Seat("Bob")], [0])
