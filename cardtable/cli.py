@@ -202,8 +202,14 @@ def build_parser() -> argparse.ArgumentParser:
                            "opens (or, with the spectators' code, the public view).")
     join.epilog = ("A code is 8 letters and digits, like K7QX-M2PD: case does not matter, nor the dash;\n"
                    "I and L are read as 1, O as 0. 'cardtable new' prints the codes; the saves screen\n"
-                   "(c) of the machine holding the game shows them again and can renew one.")
+                   "(c) of the machine holding the game shows them again and can renew one.\n"
+                   "With --stdio it exits 0 at the game's end, 1 when the store fails, 2 for a wrong\n"
+                   "code (one line {\"type\": \"error\", ...} on the standard output), 3 when its input\n"
+                   "ends first.")
     join.add_argument("code", metavar="CODE", help="the join code, e.g. K7QX-M2PD")
+    join.add_argument("--stdio", action="store_true",
+                      help="let a program take the seat: JSON lines on the standard output, one command a "
+                           "line on the standard input, no table (see the README, 'Programs at a seat')")
 
     resume = command("resume", "Open a saved game (by default the most recent unfinished one).")
     resume.add_argument("id", nargs="?", metavar="ID", help="the save's id, or the start of it (see 'cardtable saves')")
@@ -295,6 +301,14 @@ def print_join_lines(args: argparse.Namespace, store: SaveStore, match: Match, g
 def cmd_join(args: argparse.Namespace, store: SaveStore) -> int:
     from .store import CodeError
 
+    if args.stdio:
+        from .stdio import run  # no Textual on this path: a program starts it, and it starts fast
+
+        try:
+            return run(store, args.code)
+        finally:
+            report_problems(store)
+            store.close()
     try:
         joined = store.join(args.code)
         opened = store.open(joined.game_id)
@@ -642,7 +656,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as done:  # --help and --version have printed what was asked
             return done.code if isinstance(done.code, int) else 0
         store = SaveStore(None if args.data_dir is None else user_path(args.data_dir, "--data-dir"))
-        if args.command in OPENS_THE_APP:
+        if args.command in OPENS_THE_APP and not getattr(args, "stdio", False):
             config_dir()  # where the app keeps its settings: a value that cannot be used is said now
             bring_in_earlier_saves(store)
         return COMMANDS[args.command](args, store)

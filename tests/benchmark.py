@@ -2,7 +2,7 @@
 
     python tests/benchmark.py [--runs 7] [--games 200] [--presses 60] [--records 5000]
         [--saves 5000] [--samples 60] [--kills 1000]
-        [--parts startup,keys,record,store,simulation,soak] [--reference DIR]
+        [--parts startup,keys,record,store,screens,simulation,soak] [--reference DIR]
     python tests/benchmark.py --parts ending [--seeds 300] [--workers 2] [GAME ...]
 
 Reports, with the goal of each:
@@ -20,6 +20,12 @@ Reports, with the goal of each:
   store of the version before it over the same games as files, and the saves screen opening),
   opening the database (its integrity check included), and a move written by one process as
   seen by another polling as a table does (every 0.2 s): median and p95;
+- screens of one game (``screens``): a move reaching another seat's program, from the command
+  written to one ``join --stdio`` process to the other's state line counting it (median and
+  p95; goal <= 250 ms median); the CPU of a waiting ``join --stdio`` process and of a waiting
+  table (``cardtable join`` in a pseudo-terminal) over 10 s (goal <= 1% of a core each); and 20
+  screens open at once (five Property games of four seats, each seat a ``cardtable join`` in a
+  pseudo-terminal): memory per screen (RSS and PSS), and their CPU together at rest;
 - (``soak``, not in the default parts) a writer killed with SIGKILL at random moments, 1,000
   times: every acknowledged move kept;
 - commands/s and games/s of headless bot games of every registered game; with ``--reference``
@@ -50,7 +56,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-GOALS = {"startup": 1.25, "memory": 1.3, "key_ms": 50.0, "stats_ms": 100.0}
+GOALS = {"startup": 1.25, "memory": 1.3, "key_ms": 50.0, "stats_ms": 100.0, "move_ms": 250.0, "idle_percent": 1.0}
 
 
 # -- start-up: the installed `cardtable` command and a bare Textual app, each in a terminal --------
@@ -583,6 +589,208 @@ def print_ending(names: list[str], seeds: int, workers: int) -> None:
     print(f"ending: {time.perf_counter() - started:.0f} s in all, {workers} workers")
 
 
+# -- screens of one game: programs at seats, tables at rest, twenty screens at once ----------------
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time a running process has used (Linux: /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _memory_kib(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) of a running process in KiB: PSS shares the pages it shares with the others."""
+    rss = pss = 0
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Rss:"):
+            rss = int(line.split()[1])
+        elif line.startswith("Pss:"):
+            pss = int(line.split()[1])
+    return rss, pss
+
+
+def _remote_game(root: Path, game: str, names: list[str], seed: int = 1) -> dict:
+    """A stored game whose every seat is remote; its codes (seat, None for spectators)."""
+    import rules
+    from cardtable.store import SaveStore
+    from rules.core import Match, Seat
+
+    store = SaveStore(root)
+    try:
+        game_id = store.create(Match(rules.find_game(game), [Seat(n) for n in names], seed=seed), range(len(names)))
+        return store.codes(game_id)
+    finally:
+        store.close()
+
+
+class _Terminal:
+    """``cardtable join CODE`` in a 100×30 pseudo-terminal, its output read and dropped (a table
+    that cannot write would stall); ``seen`` keeps the last 64 KiB."""
+
+    def __init__(self, root: Path, code: str) -> None:
+        import fcntl
+        import pty
+        import struct
+        import termios
+
+        argv = [cardtable_command(), "--data-dir", str(root), "join", code]
+        env = dict(os.environ, TERM="xterm-256color", CARDTABLE_CONFIG_DIR=str(root / "config"))
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+            os.execve(argv[0], argv, env)
+        self.seen = b""
+
+    def drain(self) -> None:
+        try:
+            self.seen = (self.seen + os.read(self.fd, 65536))[-65536:]
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        import signal
+
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def _wait_drawn(terminals: list[_Terminal], marker: bytes, timeout: float = 120.0) -> None:
+    import select
+
+    deadline = time.monotonic() + timeout
+    waiting = list(terminals)
+    while waiting:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{len(waiting)} tables never drew their seat")
+        ready, _, _ = select.select([t.fd for t in terminals], [], [], 0.5)
+        for terminal in terminals:
+            if terminal.fd in ready:
+                terminal.drain()
+        waiting = [t for t in waiting if marker not in t.seen]
+
+
+def _idle_cpu(pids: list[int], seconds: float, terminals: list[_Terminal] = ()) -> list[float]:
+    """The share of one core each process used over ``seconds`` of rest."""
+    import select
+
+    before = [_cpu_seconds(pid) for pid in pids]
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        if terminals:
+            ready, _, _ = select.select([t.fd for t in terminals], [], [], min(left, 0.5))
+            for terminal in terminals:
+                if terminal.fd in ready:
+                    terminal.drain()
+        else:
+            time.sleep(left)
+    return [(_cpu_seconds(pid) - start) / seconds for pid, start in zip(pids, before)]
+
+
+def move_reaching_a_program(samples: int) -> dict[str, float]:
+    """Two ``join --stdio`` processes on one Property game: from a command written to the
+    awaited seat's process to the other process's state line counting it, the command sent at
+    a random moment of the other's polling."""
+    import random
+
+    from cardtable.stdio import POLL_SECONDS
+    from stdio_helpers import SeatProcess
+
+    rng = random.Random(5)
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        while len(times) < samples:
+            codes = _remote_game(root, "property", ["Ann", "Bob"], seed=len(times))
+            seats = [SeatProcess(root, codes[0]), SeatProcess(root, codes[1])]
+            try:
+                states = [seat.until(lambda m: m["type"] == "state") for seat in seats]
+                while len(times) < samples and not any(m["type"] == "over" for m in states):
+                    mover = next(i for i, m in enumerate(states) if m["awaiting"])
+                    moves = states[mover]["moves"]
+                    time.sleep(rng.uniform(0, POLL_SECONDS))
+                    began = time.monotonic()
+                    seats[mover].send(rng.choice(states[mover]["legal"]) + "\n")
+                    other = seats[1 - mover].until(lambda m: m["type"] == "over" or m["moves"] > moves)
+                    times.append(time.monotonic() - began)
+                    states[1 - mover] = other
+                    states[mover] = seats[mover].until(lambda m: m["type"] == "over" or m["moves"] > moves)
+                    for i, seat in enumerate(seats):  # the latest line of each
+                        states[i] = ([states[i], *seat.pending()])[-1]
+            finally:
+                for seat in seats:
+                    seat.close()
+    times.sort()
+    return {"median_ms": statistics.median(times) * 1000, "p95_ms": times[int(0.95 * (len(times) - 1))] * 1000}
+
+
+def idle_figures(seconds: float) -> dict[str, float]:
+    """CPU of a ``join --stdio`` process and of a table (``cardtable join`` in a terminal) waiting
+    for another seat's move, over ``seconds``."""
+    from stdio_helpers import SeatProcess
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        codes = _remote_game(root, "property", ["Ann", "Bob"])
+        from cardtable.store import SaveStore
+
+        store = SaveStore(root)
+        game_id = store.join(codes[0]).game_id
+        waiting = 1 - min(store.open(game_id).match.awaiting)  # the seat not awaited: it only waits
+        store.close()
+        program = SeatProcess(root, codes[waiting])
+        terminal = _Terminal(root, codes[waiting])
+        try:
+            program.until(lambda m: m["type"] == "state")
+            _wait_drawn([terminal], b"Ann")
+            _idle_cpu([terminal.pid], 2.0, [terminal])  # the table settles
+            program_cpu, table_cpu = _idle_cpu([program.process.pid, terminal.pid], seconds, [terminal])
+        finally:
+            program.close()
+            terminal.close()
+    return {"program": program_cpu * 100, "table": table_cpu * 100}
+
+
+def twenty_screens(games: int = 5, seats: int = 4, seconds: float = 10.0) -> dict[str, float]:
+    """``games`` games of ``seats`` remote seats each, every seat a ``cardtable join`` in its own
+    pseudo-terminal, all open at once: memory per screen (RSS, and PSS: shared pages divided
+    among the processes sharing them) and their CPU at rest."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"][:seats]
+        terminals: list[_Terminal] = []
+        try:
+            began = time.monotonic()
+            for game in range(games):
+                codes = _remote_game(root, "property", names, seed=game)
+                terminals += [_Terminal(root, codes[seat]) for seat in range(seats)]
+            _wait_drawn(terminals, b"Dan", timeout=300)
+            opened = time.monotonic() - began
+            _idle_cpu([t.pid for t in terminals], 3.0, terminals)  # they settle
+            memory = [_memory_kib(t.pid) for t in terminals]
+            cpu = _idle_cpu([t.pid for t in terminals], seconds, terminals)
+        finally:
+            for terminal in terminals:
+                terminal.close()
+    rss = [r / 1024 for r, _p in memory]
+    pss = [p / 1024 for _r, p in memory]
+    return {"screens": len(memory), "rss_mib": statistics.median(rss), "pss_mib": statistics.median(pss),
+            "total_pss_mib": sum(pss), "cpu_percent": sum(cpu) * 100, "opened_s": opened}
+
+
+def print_screens(samples: int) -> None:
+    goal = GOALS["move_ms"]
+    m = move_reaching_a_program(samples)
+    print(f"move reaching another seat's program (two join --stdio processes): median {m['median_ms']:.0f} ms, "
+          f"p95 {m['p95_ms']:.0f} ms ({samples} moves; goal ≤ {goal:.0f} ms median: {verdict(m['median_ms'], goal)})")
+    i = idle_figures(10.0)
+    goal = GOALS["idle_percent"]
+    print(f"CPU at rest over 10 s: a join --stdio process {i['program']:.2f}%, a table in a terminal "
+          f"{i['table']:.2f}% of a core (goal ≤ {goal:g}%: {verdict(max(i.values()), goal)})")
+    t = twenty_screens()
+    print(f"{t['screens']} screens open at once (5 Property games of 4 seats, cardtable join in terminals): "
+          f"{t['rss_mib']:.0f} MiB RSS each (median), {t['pss_mib']:.0f} MiB PSS each, {t['total_pss_mib']:.0f} MiB "
+          f"together; all opened in {t['opened_s']:.0f} s, together {t['cpu_percent']:.1f}% of a core at rest")
+
+
 def verdict(value: float, goal: float) -> str:
     return "ok" if value <= goal else "OVER GOAL"
 
@@ -596,8 +804,8 @@ def main() -> None:
     parser.add_argument("--saves", type=int, default=5000, help="games in the saves list benchmark")
     parser.add_argument("--samples", type=int, default=60, help="moves timed from one process to another")
     parser.add_argument("--kills", type=int, default=1000, help="kills in the soak")
-    parser.add_argument("--parts", default="startup,keys,record,store,simulation",
-                        help="which figures: startup, keys, record, store, simulation, soak, ending "
+    parser.add_argument("--parts", default="startup,keys,record,store,screens,simulation",
+                        help="which figures: startup, keys, record, store, screens, simulation, soak, ending "
                              "(comma-separated)")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="another cardtable checkout to compare simulation speed against")
@@ -619,6 +827,8 @@ def main() -> None:
         print_record(args.records, args.runs)
     if "store" in parts:
         print_store(args.saves, args.runs, args.samples)
+    if "screens" in parts:
+        print_screens(args.samples)
     if "soak" in parts:
         print_soak(args.kills)
     if "simulation" in parts:

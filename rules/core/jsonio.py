@@ -6,7 +6,10 @@ wrong in words (``RulesError``) instead of failing somewhere deep with a TypeErr
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import fields, is_dataclass
+from enum import Enum
 from typing import Any, Iterable, Mapping
 
 from .cards import Card, parse_card
@@ -82,3 +85,41 @@ def require(data: Mapping[str, Any], key: str, what: str) -> Any:
     if key not in data:
         raise RulesError(f"{what} has no {key!r}")
     return data[key]
+
+
+def to_plain(value: Any) -> Any:
+    """Any value of a view, an outcome or an event as plain JSON, one way for every game (what a
+    program at a seat reads): a card — anything with a text ``key`` property, the core's
+    ``Card`` and a game's own — as its key in notation (``7S``, ``7S.1``, ``audit.2``); an enum
+    as its value; a dataclass as an object of its public fields; a mapping as an object (keys as
+    text); a list or tuple as a list, a set as a sorted list; a Sentence as its text; a number
+    JSON cannot hold (nan, infinity) as null. Never a game's state: the caller passes a view."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return str.__str__(value) if isinstance(value, str) else value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Enum):
+        return to_plain(value.value)
+    if isinstance(getattr(type(value), "key", None), property) and isinstance(value.key, str):
+        return value.key
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_plain(getattr(value, f.name)) for f in fields(value) if not f.name.startswith("_")}
+    if isinstance(value, Mapping):
+        return {_plain_key(key): to_plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((to_plain(item) for item in value), key=_order)
+    raise TypeError(f"{type(value).__name__} has no plain JSON form")
+
+
+def _plain_key(key: Any) -> str:
+    plain = to_plain(key)
+    return plain if isinstance(plain, str) else json.dumps(plain)
+
+
+def _order(item: Any) -> tuple[int, float, str]:
+    """Numbers by value before anything else by its JSON text: a set always lists the same."""
+    if isinstance(item, (int, float)) and not isinstance(item, bool):
+        return (0, item, "")
+    return (1, 0.0, json.dumps(item, sort_keys=True))
