@@ -75,8 +75,14 @@ async def test_without_the_token_the_page_is_refused_with_how_to_get_in(server):
             page = await response.text()
             assert response.status == 403 and "Set-Cookie" not in response.headers
         assert TOLD_HOW in page and "?token=" in page
-        for path in ("/static/js/textual.js", "/fonts/DejaVuSansMono.woff", "/full", "/download/x"):
+        for path in ("/ws", "/download/x"):
             async with session.get(f"{server.base}{path}") as response:
+                assert response.status == 403, path
+        # what the join page loads is the same for everyone: no token, but only by this server's name
+        for path in ("/static/js/textual.js", "/fonts/DejaVuSansMono.woff"):
+            async with session.get(f"{server.base}{path}") as response:
+                assert response.status == 200, path
+            async with session.get(f"{server.base}{path}", headers={"Host": "evil.example"}) as response:
                 assert response.status == 403, path
 
 
