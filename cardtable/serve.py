@@ -137,6 +137,14 @@ def greeting(host: str, port: int, token: str, root: Path, max_tabs: int,
             "  (no network address of this machine was found: say how others reach it with --public-url)"]
     else:
         lines = [f"cardtable is being served at {url(host)} — open it in a web browser."]
+    if public_url:
+        join_at = f"{public_url}join"
+    elif is_wildcard(host):
+        join_at = f"http://{in_url((addresses or ['THIS-MACHINE'])[0])}:{port}/join"
+    else:
+        join_at = f"http://{in_url(host)}:{port}/join"
+    lines.append(f"A player who holds a join code opens {join_at} and types it: it opens that seat's table "
+                 "and nothing else (no token needed).")
     if is_loopback(host):
         lines.append("Only this machine can reach it, and only a browser that opens that address: its token "
                      "is the key. Whoever has the address can play, and open or delete the saved games.")

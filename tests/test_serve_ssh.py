@@ -68,7 +68,9 @@ def test_ssh_with_a_join_code_opens_the_seat_plays_a_move_and_follows_the_window
             text = match.format(match.legal(0)[0])
             before = len(match.history)
             terminal.send(":")
+            terminal.wait_for("Enter plays")  # the command bar is open: what is typed goes there
             terminal.send(text, literal=True)
+            terminal.wait_for(f": {text}")
             terminal.send("Enter")
             until(lambda: [0, text] in store.export(game_id)["commands"][before:], 60, f"{text!r} in the store")
             # the table follows the player's window: a wider one moves the log's left edge

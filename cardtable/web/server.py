@@ -145,7 +145,11 @@ class CardtableServer(Server):
                                        "seat's table.")
 
     def join_form(self, request: web.Request, text: str, status: int = 200) -> web.Response:
-        return self.notice(request, "cardtable: join a game", text, status=status, form=True)
+        response = self.notice(request, "cardtable: join a game", text, status=status, form=True)
+        # with no-referrer a browser says its form comes from Origin "null", which the gate
+        # refuses; this page's address holds no secret
+        response.headers["Referrer-Policy"] = "same-origin"
+        return response
 
     async def handle_join(self, request: web.Request) -> web.StreamResponse:
         """The code typed on the join page: checked at the door, by the address the request came
