@@ -10,7 +10,8 @@ Nothing else is served: no shell (the app is the only program), no command (``ss
 a sentence and exit status 1), no subsystem (sftp), no forwarding of ports, sockets, the agent or
 X11. Each connection runs ``cardtable join --no-menu`` (the code in its environment, out of the
 process list) in its own process, on a pseudo-terminal of its own (see ``serve_child``: it ends
-with the server, and is hung up when its connection ends), at most ``max_sessions`` at once.
+with the server, and is hung up when its connection ends), at most ``max_sessions`` at once. What
+the client asks to set in the environment is not passed on (only the name of its terminal, TERM).
 
 The host key is made once, on the first start, and kept in the data folder (``HOST_KEY``, mode
 0600), so players' ssh knows the server again from one start to the next.
@@ -23,6 +24,7 @@ import errno
 import fcntl
 import logging
 import os
+import re
 import signal
 import struct
 import sys
@@ -143,7 +145,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     # -- what the client asks for ------------------------------------------------------------
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
-        self.term = term_type or DEFAULT_TERM
+        # the client names its terminal: only a plain name reaches the app's environment
+        self.term = term_type if re.fullmatch(r"[\w.+-]{1,64}", term_type or "") else DEFAULT_TERM
         if term_size[0] and term_size[1]:
             self.size = (term_size[0], term_size[1])
         return True

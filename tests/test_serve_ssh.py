@@ -188,3 +188,43 @@ async def test_the_door_makes_wrong_codes_from_one_address_wait_longer_each_time
     await guess("198.51.100.1")  # another address has not guessed: no wait
     assert "198.51.100.1" not in waits
     store.close()
+
+
+@needs_ssh
+@needs_tmux
+def test_the_app_ends_with_its_connection(tmp_path):
+    _game_id, code = remote_game(tmp_path)
+    port = free_port()
+    with serving(tmp_path, "--ssh-port", str(port)) as server:
+        terminal = Tmux(tmp_path, ["ssh", "-t", "-p", str(port), *QUIET, f"{code}@127.0.0.1"])
+        try:
+            terminal.wait_for("Your move, Ann")
+            assert len(apps_of(server.process)) == 1
+        finally:
+            terminal.close()  # the ssh client dies with its terminal: the connection drops
+        until(lambda: not apps_of(server.process), 30, "the app ended with its connection")
+
+
+@needs_ssh
+def test_ssh_only_serves_no_web_server(tmp_path):
+    _game_id, code = remote_game(tmp_path)
+    port = free_port()
+    with serving(tmp_path, "--ssh-port", str(port), "--ssh-only") as server:
+        assert "served over SSH only" in server.said and "token" not in server.said
+        assert f"ssh -p {port} CODE@127.0.0.1" in server.said
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", server.port), timeout=5).close()
+        command = run_ssh(port, code, command=("id",))
+        assert command.returncode == 1 and "cardtable runs no commands" in command.stderr
+
+
+@pytest.mark.parametrize("arguments, words", [
+    (["--ssh-only"], "--ssh-only needs --ssh-port PORT"),
+    (["--port", "8123", "--ssh-port", "8123"], "need a port each"),
+])
+def test_serve_says_what_is_wrong_with_its_ssh_options(tmp_path, capsys, arguments, words):
+    from cardtable.cli import main
+
+    assert main(["--data-dir", str(tmp_path / "data"), "serve", *arguments]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable: ") and words in err
