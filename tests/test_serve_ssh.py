@@ -11,6 +11,7 @@ import shutil
 import socket
 import stat
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 import rules
 from cardtable.store import CodeError, SaveStore, Throttle
 from rules.core import Match, Seat
-from serve_helpers import Tmux, children_of, free_port, serving, until
+from serve_helpers import Served, Tmux, children_of, free_port, serving, until
 
 asyncssh = pytest.importorskip("asyncssh", reason="the ssh extra (asyncssh) is not installed")
 from cardtable import door as door_module  # noqa: E402
@@ -50,72 +51,86 @@ def apps_of(server: subprocess.Popen) -> list[int]:
     return children_of(server.pid)
 
 
+@dataclass
+class SSHServed:
+    server: Served
+    port: int
+    """The SSH server's."""
+    game_id: str
+    code: str
+    """Ann's join code."""
+
+
+@pytest.fixture
+def ssh_served(tmp_path):
+    """`cardtable serve --ssh-port` on a free port, with a game in which Ann plays from elsewhere."""
+    game_id, code = remote_game(tmp_path)
+    port = free_port()
+    with serving(tmp_path, "--ssh-port", str(port)) as server:
+        yield SSHServed(server, port, game_id, code)
+
+
 @needs_ssh
 @needs_tmux
-def test_ssh_with_a_join_code_opens_the_seat_plays_a_move_and_follows_the_window(tmp_path):
-    game_id, code = remote_game(tmp_path)
-    port = free_port()
-    with serving(tmp_path, "--ssh-port", str(port)) as server:
-        assert f"ssh -p {port} CODE@127.0.0.1" in server.said
-        key = tmp_path / "data" / HOST_KEY
-        assert stat.S_IMODE(key.stat().st_mode) == 0o600
-        assert fingerprint(asyncssh.read_private_key(key)) in server.said
-        terminal = Tmux(tmp_path, ["ssh", "-t", "-p", str(port), *QUIET, f"{code.lower()}@127.0.0.1"])
-        try:
-            terminal.wait_for("Your move, Ann")
-            store = SaveStore(tmp_path / "data")
-            match = store.open(game_id).match
-            text = match.format(match.legal(0)[0])
-            before = len(match.history)
-            terminal.send(":")
-            terminal.wait_for("Enter plays")  # the command bar is open: what is typed goes there
-            terminal.send(text, literal=True)
-            terminal.wait_for(f": {text}")
-            terminal.send("Enter")
-            until(lambda: [0, text] in store.export(game_id)["commands"][before:], 60, f"{text!r} in the store")
-            # the table follows the player's window: a wider one moves the log's left edge
-            edge = terminal.screen().splitlines()[3].index("▏")
-            terminal.resize(130, 34)
-            until(lambda: "▏" in (line := terminal.screen().splitlines()[3]) and line.index("▏") > edge, 30,
-                  "the table redrawn at the new width")
-            [app] = apps_of(server.process)
-            terminal.send("q")  # leaving the table ends the app (never the menu) and the connection
-            terminal.wait_for("ENDED 0")
-            assert "Main menu" not in terminal.screen()
-            until(lambda: not apps_of(server.process), 30, "the app ended")
-            store.close()
-        finally:
-            terminal.close()
+def test_ssh_with_a_join_code_opens_the_seat_plays_a_move_and_follows_the_window(tmp_path, ssh_served):
+    server, port, game_id, code = ssh_served.server, ssh_served.port, ssh_served.game_id, ssh_served.code
+    assert f"ssh -p {port} CODE@127.0.0.1" in server.said
+    key = tmp_path / "data" / HOST_KEY
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert fingerprint(asyncssh.read_private_key(key)) in server.said
+    terminal = Tmux(tmp_path, ["ssh", "-t", "-p", str(port), *QUIET, f"{code.lower()}@127.0.0.1"])
+    try:
+        terminal.wait_for("Your move, Ann")
+        store = SaveStore(tmp_path / "data")
+        match = store.open(game_id).match
+        text = match.format(match.legal(0)[0])
+        before = len(match.history)
+        terminal.send(":")
+        terminal.wait_for("Enter plays")  # the command bar is open: what is typed goes there
+        terminal.send(text, literal=True)
+        terminal.wait_for(f": {text}")
+        terminal.send("Enter")
+        until(lambda: [0, text] in store.export(game_id)["commands"][before:], 60, f"{text!r} in the store")
+        # the table follows the player's window: a wider one moves the log's left edge
+        edge = terminal.screen().splitlines()[3].index("▏")
+        terminal.resize(130, 34)
+        until(lambda: "▏" in (line := terminal.screen().splitlines()[3]) and line.index("▏") > edge, 30,
+              "the table redrawn at the new width")
+        [app] = apps_of(server.process)
+        terminal.send("q")  # leaving the table ends the app (never the menu) and the connection
+        terminal.wait_for("ENDED 0")
+        assert "Main menu" not in terminal.screen()
+        until(lambda: not apps_of(server.process), 30, "the app ended")
+        store.close()
+    finally:
+        terminal.close()
 
 
 @needs_ssh
-def test_a_wrong_code_a_command_no_terminal_and_a_subsystem_get_nothing_but_a_sentence(tmp_path):
-    game_id, code = remote_game(tmp_path)
-    port = free_port()
+def test_a_wrong_code_a_command_no_terminal_and_a_subsystem_get_nothing_but_a_sentence(tmp_path, ssh_served):
+    server, port, game_id, code = ssh_served.server, ssh_served.port, ssh_served.game_id, ssh_served.code
     played = SaveStore(tmp_path / "data").export(game_id)["commands"]
-    with serving(tmp_path, "--ssh-port", str(port)) as server:
-        wrong = run_ssh(port, "0000-0000")
-        assert wrong.returncode == 255 and wrong.stdout == ""
-        assert "cardtable: No game has the join code 0000-0000" in wrong.stderr
-        assert "Permission denied" in wrong.stderr
-        odd = run_ssh(port, "K7QX")
-        assert odd.returncode == 255 and "is not a join code" in odd.stderr
-        command = run_ssh(port, code, command=("id",))
-        assert command.returncode == 1 and command.stdout == ""
-        assert "cardtable runs no commands" in command.stderr and "uid=" not in command.stderr
-        plain = run_ssh(port, code, "-T")
-        assert plain.returncode == 1 and "cardtable needs a terminal" in plain.stderr
-        subsystem = run_ssh(port, code, "-s", command=("sftp",))
-        assert subsystem.returncode != 0 and subsystem.stdout == ""
-        assert not apps_of(server.process)  # nothing was started for any of them
+    wrong = run_ssh(port, "0000-0000")
+    assert wrong.returncode == 255 and wrong.stdout == ""
+    assert "cardtable: No game has the join code 0000-0000" in wrong.stderr
+    assert "Permission denied" in wrong.stderr
+    odd = run_ssh(port, "K7QX")
+    assert odd.returncode == 255 and "is not a join code" in odd.stderr
+    command = run_ssh(port, code, command=("id",))
+    assert command.returncode == 1 and command.stdout == ""
+    assert "cardtable runs no commands" in command.stderr and "uid=" not in command.stderr
+    plain = run_ssh(port, code, "-T")
+    assert plain.returncode == 1 and "cardtable needs a terminal" in plain.stderr
+    subsystem = run_ssh(port, code, "-s", command=("sftp",))
+    assert subsystem.returncode != 0 and subsystem.stdout == ""
+    assert not apps_of(server.process)  # nothing was started for any of them
     assert SaveStore(tmp_path / "data").export(game_id)["commands"] == played
 
 
 @needs_ssh
-def test_forwarding_of_any_kind_is_refused(tmp_path):
-    _game_id, code = remote_game(tmp_path)
-    port = free_port()
-    with serving(tmp_path, "--ssh-port", str(port)), socket.socket() as target:
+def test_forwarding_of_any_kind_is_refused(ssh_served):
+    port, code = ssh_served.port, ssh_served.code
+    with socket.socket() as target:
         target.bind(("127.0.0.1", 0))
         target.listen()
         target.setblocking(False)
@@ -192,17 +207,15 @@ async def test_the_door_makes_wrong_codes_from_one_address_wait_longer_each_time
 
 @needs_ssh
 @needs_tmux
-def test_the_app_ends_with_its_connection(tmp_path):
-    _game_id, code = remote_game(tmp_path)
-    port = free_port()
-    with serving(tmp_path, "--ssh-port", str(port)) as server:
-        terminal = Tmux(tmp_path, ["ssh", "-t", "-p", str(port), *QUIET, f"{code}@127.0.0.1"])
-        try:
-            terminal.wait_for("Your move, Ann")
-            assert len(apps_of(server.process)) == 1
-        finally:
-            terminal.close()  # the ssh client dies with its terminal: the connection drops
-        until(lambda: not apps_of(server.process), 30, "the app ended with its connection")
+def test_the_app_ends_with_its_connection(tmp_path, ssh_served):
+    server, port, code = ssh_served.server, ssh_served.port, ssh_served.code
+    terminal = Tmux(tmp_path, ["ssh", "-t", "-p", str(port), *QUIET, f"{code}@127.0.0.1"])
+    try:
+        terminal.wait_for("Your move, Ann")
+        assert len(apps_of(server.process)) == 1
+    finally:
+        terminal.close()  # the ssh client dies with its terminal: the connection drops
+    until(lambda: not apps_of(server.process), 30, "the app ended with its connection")
 
 
 @needs_ssh
