@@ -56,7 +56,9 @@ class QuitQuestion(ConfirmScreen):
 class CardtableApp(App[None]):
     """The terminal card table. With ``match`` (and its save ``game_id``) the game's table opens
     at once, over the main menu; with ``joined`` too, as the seat a join code opened (or the
-    spectators' view); with ``replay``, the replay of a game."""
+    spectators' view); with ``replay``, the replay of a game. A ``confined`` app (a seat joined
+    through `cardtable serve`, by a player who holds only its code) has no way to the menu, the
+    saved games or the settings file: leaving the table ends it."""
 
     TITLE = "cardtable"
     CSS_PATH = "app.tcss"
@@ -71,8 +73,10 @@ class CardtableApp(App[None]):
         notice: str | None = None,
         replay: Replay | None = None,
         joined: Joined | None = None,
+        confined: bool = False,
     ) -> None:
         super().__init__()
+        self.confined = confined
         if store is None:
             from .store import SaveStore
 
@@ -94,7 +98,7 @@ class CardtableApp(App[None]):
         """Published after every settings change (tables redraw cards on four_colour)."""
 
     def get_default_screen(self) -> Screen:
-        return MenuScreen()
+        return Screen() if self.confined else MenuScreen()
 
     def on_mount(self) -> None:
         for problem in self._problems:
@@ -262,7 +266,11 @@ class CardtableApp(App[None]):
         self.store.close()
 
     def show_menu(self) -> None:
-        """Back to the main menu, closing every screen above it."""
+        """Back to the main menu, closing every screen above it; a confined app ends instead
+        (once it has a screen to leave: opening its table starts here too)."""
+        if self.confined and len(self.screen_stack) > 1:
+            self.exit()
+            return
         while len(self.screen_stack) > 1:
             self.pop_screen()
 
@@ -291,9 +299,11 @@ class CardtableApp(App[None]):
 
     # -- settings ------------------------------------------------------------------------------
     def save_settings(self) -> None:
-        """Keep the current settings for next time, and tell the screens they changed."""
+        """Keep the current settings for next time, and tell the screens they changed. A
+        confined app's player is not the machine's: their changes last while they play."""
         try:
-            write_settings(self.settings)
+            if not self.confined:
+                write_settings(self.settings)
         except OSError as error:
             self.notify(f"Could not save the settings: {error}", severity="error", markup=False)
         self.settings_changed_signal.publish(self.settings)

@@ -44,6 +44,9 @@ Players, in seat order, separated by commas:
 """
 
 REMOTE = "remote"
+CODE_VARIABLE = "CARDTABLE_JOIN_CODE"
+"""Where `cardtable join` without CODE reads it: a server starting a seat's app passes the code
+there, out of the process list that every user of the machine can read."""
 
 
 class UsageError(Exception):
@@ -69,13 +72,16 @@ class _Parser(argparse.ArgumentParser):
 
 # -- the app -------------------------------------------------------------------------------
 def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None,
-               notice: str | None = None, replay: Replay | None = None, joined: Joined | None = None) -> int:
+               notice: str | None = None, replay: Replay | None = None, joined: Joined | None = None,
+               confined: bool = False) -> int:
     """Run the Textual app (the menu, the table of ``match`` — as the seat ``joined`` names, if
-    given —, or the replay of a game) until the player quits; ``notice`` is shown as it opens."""
+    given —, or the replay of a game) until the player quits; ``notice`` is shown as it opens.
+    ``confined``: no way to the menu (see CardtableApp)."""
     from .app import CardtableApp  # here, so the other commands never import Textual
 
     finish_writes_before_dying()
-    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice, replay=replay, joined=joined)
+    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice, replay=replay, joined=joined,
+                       confined=confined)
     try:
         app.run()
     finally:
@@ -206,10 +212,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "With --stdio it exits 0 at the game's end, 1 when the store fails, 2 for a wrong\n"
                    "code (one line {\"type\": \"error\", ...} on the standard output), 3 when its input\n"
                    "ends first.")
-    join.add_argument("code", metavar="CODE", help="the join code, e.g. K7QX-M2PD")
+    join.add_argument("code", metavar="CODE", nargs="?",
+                      help=f"the join code, e.g. K7QX-M2PD (default: the environment variable {CODE_VARIABLE})")
     join.add_argument("--stdio", action="store_true",
                       help="let a program take the seat: JSON lines on the standard output, one command a "
                            "line on the standard input, no table (see the README, 'Programs at a seat')")
+    join.add_argument("--no-menu", action="store_true",
+                      help="leaving the table ends cardtable: no way to the menu, the other games or the settings "
+                           "(how 'cardtable serve' opens a seat for a player over SSH or at its join page)")
 
     resume = command("resume", "Open a saved game (by default the most recent unfinished one).")
     resume.add_argument("id", nargs="?", metavar="ID", help="the save's id, or the start of it (see 'cardtable saves')")
@@ -255,7 +265,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .serve import MAX_TABS  # (no textual-serve: that is imported only to serve)
 
     serve.add_argument("--max-tabs", type=int, default=MAX_TABS, metavar="N",
-                       help=f"browser tabs that can play at once, each running its own cardtable (default {MAX_TABS})")
+                       help=f"browser tabs that can play at once, each running its own cardtable (default {MAX_TABS}); "
+                            "as many SSH players again")
+    serve.add_argument("--ssh-port", type=int, metavar="PORT",
+                       help="also serve over SSH on this port, on the same --host: 'ssh -p PORT CODE@HOST' opens "
+                            "the seat of a join code (needs the ssh extra: pip install 'cardtable[ssh]')")
+    serve.add_argument("--ssh-only", action="store_true", help="serve over SSH alone (no web server)")
     return parser
 
 
@@ -301,22 +316,23 @@ def print_join_lines(args: argparse.Namespace, store: SaveStore, match: Match, g
 def cmd_join(args: argparse.Namespace, store: SaveStore) -> int:
     from .store import CodeError
 
+    code = args.code if args.code is not None else os.environ.get(CODE_VARIABLE)
     if args.stdio:
         from .stdio import run  # no Textual on this path: a program starts it, and it starts fast
 
         try:
-            return run(store, args.code)
+            return run(store, code)
         finally:
             report_problems(store)
             store.close()
     try:
-        joined = store.join(args.code)
+        joined = store.join(code)
         opened = store.open(joined.game_id)
     except (CodeError, LookupError) as error:
         return fail(str(error.args[0]), 1)
     finally:
         report_problems(store)
-    return launch_app(store, opened.match, joined.game_id, opened.notice, joined=joined)
+    return launch_app(store, opened.match, joined.game_id, opened.notice, joined=joined, confined=args.no_menu)
 
 
 def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
@@ -565,7 +581,7 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
     from .serve import ServeError, serve
 
     try:
-        return serve(store.root, args.host, args.port, args.public_url, args.max_tabs)
+        return serve(store.root, args.host, args.port, args.public_url, args.max_tabs, args.ssh_port, args.ssh_only)
     except ServeError as error:
         return fail(str(error), 1)
 

@@ -14,15 +14,20 @@ by this command (``web.server``).
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import ipaddress
 import os
 import shlex
+import signal
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from .door import Door
+from .store import SaveStore
 from .web.gate import LOOPBACK_NAMES, Gate, in_url, is_loopback, is_wildcard
 
 MAX_TABS = 8
@@ -132,6 +137,14 @@ def greeting(host: str, port: int, token: str, root: Path, max_tabs: int,
             "  (no network address of this machine was found: say how others reach it with --public-url)"]
     else:
         lines = [f"cardtable is being served at {url(host)} — open it in a web browser."]
+    if public_url:
+        join_at = f"{public_url}join"
+    elif is_wildcard(host):
+        join_at = f"http://{in_url((addresses or ['THIS-MACHINE'])[0])}:{port}/join"
+    else:
+        join_at = f"http://{in_url(host)}:{port}/join"
+    lines.append(f"A player who holds a join code opens {join_at} and types it: it opens that seat's table "
+                 "and nothing else (no token needed).")
     if is_loopback(host):
         lines.append("Only this machine can reach it, and only a browser that opens that address: its token "
                      "is the key. Whoever has the address can play, and open or delete the saved games.")
@@ -143,34 +156,143 @@ def greeting(host: str, port: int, token: str, root: Path, max_tabs: int,
     return "\n".join(lines)
 
 
+def ssh_lines(host: str, port: int, fingerprint: str, addresses: list[str]) -> list[str]:
+    """What `cardtable serve --ssh-port` says of its SSH server: how players join, and the key."""
+    if is_wildcard(host):
+        names = addresses or ["THIS-MACHINE"]
+    else:
+        names = [host]
+    lines = ["Players join over SSH with their join code as the user name, no password:"]
+    lines += [f"  ssh -p {port} CODE@{name}" for name in names]
+    lines.append(f"  (this server's host key: {fingerprint}; it lets in a seat's table and nothing else)")
+    return lines
+
+
 def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, public_url: str | None = None,
-          max_tabs: int = MAX_TABS) -> int:
-    """Serve the app until Ctrl+C (or SIGTERM); the exit status. Raises ServeError in words."""
+          max_tabs: int = MAX_TABS, ssh_port: int | None = None, ssh_only: bool = False) -> int:
+    """Serve the app until Ctrl+C (or SIGTERM); the exit status. Raises ServeError in words.
+    ``ssh_port``: an SSH server too (see ``ssh``); ``ssh_only``: that alone, no web server."""
     if max_tabs < 1:
         raise ServeError(f"--max-tabs must be 1 or more (not {max_tabs})")
+    if ssh_only and ssh_port is None:
+        raise ServeError("--ssh-only needs --ssh-port PORT: the port of the SSH server")
+    if ssh_port is not None and not ssh_only and ssh_port == port:
+        raise ServeError(f"--ssh-port and --port are both {port}: the SSH server and the web server need a port each")
     public = public_address(public_url) if public_url else None
-    problem = port_problem(host, port)
+    problem = port_problem(host, port) if not ssh_only else None
+    if problem is None and ssh_port is not None:
+        problem = port_problem(host, ssh_port)
+        if problem is not None:
+            problem = problem.replace("--port", "--ssh-port")
     if problem is not None:
         raise ServeError(problem)
+    ssh = _ssh_module() if ssh_port is not None else None
+    addresses = machine_addresses(host) if is_wildcard(host) else []
+    door = Door(SaveStore(root))
+    if ssh_only:
+        assert ssh is not None and ssh_port is not None
+        return _serve_ssh_alone(ssh, door, root, host, ssh_port, max_tabs, addresses)
     try:
         from .web.server import CardtableServer
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"):
             raise
         raise ServeError("serving to a browser needs textual-serve: pip install 'cardtable[serve]' "
-                         "(in a checkout: pip install -e '.[serve]')") from None
+                         "(in a checkout: pip install -e '.[serve]')" + (
+                             "; or serve SSH alone with --ssh-only" if ssh_port is not None else "")) from None
 
-    addresses = machine_addresses(host) if is_wildcard(host) else []
     gate = Gate(port, served_names(host, addresses), public)
     # exec: the app is the server's own child (not a shell's), so it learns when the server ends
     command = "exec " + shlex.join([sys.executable, "-m", "cardtable.serve_child", str(os.getpid()),
                                     "--data-dir", str(root)])
-    server = CardtableServer(command, host, port, gate, max_tabs,
-                             greeting(host, port, gate.token, root, max_tabs, public, addresses))
+    text = greeting(host, port, gate.token, root, max_tabs, public, addresses)
+    server = CardtableServer(command, host, port, gate, max_tabs, text, door)
+    if ssh is not None:
+        assert ssh_port is not None
+        ssh_server = SSHRunner(ssh, door, root, host, ssh_port, max_tabs)
+
+        async def start_ssh(_app: object) -> None:
+            fingerprint = await ssh_server.start()
+            lines = ssh_lines(host, ssh_port, fingerprint, addresses)
+            server.greeting = "\n".join([*text.splitlines()[:-1], *lines, text.splitlines()[-1]])
+
+        async def stop_ssh(_app: object) -> None:
+            await ssh_server.stop()
+
+        server.also_run(start_ssh, stop_ssh)
     try:
         server.serve()
     except OSError as error:  # taken between the check and the start
         raise ServeError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+    except SSHFailed as error:
+        raise ServeError(str(error)) from None
     except KeyboardInterrupt:
         pass
+    return 0
+
+
+class SSHFailed(Exception):
+    """The SSH server could not start (its message in words)."""
+
+
+def _ssh_module() -> Any:
+    try:
+        from . import ssh
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in ("asyncssh", "cryptography"):
+            raise
+        raise ServeError("serving over SSH needs asyncssh: pip install 'cardtable[ssh]' "
+                         "(in a checkout: pip install -e '.[ssh]')") from None
+    return ssh
+
+
+class SSHRunner:
+    """The SSH server of one `cardtable serve`, started and stopped on the web server's loop
+    (or a loop of its own with --ssh-only)."""
+
+    def __init__(self, ssh: Any, door: Door, root: Path, host: str, port: int, max_sessions: int) -> None:
+        self.ssh, self.door, self.root, self.host, self.port, self.max_sessions = ssh, door, root, host, port, max_sessions
+        self.listener: Any = None
+        self.sessions: Any = None
+
+    async def start(self) -> str:
+        """Listen; the host key's fingerprint. SSHFailed in words."""
+        try:
+            self.listener, self.sessions, fingerprint = await self.ssh.start(
+                self.door, self.root, self.host, self.port, self.max_sessions)
+        except self.ssh.SSHError as error:
+            raise SSHFailed(str(error)) from None
+        return fingerprint
+
+    async def stop(self) -> None:
+        """Stop listening and end every app it started."""
+        if self.listener is not None:
+            self.listener.close()
+            await self.sessions.end_all()
+
+
+def _serve_ssh_alone(ssh: Any, door: Door, root: Path, host: str, port: int, max_sessions: int,
+                     addresses: list[str]) -> int:
+    runner = SSHRunner(ssh, door, root, host, port, max_sessions)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(number, stop.set)
+        fingerprint = await runner.start()
+        lines = ["cardtable is being served over SSH only (no web server).",
+                 *ssh_lines(host, port, fingerprint, addresses),
+                 f"At most {max_sessions} SSH player{'s' * (max_sessions != 1)} can play at once (--max-tabs). "
+                 f"Games are saved in {root}. Press Ctrl+C to stop."]
+        print("\n".join(lines), flush=True)
+        try:
+            await stop.wait()
+        finally:
+            await runner.stop()
+
+    try:
+        asyncio.run(run())
+    except SSHFailed as error:
+        raise ServeError(str(error)) from None
     return 0

@@ -6,6 +6,10 @@ nobody to see it would go on playing its game's bots into the store, which every
 cardtable would then see. So each app asks the kernel for a SIGTERM when the server goes
 (Linux's PR_SET_PDEATHSIG), or elsewhere watches for it to go. A SIGTERM ends the app as a
 ``kill`` would: Textual's web driver quits the app (every move was written as it was made).
+
+The SSH server starts its apps the same way, each in a session of its own on a pseudo-terminal
+(its stdin): the app takes that terminal as its controlling one, so a change of the player's
+window size reaches it (SIGWINCH), and the end of the connection hangs it up (SIGHUP).
 """
 
 from __future__ import annotations
@@ -46,9 +50,22 @@ def _watch(server: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
+def take_the_terminal() -> None:
+    """Make stdin, a terminal, the controlling terminal of this process when it leads a session
+    of its own (as the SSH server starts it); otherwise nothing."""
+    if os.name != "posix":
+        return
+    import fcntl
+    import termios
+
+    if os.isatty(0) and os.getsid(0) == os.getpid():
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 def main(argv: list[str] | None = None) -> int:
     server, *arguments = sys.argv[1:] if argv is None else argv
     end_with_server(int(server))
+    take_the_terminal()
     from .cli import main as cardtable
 
     return cardtable(arguments)

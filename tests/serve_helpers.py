@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import selectors
+import shlex
 import signal
 import socket
 import subprocess
@@ -104,3 +105,46 @@ def running(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+def until(condition, seconds: float, what: str):
+    """Wait until ``condition()`` gives something true (looking again every 50 ms), and give
+    it; fail naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = condition()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {seconds} s: {what}")
+        time.sleep(0.05)
+
+
+class Tmux:
+    """A terminal program run by tmux (a server of its own, on a socket in ``folder``): send it
+    keys, read its screen."""
+
+    def __init__(self, folder: Path, command: list[str], width: int = 100, height: int = 30) -> None:
+        self.socket = str(folder / "tmux.sock")
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height),
+                  # the pane stays once the program ends, to read what it said last
+                  " ".join(shlex.quote(word) for word in command) + "; echo ENDED $?; sleep 600")
+
+    def tmux(self, *arguments: str) -> str:
+        return subprocess.run(["tmux", "-S", self.socket, *arguments], check=True, capture_output=True,
+                              text=True, timeout=30).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
+    def send(self, *keys: str, literal: bool = False) -> None:
+        self.tmux("send-keys", "-t", "t", *(["-l"] if literal else []), *keys)
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", "t", "-x", str(width), "-y", str(height))
+
+    def wait_for(self, text: str, seconds: float = 60) -> str:
+        return until(lambda: text in (screen := self.screen()) and screen, seconds, f"{text!r} on the screen")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=30)

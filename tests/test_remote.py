@@ -215,8 +215,8 @@ def test_remote_seats_are_human_seats_to_the_rules():
 def opened(monkeypatch):
     calls = []
 
-    def launch(store, match=None, game_id=None, notice=None, replay=None, joined=None):
-        calls.append({"match": match, "game_id": game_id, "joined": joined})
+    def launch(store, match=None, game_id=None, notice=None, replay=None, joined=None, confined=False):
+        calls.append({"match": match, "game_id": game_id, "joined": joined, "confined": confined})
         return 0
 
     monkeypatch.setattr(cli, "launch_app", launch)
@@ -345,3 +345,50 @@ def test_bots_stop_at_a_human(tmp_path):
         assert 0 in match.awaiting
         store.play(game_id, match, 0, match.legal(0)[0])
     assert len(store.export(game_id)["commands"]) == len(match.history)
+
+
+# -- a seat joined through `cardtable serve`: no way to the menu -----------------------------
+
+def test_join_reads_the_code_from_the_environment_and_passes_no_menu_on(tmp_path, capsys, opened, monkeypatch):
+    data = tmp_path / "data"
+    main(["new", "property", "--players", "remote:Ann,remote:Bob", "--data-dir", str(data)])
+    lines = join_lines(capsys.readouterr().out)
+    monkeypatch.setenv(cli.CODE_VARIABLE, lines["Ann"])
+    assert main(["join", "--no-menu", "--data-dir", str(data)]) == 0
+    assert main(["join", lines["Bob"], "--data-dir", str(data)]) == 0  # a code given wins
+    [confined, free] = opened
+    assert confined["joined"].seat == 0 and confined["confined"]
+    assert free["joined"].seat == 1 and not free["confined"]
+    monkeypatch.delenv(cli.CODE_VARIABLE)
+    assert main(["join", "--data-dir", str(data)]) == 1
+    assert "Type the join code you were given" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("keys", [["q"], ["ctrl+p"]])
+async def test_a_confined_table_ends_the_app_when_left_and_keeps_no_settings(tmp_path, monkeypatch, keys):
+    from cardtable.app import CardtableApp
+    from cardtable.settings import Settings
+
+    monkeypatch.setenv("CARDTABLE_CONFIG_DIR", str(tmp_path / "config"))
+    store = SaveStore(tmp_path / "data")
+    match = property_match(("Ann", "Bob"))
+    game_id = store.create(match, [0])
+    joined = Joined(game_id, 0)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=game_id, joined=joined,
+                       confined=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.screen.match is match and app.screen.elsewhere == (1,)
+        app.set_four_colour(True)  # for this player only: the machine's settings file is not theirs
+        assert not (tmp_path / "config").exists()
+        if keys == ["q"]:
+            await pilot.press("q")
+        else:  # the results' New game starts nothing on this machine either
+            from cardtable.screens.results import results_screen
+
+            app.push_screen(results_screen(match, app.settings))
+            await pilot.pause()
+            await pilot.press("n")
+        await pilot.pause()
+        assert not app.is_running
+    assert len(store.list()) == 1

@@ -75,8 +75,14 @@ async def test_without_the_token_the_page_is_refused_with_how_to_get_in(server):
             page = await response.text()
             assert response.status == 403 and "Set-Cookie" not in response.headers
         assert TOLD_HOW in page and "?token=" in page
-        for path in ("/static/js/textual.js", "/fonts/DejaVuSansMono.woff", "/full", "/download/x"):
+        for path in ("/ws", "/download/x"):
             async with session.get(f"{server.base}{path}") as response:
+                assert response.status == 403, path
+        # what the join page loads is the same for everyone: no token, but only by this server's name
+        for path in ("/static/js/textual.js", "/fonts/DejaVuSansMono.woff"):
+            async with session.get(f"{server.base}{path}") as response:
+                assert response.status == 200, path
+            async with session.get(f"{server.base}{path}", headers={"Host": "evil.example"}) as response:
                 assert response.status == 403, path
 
 
@@ -228,3 +234,27 @@ async def test_kill_9_of_the_server_leaves_no_app_running(tmp_path):
         for app in apps:
             if running(app):
                 os.kill(app, signal.SIGKILL)
+
+
+# -- the join page: a join code, no token ------------------------------------------------------
+async def test_the_join_page_needs_no_token_but_its_table_needs_a_right_code(server):
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{server.base}/join") as response:
+            assert response.status == 200 and 'name="code"' in await response.text()
+            assert "Set-Cookie" not in response.headers
+        for path in ("/play", "/join-ws"):  # no ticket: nothing opens
+            async with session.get(f"{server.base}{path}") as response:
+                assert response.status == 403, path
+        async with session.post(f"{server.base}/join", data={"code": "0000-0000"}, allow_redirects=False) as response:
+            assert response.status == 403 and "Set-Cookie" not in response.headers
+            assert "No game has the join code 0000-0000" in html.unescape(await response.text())
+        async with session.post(f"{server.base}/join", data={"code": "<b>x</b>"}, allow_redirects=False) as response:
+            page = await response.text()
+            assert response.status == 403 and "<b>x</b>" not in page and "is not a join code" in page
+        # another site's page cannot post a code for its visitor
+        async with session.post(f"{server.base}/join", data={"code": "0000-0000"}, allow_redirects=False,
+                                headers={"Origin": "http://evil.example"}) as response:
+            assert response.status == 403 and "another site" in await response.text()
+        async with session.get(f"{server.base}/play", headers={"Cookie": f"cardtable-join-{server.port}=forged"}
+                               ) as response:
+            assert response.status == 403

@@ -165,6 +165,9 @@ class ResultsScreen(ReadOnlyTable):
     def action_new_game(self) -> None:
         from .setup import SetupScreen
 
+        if getattr(self.app, "confined", False):  # its player starts no game on this machine
+            self.app.exit()
+            return
         self.app.show_menu()
         self.app.push_screen(SetupScreen(self.replay.spec.name, self.replay.seats))
 

@@ -108,11 +108,9 @@ class Gate:
     def refusal(self, host: str | None, origin: str | None, token: str | None, cookie: str | None) -> str | None:
         """Why a request with these headers, ``?token=`` and cookie is refused, in words; None
         to let it in (with the right token: the caller then sets the cookie)."""
-        if not self.host_ok(host):
-            return (f"This cardtable does not answer to the name {(host or '(none)')[:100]}. Open the address "
-                    "that cardtable serve printed when it started (behind a proxy, start it with --public-url).")
-        if origin is not None and not self.origin_ok(origin):
-            return "This cardtable answers only its own pages, not another site's."
+        refused = self.place_refusal(host, origin)
+        if refused is not None:
+            return refused
         if token is not None:
             return None if self.token_ok(token) else (
                 "That token is not this server's: open the address that cardtable serve printed when it "
@@ -121,6 +119,17 @@ class Gate:
             return None
         return ("This cardtable is private. Open the address that cardtable serve printed when it started "
                 "(it ends in ?token=…); each start makes a new one.")
+
+    def place_refusal(self, host: str | None, origin: str | None) -> str | None:
+        """Why a request with these headers is refused whoever makes it (asked by a name not
+        this server's, or from another site's page), in words; None when it may go on: the
+        join page and what it loads need no token (the join code is their key)."""
+        if not self.host_ok(host):
+            return (f"This cardtable does not answer to the name {(host or '(none)')[:100]}. Open the address "
+                    "that cardtable serve printed when it started (behind a proxy, start it with --public-url).")
+        if origin is not None and not self.origin_ok(origin):
+            return "This cardtable answers only its own pages, not another site's."
+        return None
 
     def cookie(self) -> tuple[str, str]:
         """The cookie to set for a browser that came with the right token: (name, value)."""
