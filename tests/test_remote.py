@@ -379,6 +379,9 @@ async def test_a_confined_table_ends_the_app_when_left_and_keeps_no_settings(tmp
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert app.screen.match is match and app.screen.elsewhere == (1,)
+        shown = {binding.description for (_, binding, enabled, _) in app.screen.active_bindings.values()
+                 if binding.show and enabled}
+        assert "Leave" in shown and "Menu" not in shown  # the footer says where q goes
         app.set_four_colour(True)  # for this player only: the machine's settings file is not theirs
         assert not (tmp_path / "config").exists()
         if keys == ["q"]:

@@ -117,6 +117,7 @@ class TableScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo"),
         Binding("question_mark", "rules", "Rules & keys", key_display="?"),
         Binding("q", "leave", "Menu"),
+        Binding("q", "leave_app", "Leave", show=True),  # a confined seat (SSH, the join page): no menu
         Binding("escape", "escape", "Close / leave", show=False),
     ]
 
@@ -705,6 +706,8 @@ class TableScreen(Screen[None]):
 
     # -- actions -------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("leave", "leave_app"):  # the footer names where q goes
+            return getattr(self.app, "confined", False) == (action == "leave_app")
         if action == "undo":
             return True if self.match.can_undo(self.viewer) else None
         if action == "command_bar":
@@ -774,6 +777,9 @@ class TableScreen(Screen[None]):
         from .rules import RulesScreen, keys_of
 
         self.app.push_screen(RulesScreen(self.match.spec.name, keys=keys_of(self)))
+
+    def action_leave_app(self) -> None:
+        self.action_leave()  # a confined app ends where another would show the menu
 
     def action_leave(self) -> None:
         """Back to the menu; the game is saved (it already was, after every move). When its
