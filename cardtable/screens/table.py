@@ -732,6 +732,14 @@ class TableScreen(Screen[None]):
         """A key bound here that would do nothing now says why, on the spot (the footer greys
         or hides it, but a player who presses it deserves a word). Bindings run after the key
         has passed through the screen, so this asks the same question they will."""
+        bar = self.command_bar
+        if bar.is_open and self.app.focused is not bar.input and event.is_printable and event.character:
+            # typed before the just-opened bar took the focus: the letters are the command's
+            event.stop()
+            event.prevent_default()
+            bar.input.insert_text_at_cursor(event.character)
+            bar.input.focus()
+            return
         bound = [(node, binding) for node, bindings in self._modal_binding_chain
                  for binding in bindings.key_to_bindings.get(event.key, ())]
         if not bound:

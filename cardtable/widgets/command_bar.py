@@ -107,7 +107,7 @@ class CommandBar(Widget):
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield Label(":", id="command-prompt")
-            yield CommandInput(id="command-input")
+            yield CommandInput(id="command-input", select_on_focus=False)  # letters typed as it opens are kept
         yield Static(id="command-hint")
 
     @property

@@ -124,6 +124,18 @@ async def test_command_bar_plays_a_legal_command_logs_and_saves_it(tmp_path):
         assert not [note for note in notes if note[1] == "error"]
 
 
+async def test_letters_typed_before_the_opened_bar_takes_the_focus_go_into_it(tmp_path):
+    # a fast typist's first letters after ':' reached the table ("p is not a key of this table")
+    app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table.command_bar.open(table.legal_texts())
+        table.hand.focus()  # as if the bar had not taken the focus yet
+        await pilot.press("p", "l")
+        assert table.command_bar.input.value == "pl" and table.command_bar.input.has_focus
+        assert not [note for note in notes if "not a key" in str(note)]
+
+
 async def test_an_illegal_command_is_refused_and_changes_nothing(tmp_path):
     app, table, match, store, game_id, notes = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
     async with app.run_test(size=SMALL, notifications=True) as pilot:
