@@ -3,8 +3,8 @@
 Some games list a great many commands that are rarely read: every discard of one to four cards
 of an eight-card hand is 162 commands, of which a random player takes one and a bot often none.
 Making them all, at every turn, was most of the time a simulation spent. ``Listing`` reads
-several sequences as one list (``legal`` answers one), and ``Made`` makes each of its commands
-when it is read; both compare equal to a list of the same commands, as ``legal``'s answer did.
+several sequences as one list (``legal`` answers one), and ``MadeWhenRead`` makes each of its
+commands when it is read; both compare equal to a list of the same commands, as ``legal``'s answer did.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ S = TypeVar("S")
 
 
 class _ReadAsList(Sequence[T]):
-    """A sequence that compares, prints and slices as the list of its items."""
+    """A sequence that compares, prints, slices and adds up as the list of its items."""
 
     __slots__ = ()
 
@@ -32,11 +32,21 @@ class _ReadAsList(Sequence[T]):
     def __repr__(self) -> str:
         return repr(list(self))
 
+    def __add__(self, other: Any) -> list[Any]:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return [*self, *other]
+
+    def __radd__(self, other: Any) -> list[Any]:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return [*other, *self]
+
     def _slice(self, index: slice) -> list[T]:
         return [self[i] for i in range(*index.indices(len(self)))]
 
 
-class Made(_ReadAsList[T]):
+class MadeWhenRead(_ReadAsList[T]):
     """``make(item)`` for each of ``items``, made when it is read."""
 
     __slots__ = ("_items", "_make")
@@ -85,4 +95,4 @@ class Listing(_ReadAsList[T]):
         return chain.from_iterable(self._parts)
 
 
-__all__ = ["Listing", "Made"]
+__all__ = ["Listing", "MadeWhenRead"]

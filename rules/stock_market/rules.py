@@ -25,7 +25,7 @@ from rules.core import (
     Card, IllegalCommand, Option, Outcome, Suit, build_deck, chance, check_awaited, check_setup,
     sort_cards,
 )
-from rules.core.listing import Listing, Made
+from rules.core.listing import Listing, MadeWhenRead
 from rules.core.piles import draw, shuffled
 from rules.core.words import Sentence, dollars, join_names, player, plural, say, winners_sentence
 
@@ -694,7 +694,7 @@ def discard_choices(hand: Sequence[Card]) -> Sequence[Discard]:
     groups = []  # for each card of the sorted hand, the number of its face among the hand's
     for i, card in enumerate(ordered):
         groups.append(groups[-1] + (card.face != ordered[i - 1].face) if i else 0)
-    return Made(_discard_places(tuple(groups)), lambda places: Discard(tuple(ordered[i] for i in places)))
+    return MadeWhenRead(_discard_places(tuple(groups)), lambda places: Discard(tuple(ordered[i] for i in places)))
 
 
 @lru_cache(maxsize=512)

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rules.core.listing import Listing, Made
+from rules.core.listing import Listing, MadeWhenRead
 
 
 def test_a_listing_reads_as_the_list_of_its_parts():
@@ -14,7 +14,7 @@ def test_a_listing_reads_as_the_list_of_its_parts():
         made.append(n)
         return 2 * n
 
-    listing = Listing(["a"], [], Made([1, 2, 3], double), ("z",))
+    listing = Listing(["a"], [], MadeWhenRead([1, 2, 3], double), ("z",))
     assert made == []  # nothing is made until it is read
     assert len(listing) == 5
     assert listing[2] == 4 and made == [2]
@@ -24,6 +24,8 @@ def test_a_listing_reads_as_the_list_of_its_parts():
     assert listing == ["a", 2, 4, 6, "z"] and ["a", 2, 4, 6, "z"] == listing
     assert listing != ["a", 2, 4, 6] and listing != ["a", 2, 4, 6, "y"] and listing != "a246z"
     assert repr(listing) == "['a', 2, 4, 6, 'z']"
+    assert listing + ["!"] == ["a", 2, 4, 6, "z", "!"] and ("!",) + listing == ["!", "a", 2, 4, 6, "z"]
+    assert isinstance(listing + [], list) and isinstance([] + listing, list)
     assert 6 in listing and 3 not in listing and listing.index(6) == 3
     for wrong in (5, -6):
         with pytest.raises(IndexError):
@@ -34,6 +36,6 @@ def test_a_listing_reads_as_the_list_of_its_parts():
 
 
 def test_made_reads_as_its_items_made():
-    made = Made(range(4), lambda n: n * n)
+    made = MadeWhenRead(range(4), lambda n: n * n)
     assert made == [0, 1, 4, 9] and made[-1] == 9 and made[1:3] == [1, 4] and list(made) == [0, 1, 4, 9]
-    assert Made([], str) == [] and len(made) == 4
+    assert MadeWhenRead([], str) == [] and len(made) == 4
