@@ -69,11 +69,12 @@ class MadeWhenRead(_ReadAsList[T]):
 class Listing(_ReadAsList[T]):
     """The sequences ``parts`` read as one list, in order."""
 
-    __slots__ = ("_parts", "_length")
+    __slots__ = ("_parts", "_lengths", "_length")
 
     def __init__(self, *parts: Sequence[T]) -> None:
-        self._parts = [part for part in parts if len(part)]
-        self._length = sum(len(part) for part in self._parts)
+        self._lengths = [len(part) for part in parts]
+        self._parts = parts
+        self._length = sum(self._lengths)
 
     def __len__(self) -> int:
         return self._length
@@ -85,10 +86,10 @@ class Listing(_ReadAsList[T]):
             index += self._length
         if not 0 <= index < self._length:
             raise IndexError("Listing index out of range")
-        for part in self._parts:
-            if index < len(part):
+        for part, length in zip(self._parts, self._lengths):
+            if index < length:
                 return part[index]
-            index -= len(part)
+            index -= length
         raise AssertionError("unreachable: the index is below the length")  # pragma: no cover
 
     def __iter__(self) -> Iterator[T]:
