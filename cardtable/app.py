@@ -8,7 +8,7 @@ goes back to it. The tables themselves live in ``cardtable.screens.table`` and b
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -28,7 +28,7 @@ from .settings import save_settings as write_settings
 if TYPE_CHECKING:
     from rules.core import Match, Replay
     from .record import Record
-    from .store import SaveStore
+    from .store import Joined, SaveStore
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -55,7 +55,8 @@ class QuitQuestion(ConfirmScreen):
 
 class CardtableApp(App[None]):
     """The terminal card table. With ``match`` (and its save ``game_id``) the game's table opens
-    at once, over the main menu; with ``replay``, the replay of a game."""
+    at once, over the main menu; with ``joined`` too, as the seat a join code opened (or the
+    spectators' view); with ``replay``, the replay of a game."""
 
     TITLE = "cardtable"
     CSS_PATH = "app.tcss"
@@ -69,6 +70,7 @@ class CardtableApp(App[None]):
         game_id: str | None = None,
         notice: str | None = None,
         replay: Replay | None = None,
+        joined: Joined | None = None,
     ) -> None:
         super().__init__()
         if store is None:
@@ -81,6 +83,7 @@ class CardtableApp(App[None]):
             settings, self._problems = read_settings()
         self.settings = settings
         self._start = (match, game_id, notice)
+        self._joined = joined
         self._replay = replay
         self._record: Record | None = None
         self._focus_before_small: Widget | None = None
@@ -114,7 +117,7 @@ class CardtableApp(App[None]):
                 except OSError as error:  # play on unsaved rather than not at all
                     failure = error
                     self.notify_not_saved(error)
-            self.open_game(match, game_id, failure)
+            self.open_game(match, game_id, failure, **self.seating(self._joined))
             if notice:
                 self.notify(notice, title="Resumed at its last good move",
                             severity="warning", timeout=20, markup=False)
@@ -135,19 +138,55 @@ class CardtableApp(App[None]):
                     title="This game is not being saved", severity="error", timeout=20, markup=False)
 
     # -- the ways between screens --------------------------------------------------------------
-    def open_table(self, match: Match, game_id: str | None, not_saved: Exception | None = None) -> None:
+    def open_table(self, match: Match, game_id: str | None, not_saved: Exception | None = None, *,
+                   here: Iterable[int] | None = None, watching: bool = False) -> None:
         """Put ``match`` on its game's table, directly above the main menu. ``not_saved`` is why
         its first save failed (the player was told; the table keeps trying and asks before
-        leaving)."""
+        leaving). ``here``: the seats played at this screen (by default every human seat the
+        store does not know as played from another screen); ``watching``: a spectator's
+        table."""
         from .games import table_screen_for
 
+        if here is None and not watching:
+            here = self.seats_here(match, game_id)
         self.show_menu()
-        table = table_screen_for(match.spec.name)(match, game_id, self.store, self.settings)
+        table = table_screen_for(match.spec.name)(match, game_id, self.store, self.settings, here=here,
+                                                  watching=watching)
         if not_saved is not None:
             table.save_error = str(not_saved)
         self.push_screen(table)
 
-    def open_game(self, match: Match, game_id: str | None, not_saved: Exception | None = None) -> None:
+    def seats_here(self, match: Match, game_id: str | None) -> tuple[int, ...]:
+        """The human seats of a game this screen plays: all but those with a join code."""
+        try:
+            elsewhere = self.store.remote_seats(game_id) if game_id is not None else frozenset()
+        except OSError:
+            elsewhere = frozenset()  # the store cannot be read: the moves will say so
+        return tuple(seat for seat, player in enumerate(match.seats) if player.is_human and seat not in elsewhere)
+
+    @staticmethod
+    def seating(joined: Joined | None) -> dict[str, Any]:
+        """``open_game``'s seating for a game a join code opened (nothing for any other)."""
+        if joined is None:
+            return {}
+        if joined.seat is None:
+            return {"watching": True}
+        return {"here": (joined.seat,)}
+
+    def join_game(self, joined: Joined) -> str | None:
+        """Open the game a join code opened, as its seat (or the spectators' view); a sentence
+        saying why when it cannot be opened."""
+        from rules.core.errors import RulesError
+
+        try:
+            opened = self.store.open(joined.game_id)
+        except (OSError, LookupError, RulesError) as error:
+            return f"The game of this code cannot be opened: {error}"
+        self.open_game(opened.match, joined.game_id, **self.seating(joined))
+        return None
+
+    def open_game(self, match: Match, game_id: str | None, not_saved: Exception | None = None, *,
+                  here: Iterable[int] | None = None, watching: bool = False) -> None:
         """The table of a game in play; the results of a finished one."""
         if match.over:
             from .screens.results import results_screen
@@ -155,7 +194,7 @@ class CardtableApp(App[None]):
             self.show_menu()
             self.push_screen(results_screen(match, self.settings))
         else:
-            self.open_table(match, game_id, not_saved)
+            self.open_table(match, game_id, not_saved, here=here, watching=watching)
 
     def open_replay(self, replay: Replay, notice: str | None = None) -> None:
         """The replay of a game, above the screens already open."""

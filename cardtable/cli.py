@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for t
 
     from .record import HeadToHead, PlayerStats
 from .paths import UnusablePath, finish_writes_before_dying, user_path
-from .store import SaveInfo, SaveStore, is_valid_id
+from .store import Joined, SaveInfo, SaveStore, is_valid_id
 from .settings import config_dir
 
 PROG = "cardtable"
@@ -38,7 +38,12 @@ Players, in seat order, separated by commas:
   bot:Cleo       a bot of the game's best level named Cleo
   random:Dan     a bot that plays random legal moves (also bot-random:Dan)
   LEVEL:Eve      a bot of that level (also bot-LEVEL:Eve)
+  remote:Fay     a person at another screen: a line 'Fay: cardtable join CODE' is printed
+                 for them (and one for spectators); the table opens for the seats here, and
+                 with none here (all remote or bots) the command ends after the lines
 """
+
+REMOTE = "remote"
 
 
 class UsageError(Exception):
@@ -64,13 +69,13 @@ class _Parser(argparse.ArgumentParser):
 
 # -- the app -------------------------------------------------------------------------------
 def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None,
-               notice: str | None = None, replay: Replay | None = None) -> int:
-    """Run the Textual app (the menu, the table of ``match``, or the replay of a game) until the
-    player quits; ``notice`` is shown as it opens."""
+               notice: str | None = None, replay: Replay | None = None, joined: Joined | None = None) -> int:
+    """Run the Textual app (the menu, the table of ``match`` — as the seat ``joined`` names, if
+    given —, or the replay of a game) until the player quits; ``notice`` is shown as it opens."""
     from .app import CardtableApp  # here, so the other commands never import Textual
 
     finish_writes_before_dying()
-    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice, replay=replay)
+    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice, replay=replay, joined=joined)
     try:
         app.run()
     finally:
@@ -104,16 +109,25 @@ def bot_level(spec: Any, word: str) -> str:
 
 def parse_players(spec: Any, text: str) -> list[Seat]:
     """``"Ann,Bob,bot:Cleo,random:Dan"`` → seats (see SEAT_HELP)."""
+    return parse_seating(spec, text)[0]
+
+
+def parse_seating(spec: Any, text: str) -> tuple[list[Seat], list[int]]:
+    """``"Ann,remote:Bob,bot:Cleo"`` → the seats, and those played from other screens (to
+    the rules, a remote seat is a human seat: the store keeps which are remote)."""
     from rules.core.match import Seat
 
-    seats = []
+    seats, remote = [], []
     for item in text.split(","):
         kind, sep, name = item.partition(":")
         if not sep:
             seats.append(Seat(item.strip()))
+        elif kind.strip().lower() == REMOTE:
+            remote.append(len(seats))
+            seats.append(Seat(name.strip()))
         else:
             seats.append(Seat(name.strip(), bot_level(spec, kind)))
-    return seats
+    return seats, remote
 
 
 def parse_levels(spec: Any, text: str | None) -> list[tuple[str, str]]:
@@ -178,11 +192,18 @@ def build_parser() -> argparse.ArgumentParser:
         return commands.add_parser(name, help=summary, description=summary, parents=[sub_data],
                                    games_after=games_after, formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    new = command("new", "Start a new game and open its table.", SEAT_HELP + "\n")
+    new = command("new", "Start a new game and open its table (for the seats at this screen).", SEAT_HELP + "\n")
     new.add_argument("game", metavar="GAME", help="the game to play (see the list below)")
     new.add_argument("--players", required=True, metavar="LIST", help="the players in seat order, e.g. Ann,Bob,bot:Cleo")
     new.add_argument("--seed", type=int, help="deal from this seed (the same seed, the same deal)")
     new.add_argument("--option", action="append", metavar="KEY=VALUE", help="a setup option; may be repeated")
+
+    join = command("join", "Open the table of a game played from several screens, as the seat a join code "
+                           "opens (or, with the spectators' code, the public view).")
+    join.epilog = ("A code is 8 letters and digits, like K7QX-M2PD: case does not matter, nor the dash;\n"
+                   "I and L are read as 1, O as 0. 'cardtable new' prints the codes; the saves screen\n"
+                   "(c) of the machine holding the game shows them again and can renew one.")
+    join.add_argument("code", metavar="CODE", help="the join code, e.g. K7QX-M2PD")
 
     resume = command("resume", "Open a saved game (by default the most recent unfinished one).")
     resume.add_argument("id", nargs="?", metavar="ID", help="the save's id, or the start of it (see 'cardtable saves')")
@@ -241,13 +262,47 @@ def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
     spec = rules.find_game(args.game)
     from rules.core.match import Match
 
-    match = Match(spec, parse_players(spec, args.players), parse_options(args.option), args.seed)
+    seats, remote = parse_seating(spec, args.players)
+    match = Match(spec, seats, parse_options(args.option), args.seed)
     try:
-        game_id: str | None = store.create(match)
+        game_id: str | None = store.create(match, remote)
     except OSError as error:  # play on, unsaved: the table says so at once and keeps trying
+        if remote:  # the other screens meet in the store: without it they cannot join
+            return fail(f"{error} A game with players at other screens needs the store: it was not begun.", 1)
         print(f"{PROG}: {error} The game opens all the same, but it is not being saved.", file=sys.stderr)
         game_id = None
+    if remote and game_id is not None:
+        print_join_lines(args, store, match, game_id)
+        if not any(seat.is_human and place not in remote for place, seat in enumerate(match.seats)):
+            return 0  # nobody plays here: the others open it with their codes
     return launch_app(store, match, game_id)
+
+
+def print_join_lines(args: argparse.Namespace, store: SaveStore, match: Match, game_id: str) -> None:
+    """One line per remote seat, ``NAME: cardtable join CODE``, and the spectators' line. A
+    data folder given on the command line is part of the command (the codes live there). A
+    server that may be running (``cardtable serve``) is not named: nothing says where one is."""
+    import shlex
+
+    codes = store.codes(game_id)
+    data_dir = f" --data-dir {shlex.quote(str(args.data_dir))}" if args.data_dir is not None else ""
+    for seat, code in codes.items():
+        who = "Spectators" if seat is None else match.names[seat]
+        print(f"{who}: {PROG}{data_dir} join {code}")
+    sys.stdout.flush()
+
+
+def cmd_join(args: argparse.Namespace, store: SaveStore) -> int:
+    from .store import CodeError
+
+    try:
+        joined = store.join(args.code)
+        opened = store.open(joined.game_id)
+    except (CodeError, LookupError) as error:
+        return fail(str(error.args[0]), 1)
+    finally:
+        report_problems(store)
+    return launch_app(store, opened.match, joined.game_id, opened.notice, joined=joined)
 
 
 def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
@@ -501,10 +556,10 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
         return fail(str(error), 1)
 
 
-COMMANDS = {None: cmd_menu, "new": cmd_new, "resume": cmd_resume, "saves": cmd_saves,
+COMMANDS = {None: cmd_menu, "new": cmd_new, "join": cmd_join, "resume": cmd_resume, "saves": cmd_saves,
             "export": cmd_export, "import": cmd_import, "simulate": cmd_simulate, "replay": cmd_replay,
             "stats": cmd_stats, "serve": cmd_serve}
-OPENS_THE_APP = frozenset({None, "new", "resume", "replay", "serve"})
+OPENS_THE_APP = frozenset({None, "new", "join", "resume", "replay", "serve"})
 """The commands that run the app (serve: one for each browser), which reads the settings."""
 
 

@@ -461,8 +461,7 @@ def print_soak(kills: int) -> None:
     import random
     import signal
 
-    from store_helpers import stored_moves
-    from test_store_kills import CHILD, check
+    from test_store_kills import CHILD, Told, check
 
     rng = random.Random(1)
     acknowledged: dict[str, list[list]] = {}
@@ -474,16 +473,9 @@ def print_soak(kills: int) -> None:
             time.sleep(rng.uniform(0, 0.6))  # a random moment: starting, replaying, writing
             child.send_signal(signal.SIGKILL)
             out, _ = child.communicate(timeout=60)
-            game_id = None
+            told = Told(root, acknowledged)
             for line in out.splitlines(keepends=True):
-                if not line.endswith("\n"):
-                    break  # killed in the middle of saying it
-                words = line.rstrip("\n").split(maxsplit=2)
-                if words and words[0] == "game":
-                    game_id = words[1]
-                    acknowledged[game_id] = stored_moves(root, game_id)[: int(words[2])]
-                elif words and words[0].isdigit() and game_id is not None:
-                    acknowledged[game_id].append([int(words[1]), words[2]])
+                told.take(line)  # a line the kill cut short is not acknowledged
             check(root, acknowledged)
         moves = sum(len(moves) for moves in acknowledged.values())
     print(f"kill -9 soak: {kills} kills at random moments, {moves} acknowledged moves in {len(acknowledged)} games, "

@@ -171,7 +171,7 @@ def run_tests(where: Path, tests: list[str], timeout: float) -> bool:
     env = {**os.environ, "PYTHONPATH": str(where), "PYTHONDONTWRITEBYTECODE": "1"}
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests],
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "0", *tests],
             cwd=where, env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False  # a hang is a failure the player would notice

@@ -7,10 +7,14 @@ the position survives a JSON round trip (compared as a state); the notation of e
 reads back to the same command; cards and money are conserved; undo restores the position; the
 game ends; replaying seed + commands gives the same state.
 
-Secrecy, at random points: for every seat, a state sampled from what that seat sees looks the
-same to it (the same view, status and legal commands), and the seat's own commands tell it the
-same things there as in the real game — so nothing a seat can do or read depends on what it
-cannot see."""
+Every position keeps the game's invariants (``spec.invariants``: hand make-up, counts, money,
+piles), and every awaited seat has a legal command.
+
+Secrecy, at random points: for every seat, states sampled from what that seat sees look the
+same to it (the same view, status and legal commands), hold the same cards and money, keep the
+invariants and leave no awaited seat without a command (a sample the rules could not have dealt
+misleads every search), and the seat's own commands tell it the same things there as in the real
+game — so nothing a seat can do or read depends on what it cannot see."""
 
 from __future__ import annotations
 
@@ -27,7 +31,8 @@ from rules.core import Card, IllegalCommand, Match, RulesError, Seat
 GAMES = sorted(rules.GAMES)
 SEEDS = range(4)
 MAX_COMMANDS = 20_000
-SECRECY_EVERY = 5  # steps between secrecy checks (each samples a state for every seat)
+SECRECY_EVERY = 5  # steps between secrecy checks (each samples states for every seat)
+SAMPLES = 3  # states sampled from each seat's view at a secrecy check
 
 
 def player_counts(spec):
@@ -98,13 +103,27 @@ def told(spec, state, seat, command, reader):
             if e.visible_to(reader) and not e.reveals]
 
 
+def check_invariants(spec, state, what):
+    """The game's invariants (hand make-up, counts, money, piles) hold; every awaited seat has a
+    legal command."""
+    broken = spec.invariants(state)
+    assert not broken, f"{spec.name}: {what} breaks its invariants: {broken}"
+    for seat in spec.awaiting(state):
+        assert spec.legal(state, seat), f"{spec.name}: seat {seat} is awaited in {what} but has no legal command"
+
+
 def check_secrecy(spec, state, rng):
     awaiting = sorted(spec.awaiting(state))
     for seat in [None, *range(len(spec.view(state, None).names))]:
         view = spec.view(state, seat)
-        sampled = spec.sample(view, random.Random(rng.randrange(10**9)))
-        assert spec.view(sampled, seat) == view, f"{spec.name}: seat {seat}'s view differs on a sample"
-        assert sorted(spec.awaiting(sampled)) == awaiting
+        first = rng.randrange(10**9)  # one draw of rng, so the playout's other choices stay as they were
+        samples = [spec.sample(view, random.Random(first + k)) for k in range(SAMPLES)]
+        for sampled in samples:
+            assert spec.view(sampled, seat) == view, f"{spec.name}: seat {seat}'s view differs on a sample"
+            assert sorted(spec.awaiting(sampled)) == awaiting
+            assert spec.conserved(sampled) == spec.conserved(state), f"{spec.name}: a sample's cards or money differ"
+            check_invariants(spec, sampled, f"a sample from seat {seat}'s view")
+        sampled = samples[0]
         if seat is None:
             continue
         legal = spec.legal(state, seat)
@@ -131,6 +150,7 @@ def test_random_playout(game, seed):
         state = match.state
         before = copy.deepcopy(state)
         assert round_trip(spec, state) == state, f"{game}: the JSON round trip changes the position"
+        check_invariants(spec, state, f"the position at step {step}")
         awaiting = sorted(match.awaiting)
         assert awaiting, f"{game}: nobody is awaited at step {step} but the game is not over"
         seat = rng.choice(awaiting)

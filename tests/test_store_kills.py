@@ -52,32 +52,54 @@ def test_a_writer_killed_at_random_moments_loses_no_acknowledged_move(tmp_path):
     acknowledged: dict[str, list[list]] = {}
     for kill in range(KILLS):
         child = subprocess.Popen([sys.executable, "-c", CHILD, str(root)], stdout=subprocess.PIPE, text=True)
-        game_id = None
+        told = Told(root, acknowledged)
         wait_for = rng.choice([0, 0, 1, 2, 3, 5, 8, 13, 21])  # 0: kill it while it starts up
-        seen = 0
         try:
-            while seen < wait_for:
-                words = child.stdout.readline().rstrip("\n").split(maxsplit=2)
-                if not words or words[0] == "over":
+            while told.moves < wait_for:
+                line = child.stdout.readline()
+                if not line or not told.take(line):
                     break
-                if words[0] == "game":
-                    # it opened the game with the moves before it: the last may be one written
-                    # but never acknowledged when the child before was killed
-                    game_id, opened = words[1], int(words[2])
-                    known = acknowledged.setdefault(game_id, [])
-                    assert opened >= len(known), "the game lost moves it had"
-                    known[:] = stored_moves(root, game_id)[:opened]
-                    continue
-                number, seat, text = int(words[0]), int(words[1]), words[2]
-                moves = acknowledged[game_id]
-                assert number == len(moves) + 1
-                moves.append([seat, text])
-                seen += 1
         finally:
             child.send_signal(signal.SIGKILL)
             child.wait(timeout=60)
+            # what the child said before it died it said once the move was committed: those
+            # moves are acknowledged too (a line the kill cut short is not)
+            rest = child.stdout.read()
             child.stdout.close()
+        for line in rest.splitlines(keepends=True):
+            told.take(line)
         check(root, acknowledged)
+
+
+class Told:
+    """What a child has said: the game it opened and each move it was told was written."""
+
+    def __init__(self, root: Path, acknowledged: dict[str, list[list]]) -> None:
+        self.root, self.acknowledged = root, acknowledged
+        self.game_id: str | None = None
+        self.moves = 0
+
+    def take(self, line: str) -> bool:
+        """Note one whole line; False once the child says the game is over."""
+        words = line.rstrip("\n").split(maxsplit=2)
+        if not line.endswith("\n") or not words:
+            return True
+        if words[0] == "over":
+            return False
+        if words[0] == "game":
+            # it opened the game with the moves before it: the last may be one written but
+            # never acknowledged when the child before was killed
+            self.game_id, opened = words[1], int(words[2])
+            known = self.acknowledged.setdefault(self.game_id, [])
+            assert opened >= len(known), "the game lost moves it had"
+            known[:] = stored_moves(self.root, self.game_id)[:opened]
+            return True
+        number, seat, text = int(words[0]), int(words[1]), words[2]
+        moves = self.acknowledged[self.game_id]
+        assert number == len(moves) + 1
+        moves.append([seat, text])
+        self.moves += 1
+        return True
 
 
 def check(root: Path, acknowledged: dict[str, list[list]]) -> None:

@@ -1,4 +1,4 @@
-"""The main menu: new game, resume, stats, rules, settings, quit — by arrow keys, letter keys or mouse."""
+"""The main menu: new game, resume, join a game, stats, rules, settings, quit — by arrow keys, letter keys or mouse."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 ENTRIES = {
     "new_game": ("n", "New game"),
     "resume": ("r", "Resume"),
+    "join": ("j", "Join a game"),
     "stats": ("t", "Stats"),
     "rules": ("u", "Rules"),
     "settings": ("s", "Settings"),
@@ -36,7 +37,9 @@ class MenuScreen(Screen):
     """The first screen. Entering it (again) re-reads the saves list, so the Resume entry counts
     what is there now and any save the store could not bring in is reported."""
 
-    BINDINGS = [Binding(key, action, label) for action, (key, label) in ENTRIES.items()]
+    # the menu's own lines name every key; at 80 columns the footer has room for all but one,
+    # and Quit must stay there
+    BINDINGS = [Binding(key, action, label, show=action != "join") for action, (key, label) in ENTRIES.items()]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -83,6 +86,11 @@ class MenuScreen(Screen):
         from .resume import ResumeScreen
 
         self.app.push_screen(ResumeScreen())
+
+    def action_join(self) -> None:
+        from .join import JoinScreen
+
+        self.app.push_screen(JoinScreen())
 
     def action_stats(self) -> None:
         self.app.action_stats()

@@ -1,6 +1,6 @@
 """The saved games: resume one, replay one (r), delete one to the trash (after a question whose
 default is No), show the trash and restore a game from it, export one to a JSON file (x) or
-import one (i).
+import one (i), show its join codes and renew one (c).
 
 The list shows every game, and the saves of earlier versions that could not be brought into the
 store, with the reason in words (their files are left where they are). A game may be open in
@@ -56,7 +56,19 @@ def save_prompt(info: SaveInfo) -> Content:
 class SavesList(OptionList):
     """The saves, newest first, one option per save (its id is the game id)."""
 
-    BINDINGS = [Binding("enter", "select", "Resume")]
+    # in the trash the same key restores (the screen's u names it in the footer)
+    BINDINGS = [Binding("enter", "select", "Resume"), Binding("enter", "restore_selected", "Restore", show=False)]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        trash = getattr(self.screen, "showing_trash", False)
+        if action == "select":
+            return not trash
+        if action == "restore_selected":
+            return trash
+        return True
+
+    def action_restore_selected(self) -> None:
+        self.action_select()
 
 
 class ImportScreen(ModalScreen[Path | None]):
@@ -108,8 +120,10 @@ class ResumeScreen(Screen):
         Binding("d,delete", "delete", "Delete"),
         Binding("u", "restore", "Restore"),
         Binding("t", "trash", "Trash"),
+        Binding("t", "saves", "Saved games"),  # the same key, named for where it goes back to
         Binding("x", "export", "Export"),
         Binding("i", "import_game", "Import"),
+        Binding("c", "codes", "Codes"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -174,8 +188,13 @@ class ResumeScreen(Screen):
         if action in ("replay", "export"):
             info = self.selected() if self.is_mounted else None
             return False if self.showing_trash else (True if info is not None and not info.damaged else None)
-        if action == "import_game":
+        if action in ("import_game", "trash"):
             return not self.showing_trash
+        if action == "saves":
+            return self.showing_trash
+        if action == "codes":
+            info = self.selected() if self.is_mounted else None
+            return False if self.showing_trash else (True if info is not None and not info.damaged else None)
         return True
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -243,6 +262,14 @@ class ResumeScreen(Screen):
             return
         self.notify(f"Exported the {info.title} game to {path}.", title="Exported", timeout=15, markup=False)
 
+    def action_codes(self) -> None:
+        """The join codes of the game under the cursor (n in them renews one)."""
+        from .join import CodesScreen
+
+        info = self.selected()
+        if info is not None and not self.showing_trash and not info.damaged:
+            self.app.push_screen(CodesScreen(info))
+
     def action_import_game(self) -> None:
         if not self.showing_trash:
             self.app.push_screen(ImportScreen(), self.import_from)
@@ -288,6 +315,9 @@ class ResumeScreen(Screen):
         self.showing_trash = not self.showing_trash
         self.query_one(SavesList).highlighted = 0
         self.reload()
+
+    def action_saves(self) -> None:
+        self.action_trash()
 
     def action_restore(self) -> None:
         info = self.selected()

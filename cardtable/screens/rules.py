@@ -39,41 +39,48 @@ def keys_of(screen: Screen) -> list[KeyRow]:
     own keys) adds none. Keys that do one action with different parameters under one
     description (``1``…``4`` "Choose pile") share a row."""
     app = screen.app
-    rows: dict[tuple[str, str], KeyRow] = {}
-    summed: set[tuple[str, str]] = set()
     chain = [node for node, _bindings in screen._modal_binding_chain if isinstance(node, Widget)]
     later = [node for node in screen.walk_children(with_self=False)
              if node not in chain and node.focusable and node.display]
-    taken: set[str] = set()
-    for node in [*chain, *later]:
-        mine: set[str] = set()
-        for cls in type(node).__mro__:
-            if not cls.__module__.startswith("cardtable.") or "BINDINGS" not in vars(cls):
-                continue
-            for binding in vars(cls)["BINDINGS"]:
-                if not isinstance(binding, Binding) or not binding.description:
+    # every (key, widget, binding) in the order Textual tries them: priority bindings from the
+    # screen down to the focus, then the focus up to the screen, then widgets focused later
+    tried: list[tuple[str, Widget, Binding]] = []
+    for priority, nodes in ((True, reversed(chain)), (False, [*chain, *later])):
+        for node in nodes:
+            for cls in type(node).__mro__:
+                if not cls.__module__.startswith("cardtable.") or "BINDINGS" not in vars(cls):
                     continue
-                keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
-                if not keys:
-                    continue
-                mine.update(keys)
-                # a key shown as the footer shows it ("PgUp"; "1-4" for a run of keys that
-                # share one meaning): the footer and this page name each key alike
-                one = len(binding.key.split(",")) == 1
-                shown = binding.key_display if one and binding.key_display else " ".join(
-                    _key_display(app, key) for key in keys)
-                note = _not_now(app, node, binding)
-                row = (binding.action.split("(")[0], binding.description)
-                if row in rows:
-                    shown_keys, description, first_note = rows[row]
-                    # a game's BINDINGS may repeat the shared table's: one key is named once
-                    if row not in summed and shown not in shown_keys.split(" "):
-                        rows[row] = (f"{shown_keys} {shown}", description, first_note)
-                else:
-                    rows[row] = (shown, binding.description, note)
-                    if one and binding.key_display:
-                        summed.add(row)  # its display already names the keys that follow
-        taken |= mine
+                for binding in vars(cls)["BINDINGS"]:
+                    if isinstance(binding, Binding) and binding.description and binding.priority == priority:
+                        tried += [(key.strip(), node, binding) for key in binding.key.split(",") if key.strip()]
+    # a key means the first binding that takes it (the page lists keys "not now" too)
+    meaning: dict[str, tuple[Widget, Binding]] = {}
+    for key, node, binding in tried:
+        meaning.setdefault(key, (node, binding))
+    rows: dict[tuple[str, str], KeyRow] = {}
+    summed: set[tuple[str, str]] = set()
+    seen: set[int] = set()
+    for _key, node, binding in tried:
+        keys = [key.strip() for key in binding.key.split(",") if meaning.get(key.strip()) == (node, binding)]
+        if not keys or id(binding) in seen:
+            continue
+        seen.add(id(binding))
+        # a key shown as the footer shows it ("PgUp"; "1-4" for a run of keys that share one
+        # meaning): the footer and this page name each key alike
+        one = len(binding.key.split(",")) == 1
+        shown = binding.key_display if one and binding.key_display else " ".join(
+            _key_display(app, key) for key in keys)
+        note = "" if _state(app, node, binding) else "not now"
+        row = (binding.action.split("(")[0], binding.description)
+        if row in rows:
+            shown_keys, description, first_note = rows[row]
+            # a game's BINDINGS may repeat the shared table's: one key is named once
+            if row not in summed and shown not in shown_keys.split(" "):
+                rows[row] = (f"{shown_keys} {shown}", description, first_note)
+        else:
+            rows[row] = (shown, binding.description, note)
+            if one and binding.key_display:
+                summed.add(row)  # its display already names the keys that follow
     return [*rows.values(), *APP_KEYS, QUIT_KEY_IN_BROWSER if app.is_web else QUIT_KEY]
 
 
@@ -82,13 +89,12 @@ def _key_display(app: App, key: str) -> str:
     return app.get_key_display(Binding(key, ""))
 
 
-def _not_now(app: App, node: Widget, binding: Binding) -> str:
-    """Why the key does nothing now, if its widget says so through check_action."""
+def _state(app: App, node: Widget, binding: Binding) -> bool | None:
+    """Whether ``binding`` of ``node`` acts now (its check_action: None greyed, False hidden)."""
     try:
-        allowed = app._check_action_state(binding.action, node)
-    except Exception:  # noqa: BLE001 — an action that needs its parameters: say nothing
-        return ""
-    return "" if allowed else "not now"
+        return app._check_action_state(binding.action, node)
+    except Exception:  # noqa: BLE001 — an action that needs its parameters: count it as acting
+        return True
 
 
 class RulesScreen(Screen):

@@ -15,10 +15,11 @@ screen, overrides ``compose_board`` and ``refresh_board``, adds BINDINGS and act
 
 from __future__ import annotations
 
+import secrets
 import time
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, TypeVar
 
 from textual import events, work
 from textual.app import ComposeResult
@@ -37,7 +38,9 @@ from rules.core.bots import get_bot
 from rules.core.engine import chance
 from rules.core.search import EXPERT, settings_for
 
+from ..remote import bot_choice
 from ..store import Diverged, GameChanged, MovedFirst, SaveError, SaveStore
+from ..store.seats import PRESENCE_SECONDS
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
 from ..widgets.footer import TableFooter
 from ..widgets.words import plain, styled
@@ -81,6 +84,9 @@ NO_BOARD = (
 )
 
 
+# keys Textual itself answers (focus moves) and keys that are only held with others
+_FOCUS_KEYS = frozenset({"tab", "shift+tab", "shift", "ctrl", "alt", "meta", "escape"})
+
 class TableScreen(Screen[None]):
     """The table of ``match`` (saved as ``game_id`` in ``store``).
 
@@ -90,7 +96,13 @@ class TableScreen(Screen[None]):
     ``legal`` the viewer's legal commands, both taken once per change.
 
     When several humans are awaited at once (sealed bids), the curtain calls them one by one in
-    seat order; each enters their command behind it."""
+    seat order; each enters their command behind it.
+
+    ``here`` names the human seats played at this screen (None: every human seat); the others are
+    played from other screens (``cardtable join``): never behind this screen's curtain, never
+    acted for here, their turns shown as waiting for them "at another screen" (or away, when no
+    screen of theirs has been seen for a while). ``watching``: a spectator's table, the public
+    view, read-only (it plays no bot either)."""
 
     CSS_PATH = [Path(__file__).with_name("table.tcss")]
     clock: ClassVar[Callable[[], float]] = staticmethod(time.monotonic)
@@ -109,13 +121,23 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
-                 settings: Settings) -> None:
+                 settings: Settings, *, here: Iterable[int] | None = None, watching: bool = False) -> None:
         super().__init__()
         self.match = match
         self.game_id = game_id
         self.store = store
         self.settings = settings
-        self.humans: tuple[int, ...] = tuple(i for i, seat in enumerate(match.seats) if seat.is_human)
+        self.watching = watching
+        people = tuple(i for i, seat in enumerate(match.seats) if seat.is_human)
+        at_screen = set(people if here is None else here) if not watching else set()
+        self.humans: tuple[int, ...] = tuple(seat for seat in people if seat in at_screen)
+        """The human seats played at this screen."""
+        self.elsewhere: tuple[int, ...] = tuple(seat for seat in people if seat not in at_screen)
+        """The human seats played from other screens."""
+        self.away: frozenset[int] = frozenset()
+        """Seats of ``elsewhere`` no screen has had open lately."""
+        self.screen_id = secrets.token_hex(8)
+        self._presence: Timer | None = None
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.view: View = match.view(self.viewer)
         self.legal: list[Command] = match.legal(self.viewer)
@@ -221,6 +243,7 @@ class TableScreen(Screen[None]):
         self.game_log.four_colour = self.settings.four_colour
         self._unsubscribe = self.match.subscribe(self._on_match_update)
         self._watch_store()
+        self._show_presence()
         settings_changed = getattr(self.app, "settings_changed_signal", None)
         if settings_changed is not None:
             settings_changed.subscribe(self, lambda _settings: self.refresh_table())
@@ -238,6 +261,13 @@ class TableScreen(Screen[None]):
         if self._poll is not None:
             self._poll.stop()
             self._poll = None
+        if self._presence is not None:
+            self._presence.stop()
+            self._presence = None
+            try:
+                self.store.gone(self.game_id, self.screen_id)
+            except (OSError, LookupError):
+                pass  # its row grows old and reads as away
 
     # -- showing the game ----------------------------------------------------------------------
     def refresh_table(self) -> None:
@@ -279,7 +309,16 @@ class TableScreen(Screen[None]):
             if all(match.seats[seat].bot == EXPERT for seat in awaiting):
                 return say("{}  {} (bot: expert) playing…", text, join_names(players(names, bots)))
             return say("{}  {} (bot{}) playing…", text, join_names(players(names, bots)), "s" * (len(bots) > 1))
-        return say("{}  Waiting for {}.", text, join_names(players(names, awaiting)))
+        return say("{}  Waiting for {}.", text, join_names([self.whom(seat) for seat in awaiting]))
+
+    def whom(self, seat: int) -> Sentence:
+        """A seat's name, with "(at another screen)" or "(away)" for a seat played elsewhere."""
+        name = player(self.match.names, seat)
+        if seat in self.away:
+            return say("{} (away: no screen of theirs is open)", name)
+        if seat in self.elsewhere:
+            return say("{} (at another screen)", name)
+        return name
 
     def seat_labels(self) -> list[Text] | None:
         """How the scoreboard names each seat; a game's table may add colours or initials."""
@@ -294,8 +333,9 @@ class TableScreen(Screen[None]):
             return
         if self.viewer is None:
             hand.border_title = "Hands hidden"
-            placeholder = ("Hands stay hidden until the next player is ready."
-                           if self.humans else "Only bots are playing: every hand is hidden.")
+            placeholder = ("You are watching: every hand is hidden." if self.watching
+                           else "Hands stay hidden until the next player is ready." if self.humans
+                           else "Only bots are playing: every hand is hidden.")
         else:
             count = len(self.view.hand)
             hand.border_title = plain(f"{self.match.names[self.viewer]}'s hand · {count} card{'s' * (count != 1)}")
@@ -381,6 +421,28 @@ class TableScreen(Screen[None]):
         if self.store is not None and self.game_id is not None and self._poll is None:
             self._poll = self.set_interval(POLL_SECONDS, self.catch_up)
 
+    def _show_presence(self) -> None:
+        """Say every PRESENCE_SECONDS that this screen has the game open for its seats, and
+        look which seats played elsewhere have no screen open (away). Only for a game played
+        from several screens: a game at one screen writes nothing for it."""
+        if self.store is None or self.game_id is None or not (self.elsewhere or self.watching):
+            return
+        self._be_here()
+        if self._presence is None:
+            self._presence = self.set_interval(PRESENCE_SECONDS, self._be_here)
+
+    def _be_here(self) -> None:
+        try:
+            if self.humans:
+                self.store.here(self.game_id, self.humans, self.screen_id)
+            away = frozenset(self.elsewhere) - self.store.present(self.game_id)
+        except (OSError, LookupError):
+            return  # the store cannot be reached just now: the moves say why if it lasts
+        if away != self.away:
+            self.away = away
+            if self.is_mounted:
+                self._show_status()
+
     def catch_up(self) -> None:
         """Play on the table what other cardtables wrote into the game since it last looked."""
         if self.store is None or self.game_id is None or not self.is_attached:
@@ -407,7 +469,7 @@ class TableScreen(Screen[None]):
                     title="Game changed", timeout=10, markup=False)
         open_game = getattr(self.app, "open_game", None)
         if callable(open_game):
-            open_game(opened.match, self.game_id)
+            open_game(opened.match, self.game_id, here=self.humans, watching=self.watching)
 
     def _record(self) -> None:
         """Add the game that just ended to the record of finished games (the app says in words
@@ -431,7 +493,7 @@ class TableScreen(Screen[None]):
         if match.over:
             self._show_results()
             return
-        if any(match.seats[seat].bot is not None for seat in match.awaiting):
+        if not self.watching and any(match.seats[seat].bot is not None for seat in match.awaiting):
             self._schedule_bot()
         if self._curtain_needed():
             self._hand_over(self.next_human())
@@ -482,17 +544,13 @@ class TableScreen(Screen[None]):
             self._think(seat)
             return
         try:
-            self._play_for_bot(seat, match.bot_move(seat))
-        except Exception as error:  # noqa: BLE001 — a bot's bug must not end the game
-            legal = match.legal(seat)
-            if not legal:
-                self.notify(f"{match.names[seat]} (bot) could not move: {error}", severity="error",
-                            title="Bot stuck", timeout=10, markup=False)
-                return
-            # it plays its first legal move instead, and the table says so
-            self.notify(f"{match.names[seat]} (bot) made a mistake ({error}) and played its first "
-                        "legal move instead.", severity="warning", title="Bot", markup=False)
-            self._play_for_bot(seat, legal[0])
+            command, mistake = bot_choice(match, seat)
+        except RulesError as stuck:
+            self.notify(str(stuck), severity="error", title="Bot stuck", timeout=10, markup=False)
+            return
+        if mistake is not None:  # it plays its first legal move instead, and the table says so
+            self.notify(mistake, severity="warning", title="Bot", markup=False)
+        self._play_for_bot(seat, command)
 
     def _play_for_bot(self, seat: int, command: Command) -> None:
         """A bot's move. When another cardtable moved first (it may drive the same bot), the
@@ -600,8 +658,9 @@ class TableScreen(Screen[None]):
         """Play ``command`` (a Command or its notation) for the viewer. True if the rules took
         it; otherwise the reason is shown as an error notification and nothing changes."""
         if self.viewer is None:
-            self.notify("No player's hand is on the table: nobody can play from here now.",
-                        severity="error", title="Not allowed", markup=False)
+            message = ("You are watching this game: a spectator cannot play." if self.watching else
+                       "No player's hand is on the table: nobody can play from here now.")
+            self.notify(message, severity="error", title="Not allowed", markup=False)
             return False
         try:
             self.make_move(self.viewer, command)
@@ -675,6 +734,11 @@ class TableScreen(Screen[None]):
         if not bound:
             if event.is_printable and event.character and not event.character.isspace():
                 self.notify(f"{event.character} is not a key of this table: F1 lists them all.",
+                            title="Keys", timeout=3, markup=False)
+            elif not event.is_printable and event.key not in _FOCUS_KEYS:
+                # Home, PgUp, an arrow where nothing scrolls or moves: a word, not silence
+                shown = self.app.get_key_display(Binding(event.key, ""))
+                self.notify(f"{shown} does nothing here: F1 lists the keys of this table.",
                             title="Keys", timeout=3, markup=False)
             return
         if any(self.app._check_action_state(binding.action, node) for node, binding in bound):

@@ -4,13 +4,15 @@
 in one transaction after it is checked against every move before it — and the summary the saves
 list reads. ``files.py`` is the border with JSON files: the saves of earlier versions (brought in
 once, left where they are), exports and imports. ``info.py`` holds what callers get back.
+``seats.py`` the seats played from other screens: join codes, and which screens are open.
 """
 
 from ..paths import UnusablePath, default_data_dir, user_path
 from .games import FILE, Diverged, GameChanged, MovedFirst, SaveError, SaveStore
+from .seats import AWAY_SECONDS, CodeError, Joined, Throttle
 from .info import Opened, Replayed, SaveInfo, is_valid_id, result_text, seat_label
 
 __all__ = [
-    "FILE", "Diverged", "GameChanged", "MovedFirst", "Opened", "Replayed", "SaveError", "SaveInfo", "SaveStore",
+    "AWAY_SECONDS", "CodeError", "FILE", "Diverged", "GameChanged", "Joined", "MovedFirst", "Opened", "Replayed", "SaveError", "SaveInfo", "SaveStore", "Throttle",
     "UnusablePath", "default_data_dir", "is_valid_id", "result_text", "seat_label", "user_path",
 ]

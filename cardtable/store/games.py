@@ -51,7 +51,7 @@ from rules.core.words import join_names, player, say
 
 from .. import sqlite
 from ..paths import default_data_dir, file_in_the_way, free_name, shorten, user_path, why, write_atomically
-from . import files
+from . import files, seats
 from .info import Opened, Replayed, SaveInfo, is_valid_id, quoted, result_text
 
 if TYPE_CHECKING:
@@ -120,6 +120,7 @@ MIGRATIONS: dict[int, tuple[sqlite.Migration, ...]] = {
             unreadable INTEGER NOT NULL
         )""",
     ),
+    2: seats.MIGRATION,
 }
 SCHEMA = sqlite.Schema("a cardtable games database", MIGRATIONS)
 SCHEMA_VERSION = SCHEMA.version
@@ -185,7 +186,7 @@ class _Caught:
         return bool(self.undone or self.played)
 
 
-class SaveStore:
+class SaveStore(seats.RemoteSeats):
     """The games in ``root/games.sqlite3``; ``root`` defaults to ``default_data_dir()`` (either
     raises UnusablePath for a ``~user`` that cannot be found). The database is opened on first
     use.
@@ -203,6 +204,8 @@ class SaveStore:
         self._unusable: SaveError | None = None
         self._lock = threading.RLock()
         self._known: dict[str, _Known] = {}
+        self.throttle = seats.Throttle()
+        """Wrong join codes per source (``join``), for servers to slow guessing down."""
 
     @property
     def path(self) -> Path:
@@ -324,13 +327,18 @@ class SaveStore:
             return True  # let opening say what is wrong
 
     # -- writing -----------------------------------------------------------------------------
-    def create(self, match: Match) -> str:
-        """Save a new game (with the moves it has) under a fresh id and return the id. Raises
-        SaveError (saying where and why) when it cannot be written."""
+    def create(self, match: Match, remote: Sequence[int] = ()) -> str:
+        """Save a new game (with the moves it has) under a fresh id and return the id; the
+        ``remote`` seats (played from other screens) get their join codes with it (``codes``).
+        Raises SaveError (saying where and why) when it cannot be written."""
+        if any(not 0 <= seat < len(match.seats) or not match.seats[seat].is_human for seat in remote):
+            raise ValueError("only human seats can be played from other screens")
         with self._lock, self._writing() as connection:
             game_id = self._new_id(connection, match.spec.name)
             now = _now()
             _insert_game(connection, game_id, match, now, now)
+            for seat in (*sorted(set(remote)), None):
+                seats.add_code(connection, game_id, seat)
         self._known[game_id] = _Known(weakref.ref(match), _moves_of(match), 0)
         return game_id
 

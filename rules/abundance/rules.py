@@ -374,6 +374,12 @@ class AbundanceGame:
         """The auction the match is at (1-96), counted through both rubbers."""
         return max(1, state.auctions)
 
+    def invariants(self, state: AbundanceState) -> list[str]:
+        """What no reachable position breaks, the broken ones in words (see invariants.py)."""
+        from .invariants import invariants
+
+        return invariants(self, state)
+
     def conserved(self, state: AbundanceState) -> dict[str, Any]:
         cards = [*ACES, *(c for pile in state.piles for c in pile), *state.up()]
         # a finished rubber's money went onto the score sheet when the next rubber began afresh
@@ -592,6 +598,14 @@ class AbundanceGame:
 
     def outcome(self, state: AbundanceState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
+
+    score_label = "Match money"
+
+    def scores(self, state: AbundanceState) -> tuple[int, ...]:
+        """Each seat's money over the match so far: the rubbers banked and the one in play
+        (what the result adds up at the end; the chart of the results draws it)."""
+        banked = state.rubbers[: state.rubber - 1]  # the rubber in play (or just over) is in ``money``
+        return tuple(sum(money[seat] for money in banked) + state.money[seat] for seat in (0, 1))
 
     def estimate(self, state: AbundanceState) -> tuple[float, ...]:
         """Each seat's money over the match so far, with its trinkets at what they would sell for

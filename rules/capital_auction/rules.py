@@ -665,6 +665,12 @@ class CapitalAuctionGame:
         """The turn being played, from 1 (``turns`` counts the bid and Tool turns taken)."""
         return state.turns + 1
 
+    def invariants(self, state: CapitalAuctionState) -> list[str]:
+        """What no reachable position breaks, the broken ones in words (see invariants.py)."""
+        from .invariants import invariants
+
+        return invariants(self, state)
+
     def conserved(self, state: CapitalAuctionState) -> dict[str, Any]:
         capital = [*state.capital_deck, *state.capital_discard, *(c for h in state.capital for c in h),
                    *(c for b in state.bids for c in b)]

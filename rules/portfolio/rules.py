@@ -546,6 +546,12 @@ class PortfolioGame:
         chart draws."""
         return tuple(state.money)
 
+    def invariants(self, state: PortfolioState) -> list[str]:
+        """What no reachable position breaks, the broken ones in words (see invariants.py)."""
+        from .invariants import invariants
+
+        return invariants(self, state)
+
     def conserved(self, state: PortfolioState) -> dict[str, Any]:
         cards = [*state.stock, *state.discard, *(c for hand in state.hands for c in hand),
                  *(c for p in state.portfolios for c in p.all_cards())]
@@ -833,6 +839,16 @@ class PortfolioGame:
         seen = set(mine) | set(view.discard) | {card for cards in shown.values() for card in cards}
         seen |= {card for info in view.portfolios
                  for card in (info.low_cap, *info.cards, info.high_cap) if card is not None}
+        taken = view.taken_discard
+        if taken is not None and taken not in seen:
+            # taken from the discard pile this turn and not played: the player still holds it, or
+            # (when the seat is that player) a deal gave it to someone the view does not name
+            room = [s for s, size in enumerate(view.hand_sizes)
+                    if s != view.seat and size > len(shown.get(s, ()))]
+            if room:
+                holder = view.current if view.current in room else rng.choice(room)
+                shown.setdefault(holder, []).append(taken)
+                seen.add(taken)
         unseen = [card for card in build_deck(view.decks) if card not in seen]
         rng.shuffle(unseen)
         hands = []

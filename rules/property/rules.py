@@ -6,6 +6,8 @@ Also the pure helpers the table needs: ``cells_for`` (the cells a pair of cards 
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections import deque
 from functools import lru_cache, partial
@@ -24,7 +26,7 @@ from .events import (
     WentBankrupt, rent_reason,
 )
 from .state import (
-    CELLS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, index,
+    CELLS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, hand_shape, index,
     sort_units, state_from_json, state_to_json, status_sentence, unit_value,
 )
 
@@ -500,17 +502,44 @@ class PropertySpec:
 
     def sample(self, view: PropertyView, rng: random.Random) -> PropertyState:
         """A state the viewer cannot tell from the real one: the cards it has not seen (the
-        other hands and the stock) dealt at random, and a fresh seed for future shuffles."""
+        other hands and the stock) dealt at random as the rules deal them, and a fresh seed for
+        future shuffles. Every hand is of the shape ``hand_shape`` says (both colours, one of them
+        a single card; all one colour after a pair is played), and each deal of that shape is as
+        likely as any other: the colours of the hands are drawn by how many deals give them."""
         mine = list(view.hand)
         seen = {card.key for card in mine} | {card.key for card in view.played}
         unseen = [card for card in number_deck() if card.key not in seen]
         rng.shuffle(unseen)
-        hands: list[list[Card]] = []
-        for s, sizes in enumerate(view.zone_sizes):
-            if s == view.seat:
-                hands.append(mine)
-            else:
-                hands.append([unseen.pop() for _ in range(sizes.get("hand", 0))])
+        pools = {True: [c for c in unseen if c.is_red], False: [c for c in unseen if c.is_black]}
+        over = not view.awaiting
+        others = [s for s in range(len(view.names)) if s != view.seat]
+        choices = []  # per other seat: the (reds, blacks) its hand may hold
+        for s in others:
+            size = view.zone_sizes[s].get("hand", 0)
+            shape = hand_shape(s, view.pending, view.bankrupt_order, over)
+            if shape == "one single" and size >= 2:
+                choices.append(sorted({(size - 1, 1), (1, size - 1)}))
+            elif shape == "one colour" and size:
+                choices.append([(size, 0), (0, size)])
+            else:  # empty, or a hand the rules cannot make (a position written by hand): any colours
+                choices.append([(r, size - r) for r in range(size + 1)])
+        make_ups, weights = [], []
+        for make_up in itertools.product(*choices):
+            weight, reds, blacks = 1, len(pools[True]), len(pools[False])
+            for r, b in make_up:
+                weight *= math.comb(reds, r) * math.comb(blacks, b)  # 0 once a colour runs out
+                reds, blacks = max(0, reds - r), max(0, blacks - b)
+            make_ups.append(make_up)
+            weights.append(weight)
+        hands: list[list[Card]] = [mine if s == view.seat else [] for s in range(len(view.names))]
+        if any(weights):
+            for s, (r, b) in zip(others, rng.choices(make_ups, weights)[0]):
+                hands[s] = [pools[True].pop() for _ in range(r)] + [pools[False].pop() for _ in range(b)]
+            unseen = pools[True] + pools[False]
+            rng.shuffle(unseen)
+        else:  # no deal fits the shapes (a position written by hand): deal without them
+            for s in others:
+                hands[s] = [unseen.pop() for _ in range(view.zone_sizes[s].get("hand", 0))]
         return PropertyState(
             names=list(view.names), options=dict(view.options), seed=rng.randrange(10**9), counter=0,
             owners=list(view.owners), mortgaged=list(view.mortgaged), money=list(view.money),
@@ -554,6 +583,12 @@ class PropertySpec:
 
     def from_json(self, data: Mapping[str, Any]) -> PropertyState:
         return state_from_json(data)
+
+    def invariants(self, state: PropertyState) -> list[str]:
+        """What no reachable position breaks, the broken ones in words (see invariants.py)."""
+        from .invariants import invariants
+
+        return invariants(self, state)
 
     def conserved(self, state: PropertyState) -> dict[str, Any]:
         cards = state.stock + state.played + [card for hand in state.hands for card in hand]

@@ -154,6 +154,19 @@ class PropertyView(View):
         return self.mortgaged[index(col, row)]
 
 
+def hand_shape(seat: int, pending: PendingPurchase | None, bankrupt: Sequence[int], over: bool) -> str:
+    """What the rules let ``seat``'s hand be (a state or a view tells the rest): ``"empty"`` for
+    a bankrupt player whose cards went to the played pile; ``"one colour"`` (or empty) for one
+    who has played a pair and not drawn yet (the payer deciding on a purchase, the player whose
+    bankruptcy ended the game); otherwise ``"one single"``: both colours, one of them a single
+    card, since players draw until they hold both colours (the last card drawn is the single)."""
+    if seat in bankrupt:
+        return "one colour" if over and seat == bankrupt[-1] else "empty"
+    if pending is not None and seat == pending.payer:
+        return "one colour"
+    return "one single"
+
+
 def status_sentence(names: Sequence[str], over: bool, current: int, pending: PendingPurchase | None) -> Sentence:
     if over:
         return Sentence("The game is over.")

@@ -484,6 +484,12 @@ class StockMarketGame:
     def turn(self, state: StockMarketState) -> int:
         return state.turn
 
+    def invariants(self, state: StockMarketState) -> list[str]:
+        """What no reachable position breaks, the broken ones in words (see invariants.py)."""
+        from .invariants import invariants
+
+        return invariants(self, state)
+
     def conserved(self, state: StockMarketState) -> dict[str, Any]:
         cards = [*state.stock, *state.discard, *state.aside,
                  *(c for hand in state.hands for c in hand), *(c for held in state.holdings for c in held),

@@ -425,6 +425,16 @@ async def test_the_trade_dialog_offers_what_is_ticked_and_shows_the_rules_refusa
         assert "Ann offers Bob 3♠ for $5." in block_text(table) and "Waiting for Bob (bot)" in block_text(table)
 
 
+async def test_after_the_one_offer_of_a_window_no_offer_button_is_shown(tmp_path):
+    declined = {**TRADE, "offered": [True, False]}
+    app, table, match, _ = table_at(declined)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        text = block_text(table)
+        assert "Offer a trade" not in text
+        assert "▶ You: [Ready r] · your one offer of this window is made" in text
+
+
 async def test_a_click_on_a_trinket_offers_a_trade_for_it(tmp_path):
     app, table, match, _ = table_at(TRADE)
     async with app.run_test(size=SMALL) as pilot:

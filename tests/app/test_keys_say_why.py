@@ -25,6 +25,12 @@ async def human_to_play(pilot, match) -> TableScreen:
     return pilot.app.screen
 
 
+def ann_against_a_bot(tmp_path, game: str) -> tuple[CardtableApp, Match]:
+    match = Match(rules.find_game(game), [Seat("Ann"), Seat("Bob", "bot")], seed=4)
+    store = SaveStore(tmp_path / "data")
+    return CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match)), match
+
+
 @pytest.mark.parametrize("game, key, words", [
     ("property", "enter", "Select one red card (the column) and one black card (the row) first."),
     ("property", "b", "There is no purchase to decide now: one is offered after you pay rent."),
@@ -32,10 +38,7 @@ async def human_to_play(pilot, match) -> TableScreen:
     ("capital-auction", "t", "Tools are played in the Tool phase, after the auction."),
 ])
 async def test_a_key_that_does_nothing_says_why(tmp_path, game, key, words):
-    spec = rules.find_game(game)
-    match = Match(spec, [Seat("Ann"), Seat("Bob", "bot")], seed=4)
-    store = SaveStore(tmp_path / "data")
-    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    app, match = ann_against_a_bot(tmp_path, game)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await human_to_play(pilot, match)
         notes = record_notes(table)
@@ -61,3 +64,19 @@ async def test_behind_the_curtain_every_key_says_what_the_curtain_waits_for(tmp_
         await pilot.pause()
         assert notes == [f"Press Enter when only {first} is looking: the table's keys work after that."] * 3
         assert app.screen is curtain and match.history == []
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+async def test_a_named_key_bound_to_nothing_says_so(tmp_path, game):
+    # Home, End, PgUp and the arrows were silent where nothing on the table takes them
+    app, match = ann_against_a_bot(tmp_path, game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await human_to_play(pilot, match)
+        notes = record_notes(table)
+        moves = len(match.history)
+        for key in ("insert", "f7"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert [note.split(" does nothing here")[0] for note in notes] == ["insert", "f7"]
+        assert all(note.endswith("F1 lists the keys of this table.") for note in notes)
+        assert len(match.history) == moves

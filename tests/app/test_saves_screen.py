@@ -278,6 +278,12 @@ async def test_moves_here_that_could_not_be_saved_while_another_wrote_are_said_t
     other.close()
 
 
+def footer_words(app) -> list[str]:
+    """The descriptions of the keys the footer shows, in order."""
+    return [binding.description for (_, binding, enabled, _) in app.screen.active_bindings.values()
+            if binding.show and enabled]
+
+
 # -- the trash ----------------------------------------------------------------------------------
 async def test_deleted_games_go_to_the_trash_and_come_back(store):
     keep = store.create(in_play(1))
@@ -289,9 +295,19 @@ async def test_deleted_games_go_to_the_trash_and_come_back(store):
         await pilot.press("d", "y")
         await pilot.pause()
         assert set(prompts(app)) == {keep}
+        assert "Trash" in footer_words(app) and "Saved games" not in footer_words(app)
         await pilot.press("t")
         await pilot.pause()
         assert app.screen.showing_trash and set(prompts(app)) == {gone}
+        # in the trash the footer offers restoring, and t goes back to the saved games
+        words = footer_words(app)
+        assert "Restore" in words and "Saved games" in words
+        assert not {"Resume", "Trash", "Delete", "Import"} & set(words)
+        await pilot.press("t")
+        await pilot.pause()
+        assert not app.screen.showing_trash and set(prompts(app)) == {keep}
+        await pilot.press("t")
+        await pilot.pause()
         await pilot.press("u")
         await pilot.pause()
         assert prompts(app) == {}

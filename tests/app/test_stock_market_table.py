@@ -398,6 +398,20 @@ async def test_buy_lay_and_a_refusal_in_words_that_changes_nothing():
         assert table.check_action("undo", ()) is None
 
 
+async def test_the_keys_page_names_up_and_down_as_the_certificate_keys_they_are():
+    # ↑ ↓ are the table's priority keys: they move the certificate cursor whatever has the
+    # focus, so the keys page names them so, never as the focused hand's or log's keys
+    from cardtable.screens.rules import keys_of
+
+    app, table, match, _ = table_at(position(["2D 4C", "4D"], holdings=["7H 5S KD", ""]))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("down")
+        assert table.certificates.picked == C("5S")
+        meanings = [description for keys, description, _ in keys_of(table) if set(keys.split()) & {"↑", "↓"}]
+        assert meanings == ["Previous certificate", "Next certificate"]
+
+
 async def test_a_sale_is_picked_on_the_board_and_one_bought_this_turn_is_refused():
     app, table, match, notes = table_at(position(["2D 4C", "4D"], holdings=["7H 5S KD", ""]))
     async with app.run_test(size=SMALL, notifications=True) as pilot:

@@ -666,6 +666,7 @@ def test_the_second_rubber_passes_the_deal_and_both_start_again_at_fifty():
     assert SPEC.view(state, None).number == 0 and SPEC.view(state, None).card is None
     assert state.counter == 2  # a fresh shuffle
     assert SPEC.view(state, ANN).rows[0][3] == "$230"
+    assert SPEC.scores(state) == (280, 230)  # the match so far: rubber 1 banked, $50 each in play
     act(state, BOB, "choose pile 2")
     assert SPEC.turn(state) == 49  # the turn keeps growing through the second rubber
 
@@ -686,6 +687,7 @@ def test_the_match_goes_to_the_higher_total_over_both_rubbers():
     assert awaiting(state) == [] and SPEC.legal(state, ANN) == [] and state.phase == "over"
     assert SPEC.view(state, BOB).status == "The match is over: " + outcome.summary
     assert SPEC.estimate(state) == (330.0, 320.0)  # the expert judges the end by its totals
+    assert SPEC.scores(state) == outcome.scores  # the results' chart ends at the match totals
     refused(state, ANN, Ready(), "The game is over")
 
 

@@ -275,10 +275,14 @@ class AuctionBlock(Panel, can_focus=True):
             else:
                 lines.append(self._waiting(view, viewer))
         elif viewer is not None and viewer in view.awaiting:
-            lines.append(Text.assemble(("▶ You: ", "bold"), button("Offer a trade o", "offer", "offer" in legal),
-                                       " or ", button("Ready r", "ready", "ready" in legal)))
             if "offer" in legal:
+                lines.append(Text.assemble(("▶ You: ", "bold"), button("Offer a trade o", "offer"),
+                                           " or ", button("Ready r", "ready", "ready" in legal)))
                 lines.append(Text("One offer per window; a click on a trinket offers one for it.", style="dim"))
+            else:  # no dead button: say why there is no offer to make
+                why = " · your one offer of this window is made" if view.offered[viewer] else " · nothing to trade"
+                lines.append(Text.assemble(("▶ You: ", "bold"), button("Ready r", "ready", "ready" in legal),
+                                           (why, "dim")))
         else:
             lines.append(self._waiting(view, viewer))
         return lines

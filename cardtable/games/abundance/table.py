@@ -18,7 +18,7 @@ says why when it is pressed (the rules' refusal of what it would play).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
@@ -89,8 +89,8 @@ class AbundanceTable(TableScreen, inherit_bindings=False):
     ]
 
     def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
-                 settings: Settings) -> None:
-        super().__init__(match, game_id, store, settings)
+                 settings: Settings, **seating: Any) -> None:
+        super().__init__(match, game_id, store, settings, **seating)
         self._legal_set: frozenset[Command] = frozenset(self.legal)
         self._kinds: set[str] = set()
         # the bid being made up, for the auction moment it was made up in

@@ -15,7 +15,7 @@ lists come from them too.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -79,8 +79,8 @@ class CapitalAuctionTable(TableScreen, inherit_bindings=False):
     ]
 
     def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
-                 settings: Settings) -> None:
-        super().__init__(match, game_id, store, settings)
+                 settings: Settings, **seating: Any) -> None:
+        super().__init__(match, game_id, store, settings, **seating)
         self._kinds: set[type] = set()
 
     # -- layout --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ cell, which loses it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rich.text import Text
 from textual import events
@@ -111,8 +111,8 @@ class PropertyTable(TableScreen):
     ]
 
     def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
-                 settings: Settings) -> None:
-        super().__init__(match, game_id, store, settings)
+                 settings: Settings, **seating: Any) -> None:
+        super().__init__(match, game_id, store, settings, **seating)
         self.initials = seat_initials(match.names)
         self._order: list[Card] = []  # the selected cards, oldest first
         self._armed: Play | None = None  # a play on the viewer's mortgaged cell, asked once

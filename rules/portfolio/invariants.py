@@ -1,0 +1,23 @@
+"""What every reachable Portfolio position keeps (the conformance test checks it on real
+positions and on the states ``sample`` deals)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.invariants import as_dealt, not_negative
+from .state import PortfolioState
+
+
+def invariants(spec: Any, state: PortfolioState) -> list[str]:
+    """The broken ones, in words (empty: the position could be reached)."""
+    problems = as_dealt(spec, state) + not_negative(state.money, "money")
+    taken = state.taken_discard
+    if taken is not None and not any(taken in hand for hand in state.hands) and not any(
+            taken in p.all_cards() for p in state.portfolios):
+        # the card taken from the discard pile this turn is held or played, never back in a pile
+        problems.append(f"{taken.key}, taken from the discard pile this turn, is in no hand or portfolio")
+    for p in state.portfolios:
+        if len(p.cards) < 3 or len({card.suit for card in p.cards}) != 1:
+            problems.append(f"portfolio {p.pid} is not a run of at least three cards of one suit")
+    return problems
