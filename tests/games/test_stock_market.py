@@ -322,6 +322,21 @@ def test_a_player_who_cannot_pay_cannot_buy():
     assert state.money[0] == 0
 
 
+@pytest.mark.parametrize("held, money, buys", [
+    ("2H", 60, True),  # 2 + 10 shares: the cap, with the last dollar
+    ("3H", 60, False),  # 13 shares would pass the cap
+    ("2H", 59, False),  # a dollar short
+])
+def test_legal_lists_a_purchase_exactly_at_the_share_cap_and_the_last_dollar(held, money, buys):
+    state = position(["10H 4C", "4D"], money=[money, 200], holdings=[held, ""])
+    assert (Buy(C("10H")) in legal(state)) is buys
+    if buys:
+        play(state, "buy 10H")
+        assert held_shares(state.holdings[0], Suit.HEARTS) == 12 and state.money[0] == 0
+    else:
+        refused(state, "buy 10H", "10♥")
+
+
 def test_at_most_two_certificates_a_turn():
     state = position(["AH 2H 3H 4C", "4D"])
     play(state, "buy AH")
