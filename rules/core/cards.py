@@ -19,6 +19,8 @@ class Colour(Enum):
     RED = "red"
     BLACK = "black"
 
+    __hash__ = object.__hash__  # as Suit's, below: a hand's colours are gathered in sets
+
 
 class Suit(Enum):
     """The four suits, in the project's suit order ♠ ♥ ♦ ♣."""

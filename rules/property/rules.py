@@ -116,6 +116,11 @@ def units_total(cards: Iterable[Card]) -> int:
 def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...]]:
     """The hand-overs worth offering: sets of units totalling at least ``needed`` from which no
     card could be left out, one per mix of values (which jack or king is given does not matter)."""
+    return list(_purchases(tuple(units), needed))
+
+
+@lru_cache(maxsize=1024)  # a payer's units change seldom: the same question comes back
+def _purchases(units: tuple[Card, ...], needed: int) -> tuple[tuple[Card, ...], ...]:
     by_value: dict[int, list[Card]] = {4: [], 2: [], 1: []}
     for card in sort_units(units):
         by_value[unit_value(card)].append(card)
@@ -130,7 +135,7 @@ def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...
             if total >= needed and total - smallest < needed:
                 chosen = by_value[4][:kings] + by_value[2][:queens] + by_value[1][:ones]
                 options.append(tuple(sort_units(chosen)))
-    return options
+    return tuple(options)
 
 
 def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> Sentence:
