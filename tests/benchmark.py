@@ -5,7 +5,7 @@
         [--parts startup,keys,record,store,simulation,soak] [--reference DIR]
     python tests/benchmark.py --parts ending [--seeds 300] [--workers 2] [GAME ...]
     python tests/benchmark.py --parts expert [--positions 30] [--expert-games 200] [--workers 2]
-        [--reference DIR]
+        [--reference DIR] [GAME ...]
 
 Reports, with the goal of each:
 - start-up to the first screen written to a terminal: the installed `cardtable` command (what
@@ -549,7 +549,7 @@ def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
 
 
 # -- the expert -------------------------------------------------------------------------------
-def expert_figures(positions: int, games: int, workers: int) -> dict[str, dict[str, Any]]:
+def expert_figures(positions: int, games: int, workers: int, names: list[str]) -> dict[str, dict[str, Any]]:
     """The expert in every game: how fast it searches, and how often it beats the game's bot.
 
     Speed: it thinks at its own budget on ``positions`` positions of two-player games between
@@ -557,15 +557,18 @@ def expert_figures(positions: int, games: int, workers: int) -> dict[str, dict[s
     its iterations (a command tried on a deal and played out: the README's playouts) and the
     commands of its playouts are counted per second of thinking. Strength: ``games`` games
     against the game's bot (tests/expert_eval.py: seeds 0…, seats alternating, a shared win
-    counting its share), on ``workers`` processes, at the game's own thinking time."""
+    counting its share), on ``workers`` processes, at the game's own thinking time. ``names``:
+    the games (every game when empty)."""
     import rules
     from expert_eval import _one, wilson
     from rules.core.bots import get_bot
     from rules.core.engine import chance
     from rules.core.search import ExpertBot
 
+    names = sorted(names or rules.GAMES)
     figures: dict[str, dict[str, Any]] = {}
-    for name, spec in sorted(rules.GAMES.items()):
+    for name in names:
+        spec = rules.GAMES[name]
         expert, bot = ExpertBot(spec), get_bot(spec, spec.best_bot)
         iterations = commands = asked = seed = 0
         seconds = 0.0
@@ -587,7 +590,7 @@ def expert_figures(positions: int, games: int, workers: int) -> dict[str, dict[s
         figures[name] = {"playouts_per_s": iterations / seconds, "playout_commands_per_s": commands / seconds,
                          "positions": asked}
     if games:
-        jobs = [(name, seed, {}) for name in sorted(rules.GAMES) for seed in range(games)]
+        jobs = [(name, seed, {}) for name in names for seed in range(games)]
         scores: dict[str, list[float]] = {}
         times: dict[str, list[float]] = {}
         unfinished: dict[str, int] = {}
@@ -604,24 +607,25 @@ def expert_figures(positions: int, games: int, workers: int) -> dict[str, dict[s
     return figures
 
 
-def expert_in(folder: Path | None, positions: int, games: int, workers: int) -> dict[str, dict[str, Any]]:
+def expert_in(folder: Path | None, positions: int, games: int, workers: int,
+              names: list[str]) -> dict[str, dict[str, Any]]:
     """``expert_figures`` in a fresh process, with the rules of the checkout in ``folder`` (this
     one when None); the tests folder is this checkout's either way (the same evaluation)."""
     env = dict(os.environ)
     here = Path(__file__).resolve().parent
     if folder is not None:
         env["PYTHONPATH"] = f"{folder}{os.pathsep}{here}"
-    out = subprocess.run([sys.executable, __file__, "--child-expert", f"{positions},{games},{workers}"],
+    out = subprocess.run([sys.executable, __file__, "--child-expert", f"{positions},{games},{workers}", *names],
                          capture_output=True, text=True, check=True, env=env, cwd=folder or here.parent)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def print_expert(positions: int, games: int, workers: int, reference: Path | None) -> None:
+def print_expert(positions: int, games: int, workers: int, reference: Path | None, names: list[str]) -> None:
     """The expert's figures, and with ``reference`` the same measured with that checkout's rules
     just before (one after the other: the expert thinks by the clock, so they may not share the
     cores)."""
-    theirs = expert_in(reference, positions, games, workers) if reference else {}
-    mine = expert_in(None, positions, games, workers)
+    theirs = expert_in(reference, positions, games, workers, names) if reference else {}
+    mine = expert_in(None, positions, games, workers, names)
     for name, f in mine.items():
         before = theirs.get(name)
         speed = f"{f['playouts_per_s']:,.0f} playouts/s ({f['playout_commands_per_s']:,.0f} playout commands/s)"
@@ -709,7 +713,7 @@ def main() -> None:
                         help="another cardtable checkout to compare simulation speed against")
     parser.add_argument("--seeds", type=int, default=300, help="seeds of each game in the ending sweep")
     parser.add_argument("--workers", type=int, default=2, help="processes playing the ending sweep and the expert's games")
-    parser.add_argument("game", nargs="*", help="the games of the ending sweep (default: every game)")
+    parser.add_argument("game", nargs="*", help="the games of the ending sweep and of the expert's figures (default: every game)")
     parser.add_argument("--positions", type=int, default=30, help="positions the expert's speed is measured on, per game")
     parser.add_argument("--expert-games", type=int, default=200,
                         help="games of the expert against each game's bot (0: its speed only)")
@@ -721,7 +725,7 @@ def main() -> None:
         return
     if args.child_expert:
         positions, games, workers = map(int, args.child_expert.split(","))
-        print(json.dumps(expert_figures(positions, games, workers)))
+        print(json.dumps(expert_figures(positions, games, workers, args.game)))
         return
     parts = set(args.parts.split(","))
 
@@ -746,7 +750,7 @@ def main() -> None:
                 print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
                       f"{f['mean_turns']:.1f} turns a game ({args.games} games)" + random_goal(label, f["commands_per_s"]))
     if "expert" in parts:
-        print_expert(args.positions, args.expert_games, args.workers, args.reference)
+        print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
     if "ending" in parts:
         import rules
 
