@@ -160,7 +160,7 @@ def _runs(lowest: dict[tuple[int, Suit], Card]) -> list[tuple[Card, ...]]:
         if card is not None and segment and card.suit is segment[-1].suit and card.rank == segment[-1].rank + 1:
             segment.append(card)
             continue
-        for start in range(len(segment) - MIN_RUN + 1):
+        for start in range(len(segment)):
             runs += [tuple(segment[start:stop]) for stop in range(start + MIN_RUN, len(segment) + 1)]
         segment = [card]
     return runs
