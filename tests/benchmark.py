@@ -555,7 +555,9 @@ def expert_figures(positions: int, games: int, workers: int, names: list[str]) -
     Speed: it thinks at its own budget on ``positions`` positions of two-player games between
     the game's bots (seeds 0, 1, …; every third decision of seat 0 with a choice to make), and
     its iterations (a command tried on a deal and played out: the README's playouts) and the
-    commands of its playouts are counted per second of thinking. Strength: ``games`` games
+    commands of its playouts are counted per second of thinking, and per second of this
+    process's CPU time too (the budget is wall-clock: on a busy machine it gets less of the
+    CPU, which the CPU figure does not count). Strength: ``games`` games
     against the game's bot (tests/expert_eval.py: seeds 0…, seats alternating, a shared win
     counting its share), on ``workers`` processes, at the game's own thinking time. ``names``:
     the games (every game when empty)."""
@@ -571,7 +573,7 @@ def expert_figures(positions: int, games: int, workers: int, names: list[str]) -
         spec = rules.GAMES[name]
         expert, bot = ExpertBot(spec), get_bot(spec, spec.best_bot)
         iterations = commands = asked = seed = 0
-        seconds = 0.0
+        seconds = cpu = 0.0
         while asked < positions:
             state = spec.setup(["A", "B"], None, seed)
             step = 0
@@ -579,7 +581,9 @@ def expert_figures(positions: int, games: int, workers: int, names: list[str]) -
                 seat = min(spec.awaiting(state))
                 view, legal = spec.view(state, seat), spec.legal(state, seat)
                 if seat == 0 and step % 3 == 0 and len(legal) > 1:
+                    began = time.process_time()
                     expert.choose(view, legal, chance(seed, f"expert/{step}"))
+                    cpu += time.process_time() - began
                     iterations += expert.last.iterations
                     commands += expert.last.playout_commands
                     seconds += expert.last.seconds
@@ -588,7 +592,7 @@ def expert_figures(positions: int, games: int, workers: int, names: list[str]) -
                 step += 1
             seed += 1
         figures[name] = {"playouts_per_s": iterations / seconds, "playout_commands_per_s": commands / seconds,
-                         "positions": asked}
+                         "playouts_per_cpu_s": iterations / cpu, "positions": asked}
     if games:
         jobs = [(name, seed, {}) for name in names for seed in range(games)]
         scores: dict[str, list[float]] = {}
@@ -628,10 +632,13 @@ def print_expert(positions: int, games: int, workers: int, reference: Path | Non
     mine = expert_in(None, positions, games, workers, names)
     for name, f in mine.items():
         before = theirs.get(name)
-        speed = f"{f['playouts_per_s']:,.0f} playouts/s ({f['playout_commands_per_s']:,.0f} playout commands/s)"
+        speed = (f"{f['playouts_per_s']:,.0f} playouts/s ({f['playout_commands_per_s']:,.0f} playout commands/s), "
+                 f"{f['playouts_per_cpu_s']:,.0f} per CPU second")
         if before:
-            speed += (f", reference {before['playouts_per_s']:,.0f} ({before['playout_commands_per_s']:,.0f}) → ratio "
-                      f"{f['playouts_per_s'] / before['playouts_per_s']:.2f}")
+            speed += (f"; reference {before['playouts_per_s']:,.0f} ({before['playout_commands_per_s']:,.0f}), "
+                      f"{before['playouts_per_cpu_s']:,.0f} per CPU second → ratio "
+                      f"{f['playouts_per_s'] / before['playouts_per_s']:.2f}, per CPU second "
+                      f"{f['playouts_per_cpu_s'] / before['playouts_per_cpu_s']:.2f}")
         print(f"expert {name}: {speed}, over {f['positions']} positions at its thinking time")
         for label, g in (("", f), (" (reference)", before)):
             if g and "games" in g:
