@@ -4,6 +4,8 @@
         [--saves 5000] [--samples 60] [--kills 1000]
         [--parts startup,keys,record,store,screens,simulation,soak] [--reference DIR]
     python tests/benchmark.py --parts ending [--seeds 300] [--workers 2] [GAME ...]
+    python tests/benchmark.py --parts expert [--positions 30] [--expert-games 200] [--workers 2]
+        [--reference DIR] [GAME ...]
 
 Reports, with the goal of each:
 - start-up to the first screen written to a terminal: the installed `cardtable` command (what
@@ -28,10 +30,15 @@ Reports, with the goal of each:
   pseudo-terminal): memory per screen (RSS and PSS), and their CPU together at rest;
 - (``soak``, not in the default parts) a writer killed with SIGKILL at random moments, 1,000
   times: every acknowledged move kept;
-- commands/s and games/s of headless bot games of every registered game; with ``--reference``
+- commands/s and games/s of headless bot games of every registered game (Portfolio and Capital
+  Auction at 3 players), random play against its goal of 50,000 commands/s; with ``--reference``
   (another checkout of cardtable, e.g. the last release) the same games are played by that
   checkout's code too, interleaved with this one's in fresh processes, and the ratios printed;
   a game that does not end is reported as such (and the others measured all the same);
+- (``expert``, not in the default parts: hours at 200 games) the expert's playouts a second in
+  every game, over --positions positions at its own thinking time, and its wins against the
+  game's bot over --expert-games games with a 95% interval; with ``--reference`` the same with
+  that checkout's rules, measured first;
 - every game ends (``--parts ending``, not run by default: eight minutes on two idle cores):
   each game's levels but the expert play one another, every pairing at every player count, over
   --seeds seeds (tests/test_ending.py plays a slice of the same table); prints the longest game
@@ -56,7 +63,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-GOALS = {"startup": 1.25, "memory": 1.3, "key_ms": 50.0, "stats_ms": 100.0, "move_ms": 250.0, "idle_percent": 1.0}
+GOALS = {"startup": 1.25, "memory": 1.3, "key_ms": 50.0, "stats_ms": 100.0, "move_ms": 250.0, "idle_percent": 1.0,
+         "random_commands_per_s": 50_000}
+SIMULATED_PLAYERS = {"portfolio": 3, "capital-auction": 3}
+"""Player counts of the simulations where not the game's fewest (issue 24 measured these)."""
 
 
 # -- start-up: the installed `cardtable` command and a bare Textual app, each in a terminal --------
@@ -486,7 +496,7 @@ def simulation(games: int) -> dict[str, dict[str, Any]]:
 
     figures: dict[str, dict[str, Any]] = {}
     for name, spec in sorted(rules.GAMES.items()):
-        n = spec.players[0] if name != "portfolio" else 3
+        n = SIMULATED_PLAYERS.get(name, spec.players[0])
         for levels in ([spec.best_bot] * n, ["random"] * n):
             try:
                 summary = simulate(spec, levels, games, seed=0)
@@ -512,6 +522,14 @@ def simulation_in(folder: Path | None, games: int) -> dict[str, dict[str, float]
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def random_goal(label: str, commands_per_s: float) -> str:
+    """The goal of random play (every game at least 50,000 commands/s), said after its line."""
+    if "(random," not in label:
+        return ""
+    goal = GOALS["random_commands_per_s"]
+    return f"; goal ≥ {goal:,}: {'ok' if commands_per_s >= goal else 'SHORT'}"
+
+
 def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
     """This checkout against ``reference``, interleaved, medians of ``rounds`` runs each."""
     mine: dict[str, list[float]] = {}
@@ -531,9 +549,109 @@ def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
         if label in theirs:
             before = statistics.median(theirs[label])
             print(f"simulation {label}: {now:,.0f} commands/s, reference {before:,.0f} → ratio "
-                  f"{now / before:.2f} (median of {rounds} interleaved runs of {games} games)")
+                  f"{now / before:.2f} (median of {rounds} interleaved runs of {games} games)"
+                  + random_goal(label, now))
         else:
             print(f"simulation {label}: {now:,.0f} commands/s (the reference has no such game)")
+
+
+# -- the expert -------------------------------------------------------------------------------
+def expert_figures(positions: int, games: int, workers: int, names: list[str]) -> dict[str, dict[str, Any]]:
+    """The expert in every game: how fast it searches, and how often it beats the game's bot.
+
+    Speed: it thinks at its own budget on ``positions`` positions of two-player games between
+    the game's bots (seeds 0, 1, …; every third decision of seat 0 with a choice to make), and
+    its iterations (a command tried on a deal and played out: the README's playouts) and the
+    commands of its playouts are counted per second of thinking, and per second of this
+    process's CPU time too (the budget is wall-clock: on a busy machine it gets less of the
+    CPU, which the CPU figure does not count). Strength: ``games`` games
+    against the game's bot (tests/expert_eval.py: seeds 0…, seats alternating, a shared win
+    counting its share), on ``workers`` processes, at the game's own thinking time. ``names``:
+    the games (every game when empty)."""
+    import rules
+    from expert_eval import _one, wilson
+    from rules.core.bots import get_bot
+    from rules.core.engine import chance
+    from rules.core.search import ExpertBot
+
+    names = sorted(names or rules.GAMES)
+    figures: dict[str, dict[str, Any]] = {}
+    for name in names:
+        spec = rules.GAMES[name]
+        expert, bot = ExpertBot(spec), get_bot(spec, spec.best_bot)
+        iterations = commands = asked = seed = 0
+        seconds = cpu = 0.0
+        while asked < positions:
+            state = spec.setup(["A", "B"], None, seed)
+            step = 0
+            while spec.outcome(state) is None and asked < positions:
+                seat = min(spec.awaiting(state))
+                view, legal = spec.view(state, seat), spec.legal(state, seat)
+                if seat == 0 and step % 3 == 0 and len(legal) > 1:
+                    began = time.process_time()
+                    expert.choose(view, legal, chance(seed, f"expert/{step}"))
+                    cpu += time.process_time() - began
+                    iterations += expert.last.iterations
+                    commands += expert.last.playout_commands
+                    seconds += expert.last.seconds
+                    asked += 1
+                spec.apply(state, seat, bot.choose(view, legal, chance(seed, f"bot/{step}")))
+                step += 1
+            seed += 1
+        figures[name] = {"playouts_per_s": iterations / seconds, "playout_commands_per_s": commands / seconds,
+                         "playouts_per_cpu_s": iterations / cpu, "positions": asked}
+    if games:
+        jobs = [(name, seed, {}) for name in names for seed in range(games)]
+        scores: dict[str, list[float]] = {}
+        times: dict[str, list[float]] = {}
+        unfinished: dict[str, int] = {}
+        with multiprocessing.Pool(workers) as pool:
+            for name, _seed, score, moves, _playouts in pool.imap_unordered(_one, jobs):
+                scores.setdefault(name, []).append(score or 0.0)
+                times.setdefault(name, []).extend(moves)
+                unfinished[name] = unfinished.get(name, 0) + (score is None)
+        for name, got in scores.items():
+            low, high = wilson(sum(got), len(got))
+            ordered = sorted(times[name]) or [0.0]
+            figures[name].update(wins=sum(got), games=len(got), low=low, high=high, unfinished=unfinished[name],
+                                 median_s=statistics.median(ordered), p95_s=ordered[int(0.95 * (len(ordered) - 1))])
+    return figures
+
+
+def expert_in(folder: Path | None, positions: int, games: int, workers: int,
+              names: list[str]) -> dict[str, dict[str, Any]]:
+    """``expert_figures`` in a fresh process, with the rules of the checkout in ``folder`` (this
+    one when None); the tests folder is this checkout's either way (the same evaluation)."""
+    env = dict(os.environ)
+    here = Path(__file__).resolve().parent
+    if folder is not None:
+        env["PYTHONPATH"] = f"{folder}{os.pathsep}{here}"
+    out = subprocess.run([sys.executable, __file__, "--child-expert", f"{positions},{games},{workers}", *names],
+                         capture_output=True, text=True, check=True, env=env, cwd=folder or here.parent)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def print_expert(positions: int, games: int, workers: int, reference: Path | None, names: list[str]) -> None:
+    """The expert's figures, and with ``reference`` the same measured with that checkout's rules
+    just before (one after the other: the expert thinks by the clock, so they may not share the
+    cores)."""
+    theirs = expert_in(reference, positions, games, workers, names) if reference else {}
+    mine = expert_in(None, positions, games, workers, names)
+    for name, f in mine.items():
+        before = theirs.get(name)
+        speed = (f"{f['playouts_per_s']:,.0f} playouts/s ({f['playout_commands_per_s']:,.0f} playout commands/s), "
+                 f"{f['playouts_per_cpu_s']:,.0f} per CPU second")
+        if before:
+            speed += (f"; reference {before['playouts_per_s']:,.0f} ({before['playout_commands_per_s']:,.0f}), "
+                      f"{before['playouts_per_cpu_s']:,.0f} per CPU second → ratio "
+                      f"{f['playouts_per_s'] / before['playouts_per_s']:.2f}, per CPU second "
+                      f"{f['playouts_per_cpu_s'] / before['playouts_per_cpu_s']:.2f}")
+        print(f"expert {name}: {speed}, over {f['positions']} positions at its thinking time")
+        for label, g in (("", f), (" (reference)", before)):
+            if g and "games" in g:
+                print(f"expert {name}{label} against its bot: wins {g['wins']:g} of {g['games']} = {g['wins'] / g['games']:.1%} "
+                      f"[{g['low']:.1%}–{g['high']:.1%}] (95%), moves median {g['median_s']:.2f} s, p95 {g['p95_s']:.2f} s"
+                      + (f", {g['unfinished']} unfinished (counted lost)" if g["unfinished"] else ""))
 
 
 # -- every game ends --------------------------------------------------------------------------
@@ -805,17 +923,25 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=60, help="moves timed from one process to another")
     parser.add_argument("--kills", type=int, default=1000, help="kills in the soak")
     parser.add_argument("--parts", default="startup,keys,record,store,screens,simulation",
-                        help="which figures: startup, keys, record, store, screens, simulation, soak, ending "
-                             "(comma-separated)")
+                        help="which figures: startup, keys, record, store, screens, simulation, soak, ending, "
+                             "expert (comma-separated)")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="another cardtable checkout to compare simulation speed against")
     parser.add_argument("--seeds", type=int, default=300, help="seeds of each game in the ending sweep")
-    parser.add_argument("--workers", type=int, default=2, help="processes playing the ending sweep")
-    parser.add_argument("game", nargs="*", help="the games of the ending sweep (default: every game)")
+    parser.add_argument("--workers", type=int, default=2, help="processes playing the ending sweep and the expert's games")
+    parser.add_argument("game", nargs="*", help="the games of the ending sweep and of the expert's figures (default: every game)")
+    parser.add_argument("--positions", type=int, default=30, help="positions the expert's speed is measured on, per game")
+    parser.add_argument("--expert-games", type=int, default=200,
+                        help="games of the expert against each game's bot (0: its speed only)")
     parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child-expert", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_simulation:
         print(json.dumps(simulation(args.child_simulation)))
+        return
+    if args.child_expert:
+        positions, games, workers = map(int, args.child_expert.split(","))
+        print(json.dumps(expert_figures(positions, games, workers, args.game)))
         return
     parts = set(args.parts.split(","))
 
@@ -840,7 +966,9 @@ def main() -> None:
                     print(f"simulation {label}: does not end: {f['never_ends']}")
                     continue
                 print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
-                      f"{f['mean_turns']:.1f} turns a game ({args.games} games)")
+                      f"{f['mean_turns']:.1f} turns a game ({args.games} games)" + random_goal(label, f["commands_per_s"]))
+    if "expert" in parts:
+        print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
     if "ending" in parts:
         import rules
 

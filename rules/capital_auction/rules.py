@@ -11,6 +11,7 @@ the Government (which may itself be cancelled, and so on).
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
@@ -19,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from rules.core import IllegalCommand, Option, Outcome, chance, check_awaited, check_setup
 from rules.core.auctions import OpenAuction
+from rules.core.listing import Listing, MadeWhenRead
 from rules.core.piles import deal, shuffled
 from rules.core.words import Sentence, join_names, player, players, plural, say, winners_sentence
 
@@ -65,10 +67,12 @@ def effect_of(key: str) -> str:
 
 def _pick(cards: Sequence[Capital], values: Iterable[int]) -> list[Capital] | None:
     """The physical cards of these values (the lowest copy of each), or None if some are missing."""
-    pool = sorted(cards, key=lambda c: (c.value, c.copy))
+    by_value: dict[int, list[Capital]] = {}
+    for card in sorted(cards, key=lambda c: (c.value, c.copy)):
+        by_value.setdefault(card.value, []).append(card)
     chosen: list[Capital] = []
     for value in values:
-        card = next((c for c in pool if c.value == value and c not in chosen), None)
+        card = next((c for c in by_value.get(value, ()) if c not in chosen), None)
         if card is None:
             return None
         chosen.append(card)
@@ -86,11 +90,17 @@ def _cheapest(cards: Sequence[Capital], count: int) -> tuple[int, ...]:
     return tuple(sorted(sorted(c.value for c in cards)[:count], reverse=True))
 
 
-@lru_cache(maxsize=4096)
 def useful_bids(counts: tuple[tuple[int, int], ...], high: int) -> tuple[tuple[int, ...], ...]:
     """For every total above ``high`` that the cards (value, count) can make, the bid making it
     with the fewest cards (of those, the one with the highest cards): a useful list of bids,
     lowest total first. Any other set of cards is a legal bid too (``check`` judges)."""
+    totals, bids = _best_bids(counts)
+    return bids[bisect_right(totals, high):]
+
+
+@lru_cache(maxsize=4096)  # a hand stays the same while the bids of an auction climb
+def _best_bids(counts: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Every total the cards can make, lowest first, and the bid of ``useful_bids`` making each."""
     best: dict[int, tuple[int, ...]] = {0: ()}
     for value, count in sorted(counts, reverse=True):
         step: dict[int, tuple[int, ...]] = {}
@@ -99,10 +109,18 @@ def useful_bids(counts: tuple[tuple[int, int], ...], high: int) -> tuple[tuple[i
                 key = made + k * value
                 bid = cards + (value,) * k
                 old = step.get(key)
-                if old is None or (len(bid), tuple(-v for v in bid)) < (len(old), tuple(-v for v in old)):
+                # fewer cards, then the higher cards (tuples of one length compare card by card)
+                if old is None or len(bid) < len(old) or (len(bid) == len(old) and bid > old):
                     step[key] = bid
         best = step
-    return tuple(best[t] for t in sorted(best) if t > high)
+    totals = tuple(sorted(best))
+    return totals, tuple(best[t] for t in totals)
+
+
+@lru_cache(maxsize=4096)
+def _counts(values: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(value, how many) of Capital cards of these sorted values, lowest value first."""
+    return tuple(sorted(Counter(values).items()))
 
 
 # -- the chance draws ----------------------------------------------------------------------------
@@ -671,8 +689,8 @@ class CapitalAuctionGame:
         phase = state.phase
         if phase == BID:
             pool = state.capital[seat] + state.bids[seat]
-            counts = tuple(sorted(Counter(c.value for c in pool).items()))
-            return [*(Bid(bid) for bid in useful_bids(counts, state.bidding.high)), Pass()]
+            counts = _counts(tuple(sorted(c.value for c in pool)))
+            return Listing(MadeWhenRead(useful_bids(counts, state.bidding.high), Bid), [Pass()])
         if phase == FLIP:
             return [Flip(lot_name(3, i)) for i, slot in enumerate(state.table[2]) if not slot.up]
         if phase == TOOL:

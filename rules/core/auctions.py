@@ -44,9 +44,7 @@ class OpenAuction:
     def done(self) -> bool:
         if self.once_around and self.spoken >= len(self.order):
             return True
-        silent = set(self.passed) | set(self.out)
-        others = [seat for seat in self.order if seat != self.leader]
-        return all(seat in silent for seat in others)
+        return all(seat == self.leader or seat in self.passed or seat in self.out for seat in self.order)
 
     @property
     def to_speak(self) -> int | None:

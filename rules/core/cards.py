@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Iterable
 
 from .errors import NotationError
@@ -17,6 +18,8 @@ from .errors import NotationError
 class Colour(Enum):
     RED = "red"
     BLACK = "black"
+
+    __hash__ = object.__hash__  # as Suit's, below: a hand's colours are gathered in sets
 
 
 class Suit(Enum):
@@ -98,6 +101,13 @@ class Card:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        # the dataclass's own builds two tuples a comparison; rules compare cards (``in hand``,
+        # ``remove``) millions of times a simulation. ``_sort`` holds the same three fields.
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self._sort == other._sort  # type: ignore[attr-defined]
 
     def __copy__(self) -> Card:
         return self
@@ -200,10 +210,15 @@ def parse_cards(text: str) -> list[Card]:
 def build_deck(decks: int = 1, jokers: int = 0, ranks: Iterable[int] = RANKS) -> list[Card]:
     """``decks`` standard decks (of the given ranks) plus ``jokers`` jokers per deck, every
     physical card unique, in a fixed order (shuffle with the state's random source)."""
-    ranks = tuple(ranks)
+    return list(_deck(decks, jokers, tuple(ranks)))
+
+
+@lru_cache(maxsize=64)
+def _deck(decks: int, jokers: int, ranks: tuple[int, ...]) -> tuple[Card, ...]:
+    # cards are immutable, so every game may share them: a simulation deals thousands of games
     cards = [Card(rank, suit, copy) for copy in range(decks) for suit in SUITS for rank in ranks]
     cards += [Card(0, None, n) for n in range(decks * jokers)]
-    return cards
+    return tuple(cards)
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:

@@ -216,7 +216,9 @@ class GameSpec(Protocol):
 
     def legal(self, state: Any, seat: int) -> list[Command]:
         """That seat's legal commands in a stable order (empty when it is not awaited). Where
-        the full list is too large, the useful ones; ``check`` is the authority."""
+        the full list is too large, the useful ones; ``check`` is the authority. A list, or a
+        sequence that reads and compares as one and makes its commands when they are read
+        (``rules.core.listing``: most of a long list is never read in a simulation)."""
 
     def check(self, state: Any, seat: int, command: Command) -> None:
         """Raise IllegalCommand with a sentence a player understands, or return."""

@@ -8,7 +8,7 @@ most one offer of a deal — and ends the turn with a discard (or ``end`` with a
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Iterable, Mapping, Sequence
 
 import random
@@ -21,6 +21,7 @@ from rules.core.jsonio import (
     card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
     require,
 )
+from rules.core.listing import Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import Sentence, dollars, player, say, winners_sentence
@@ -33,7 +34,7 @@ from .events import (
     Acquired, Capped, Discarded, Drew, Event, Extended, FinalIncome, GameOver, HandEmptied, Made,
     Neutralised, StockFinished, StockReshuffled, TurnStarted,
 )
-from .notation import PortfolioNotation, discard_choice
+from .notation import PortfolioNotation
 from .state import (
     ACT, DRAW, HIGH, LOW, OVER, RESPOND, Portfolio, PortfolioInfo, PortfolioState, PortfolioView,
     status_sentence,
@@ -139,26 +140,29 @@ def cap_faces(portfolio: Any, end: str) -> tuple[Card, ...]:
 def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
     """Every run of three or more that the hand can lay down (lowest copy of each face), by suit
     then start then length: the sub-runs of each maximal same-suit sequence."""
+    return _runs(_lowest(hand))
+
+
+def _lowest(cards: Iterable[Card]) -> dict[tuple[int, Suit], Card]:
+    """The lowest copy of each face among ``cards``, by face, in sort order."""
     lowest: dict[tuple[int, Suit], Card] = {}
-    for card in sort_cards(hand):
+    for card in sort_cards(cards):
         lowest.setdefault(card.face, card)
-    by_suit: dict[Suit, list[int]] = {}
-    for rank, suit in lowest:
-        by_suit.setdefault(suit, []).append(rank)
+    return lowest
+
+
+def _runs(lowest: dict[tuple[int, Suit], Card]) -> list[tuple[Card, ...]]:
+    """``runs_in`` a hand whose lowest copy of each face is ``lowest``, in sort order (by suit,
+    then rank): each maximal sequence is read in one pass."""
     runs: list[tuple[Card, ...]] = []
-    for suit in SUITS:
-        ranks = sorted(by_suit.get(suit, ()))
-        if len(ranks) < MIN_RUN:
+    segment: list[Any] = []
+    for card in [*lowest.values(), None]:  # None ends the last sequence
+        if card is not None and segment and card.suit is segment[-1].suit and card.rank == segment[-1].rank + 1:
+            segment.append(card)
             continue
-        segment: list[int] = []
-        for rank in ranks + [0]:
-            if segment and rank == segment[-1] + 1:
-                segment.append(rank)
-                continue
-            for start in range(len(segment)):
-                for stop in range(start + MIN_RUN, len(segment) + 1):
-                    runs.append(tuple(lowest[(r, suit)] for r in segment[start:stop]))
-            segment = [rank]
+        for start in range(len(segment)):
+            runs += [tuple(segment[start:stop]) for stop in range(start + MIN_RUN, len(segment) + 1)]
+        segment = [card]
     return runs
 
 
@@ -475,6 +479,11 @@ def _result(state: PortfolioState) -> Outcome:
 
 
 # -- the spec --------------------------------------------------------------------------------
+def _sell_one(other: int, card: Card) -> Offer:
+    """The offer of ``card`` to ``other`` for $1."""
+    return Offer(other, Side(cards=(card,)), Side(money=1))
+
+
 class PortfolioGame:
     """The GameSpec of Portfolio. Stateless: every function takes a ``PortfolioState``."""
 
@@ -582,10 +591,8 @@ class PortfolioGame:
     def _legal_actions(self, state: PortfolioState) -> list[Command]:
         seat = state.current
         hand = state.hands[seat]
-        lowest = {}
-        for card in sort_cards(hand):
-            lowest.setdefault(card.face, card)
-        commands: list[Command] = [Make(run) for run in runs_in(hand)]
+        lowest = _lowest(hand)
+        commands: list[Command] = [Make(run) for run in _runs(lowest)]
         money = state.money[seat]
         for portfolio in state.portfolios:
             pid = portfolio.pid
@@ -605,31 +612,32 @@ class PortfolioGame:
                 if money >= 2 * value:
                     commands += [Acquire(pid, lowest[f.face])
                                  for f in acquirers(portfolio) if f.face in lowest]
-        if not state.offered:
-            commands += self._legal_offers(state, seat, list(lowest.values()))
+        offers = self._legal_offers(state, seat, list(lowest.values())) if not state.offered else []
         if not hand:
-            return commands + [End()]
+            return Listing(commands, offers, [End()])
         taken = state.taken_discard
-        for card in lowest.values():
-            # the lowest copy that is not the card taken from the discard pile this turn
-            choice = card if taken is None else discard_choice(hand, taken, _face(card.rank, card.suit))
-            if choice != taken or len(hand) == 1:
-                commands.append(Discard(choice))
-        return commands
+        if taken is None or len(hand) == 1:
+            choices = list(lowest.values())
+        else:  # each face's lowest copy but the card taken from the discard pile this turn
+            choices = list(_lowest(card for card in hand if card != taken).values())
+        return Listing(commands, offers, MadeWhenRead(choices, Discard))
 
-    def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card]) -> list[Command]:
+    def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card]) -> Sequence[Command]:
         """A small useful set (``check`` judges any other): buy an opponent's portfolio for its
-        acquisition price, or sell one hand card for $1 to the next player."""
-        offers: list[Command] = []
+        acquisition price, or sell one hand card for $1 to the next player (those offers made
+        when read: a random player seldom reads them)."""
+        parts: list[Sequence[Command]] = []
         for step in range(1, state.players):
             other = (seat + step) % state.players
+            buys: list[Command] = []
             for portfolio in state.owned(other):
                 price = 2 * portfolio_value(portfolio.cards)
                 if price <= state.money[seat]:
-                    offers.append(Offer(other, Side(money=price), Side(holdings=(portfolio.pid,))))
+                    buys.append(Offer(other, Side(money=price), Side(holdings=(portfolio.pid,))))
+            parts.append(buys)
             if step == 1 and state.money[other] >= 1:
-                offers += [Offer(other, Side(cards=(card,)), Side(money=1)) for card in cards]
-        return offers
+                parts.append(MadeWhenRead(cards, partial(_sell_one, other)))
+        return Listing(*parts)
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: PortfolioState, seat: int, command: Command) -> None:

@@ -10,12 +10,14 @@ import itertools
 import math
 import random
 from collections import deque
+from functools import lru_cache, partial
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from ..core import (
-    JACK, KING, QUEEN, SUITS, Card, Command, Event, IllegalCommand, Option, Outcome, Suit,
+    JACK, KING, QUEEN, SUITS, Card, Colour, Command, Event, IllegalCommand, Option, Outcome, Suit,
     check_awaited, check_setup, sort_cards,
 )
+from ..core.listing import Listing, MadeWhenRead
 from ..core.piles import draw, shuffled, stack
 from ..core.words import Money, Sentence, dollars, join_names, player, players, say, winners_sentence
 from .commands import Buy, Decline, Play
@@ -60,15 +62,24 @@ def is_wild(card: Card) -> bool:
 
 
 def has_both_colours(cards: Iterable[Card]) -> bool:
-    cards = list(cards)
-    return any(c.is_red for c in cards) and any(c.is_black for c in cards)
+    colours = {card.colour for card in cards}
+    return Colour.RED in colours and Colour.BLACK in colours
 
 
 def cells_for(red: Card, black: Card) -> list[tuple[int, int]]:
     """Every (col, row) the pair can name: one cell, a whole column or row, or the whole grid."""
-    cols = range(1, SIZE + 1) if is_wild(red) else (red.rank,)
-    rows = range(1, SIZE + 1) if is_wild(black) else (black.rank,)
-    return [(col, row) for col in cols for row in rows]
+    return list(_cells(red.rank, black.rank))
+
+
+@lru_cache(maxsize=None)  # ten ranks by ten: legal asks at every turn for every pair in the hand
+def _cells(red: int, black: int) -> tuple[tuple[int, int], ...]:
+    cols = range(1, SIZE + 1) if red in WILD_RANKS else (red,)
+    rows = range(1, SIZE + 1) if black in WILD_RANKS else (black,)
+    return tuple((col, row) for col in cols for row in rows)
+
+
+def _play_at(red: Card, black: Card, cell: tuple[int, int]) -> Play:
+    return Play(red, black, *cell)
 
 
 def _owners_of(state_or_owners: Any) -> Sequence[int | None]:
@@ -105,6 +116,11 @@ def units_total(cards: Iterable[Card]) -> int:
 def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...]]:
     """The hand-overs worth offering: sets of units totalling at least ``needed`` from which no
     card could be left out, one per mix of values (which jack or king is given does not matter)."""
+    return list(_purchases(tuple(units), needed))
+
+
+@lru_cache(maxsize=1024)  # a payer's units change seldom: the same question comes back
+def _purchases(units: tuple[Card, ...], needed: int) -> tuple[tuple[Card, ...], ...]:
     by_value: dict[int, list[Card]] = {4: [], 2: [], 1: []}
     for card in sort_units(units):
         by_value[unit_value(card)].append(card)
@@ -119,7 +135,7 @@ def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...
             if total >= needed and total - smallest < needed:
                 chosen = by_value[4][:kings] + by_value[2][:queens] + by_value[1][:ones]
                 options.append(tuple(sort_units(chosen)))
-    return options
+    return tuple(options)
 
 
 def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> Sentence:
@@ -263,27 +279,28 @@ class PropertySpec:
         hand = state.hands[state.current]
         reds = sort_cards(c for c in hand if c.is_red)
         blacks = sort_cards(c for c in hand if c.is_black)
-        return [Play(red, black, col, row) for red in reds for black in blacks for col, row in cells_for(red, black)]
+        # a wild pair names every cell of a line or of the grid: its plays are made when read
+        return Listing(*(MadeWhenRead(_cells(red.rank, black.rank), partial(_play_at, red, black))
+                         for red in reds for black in blacks))
 
     def check(self, state: PropertyState, seat: int, command: Command) -> None:
         check_awaited(self.awaiting(state), seat, state.names)
-        name = player(state.names, seat)
         pending = state.pending
         if isinstance(command, Play):
             if pending is not None:
                 raise IllegalCommand(say("{} must first decide whether to buy {}: buy with units or decline.",
-                                         name, cell_name(pending.col, pending.row)))
-            self._check_play(state, command, name)
+                                         player(state.names, seat), cell_name(pending.col, pending.row)))
+            self._check_play(state, command, seat)
         elif isinstance(command, (Buy, Decline)):
             if pending is None:
                 raise IllegalCommand("There is no purchase to decide: play a red and a black card.")
             if isinstance(command, Buy):
-                self._check_buy(state, command, name, pending)
+                self._check_buy(state, command, seat, pending)
         else:
             raise IllegalCommand(f"{command!r} is not a Property command.")
 
     @staticmethod
-    def _check_play(state: PropertyState, play: Play, name: Sentence) -> None:
+    def _check_play(state: PropertyState, play: Play, seat: int) -> None:
         red, black = play.red, play.black
         for card in (red, black):
             if card.is_joker or card.rank > 10:
@@ -295,10 +312,10 @@ class PropertySpec:
             raise IllegalCommand(say("a play names its red card first: play {} {}", black, red))
         missing = [card for card in (red, black) if card not in state.hands[state.current]]
         if missing:
-            raise IllegalCommand(say("{} does not hold {}.", name, Sentence(" or ").join(missing)))
+            raise IllegalCommand(say("{} does not hold {}.", player(state.names, seat), Sentence(" or ").join(missing)))
         if not (1 <= play.col <= SIZE and 1 <= play.row <= SIZE):
             raise IllegalCommand(f"There is no cell {play.col}·{play.row}: columns and rows run from 1 to 8.")
-        if (play.col, play.row) in cells_for(red, black):
+        if (play.col, play.row) in _cells(red.rank, black.rank):
             return
         wanted = cell_name(play.col, play.row)
         if not is_wild(red) and not is_wild(black):
@@ -311,7 +328,7 @@ class PropertySpec:
                                  red, red.rank, red, black, wanted))
 
     @staticmethod
-    def _check_buy(state: PropertyState, buy: Buy, name: Sentence, pending: PendingPurchase) -> None:
+    def _check_buy(state: PropertyState, buy: Buy, seat: int, pending: PendingPurchase) -> None:
         where = cell_name(pending.col, pending.row)
         if not buy.units:
             raise IllegalCommand(f"Name the units to hand over: buying {where} needs {pending.group_size}.")
@@ -324,7 +341,7 @@ class PropertySpec:
             seen.add(card)
         missing = [card for card in buy.units if card not in state.units[pending.payer]]
         if missing:
-            raise IllegalCommand(say("{} does not hold {} among their purchase units.", name,
+            raise IllegalCommand(say("{} does not hold {} among their purchase units.", player(state.names, seat),
                                      Sentence(" ").join(missing)))
         total = units_total(buy.units)
         if total < pending.group_size:
@@ -430,7 +447,8 @@ class PropertySpec:
                 events.append(Drew(seat, tuple(drawn)))
                 drawn.clear()
 
-        while not has_both_colours(hand):
+        colours = {card.colour for card in hand}  # kept up to date as cards come (has_both_colours)
+        while not (Colour.RED in colours and Colour.BLACK in colours):
             if not state.stock:
                 if not state.played:
                     break
@@ -442,6 +460,7 @@ class PropertySpec:
             card, = draw(state.stock)
             hand.append(card)
             drawn.append(card)
+            colours.add(card.colour)
         report()
         return events
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -24,6 +25,7 @@ from rules.core import (
     Card, IllegalCommand, Option, Outcome, Suit, build_deck, chance, check_awaited, check_setup,
     sort_cards,
 )
+from rules.core.listing import Listing, MadeWhenRead
 from rules.core.piles import draw, shuffled
 from rules.core.words import Sentence, dollars, join_names, player, plural, say, winners_sentence
 
@@ -70,6 +72,7 @@ class LayRange:
         return text + " or $0 (a court card: bankruptcy)" if self.zero else text
 
 
+@lru_cache(maxsize=1024)  # a few hundred (price, top card) pairs ever: legal asks at every turn
 def lay_range(price: int, top: Card, suit: Suit) -> LayRange:
     """What the ``suit`` pile, showing ``top`` and standing at ``price``, accepts (rules 20–21
     and the rulings: the range is checked against the declared value; the same value is fine)."""
@@ -120,10 +123,15 @@ def _need_card(hand: Sequence[Card], card: Any) -> Card:
     return card
 
 
-def check_phase(table: Any, phase: str) -> None:
+def phase_over(table: Any, phase: str) -> bool:
     """Rule 7: each phase at most once a turn, in either order; a phase left is over."""
     phases = table.phases
-    if phase in phases and phases[-1] != phase:
+    return phase in phases and phases[-1] != phase
+
+
+def check_phase(table: Any, phase: str) -> None:
+    """Refuse, in words, a phase that is over (``phase_over``)."""
+    if phase_over(table, phase):
         if phase == TRADE:
             raise IllegalCommand("You traded and then changed prices: your trading phase is over "
                                  "(each phase comes once a turn, in either order).")
@@ -152,6 +160,16 @@ def validate_buy(table: Any, seat: int, hand: Sequence[Card], card: Any) -> tupl
         raise IllegalCommand(say("{} buys {} of {} at {}: {}; you have {}.", card, plural(count, "share"),
                                  _company(suit), dollars(price), dollars(cost), dollars(table.money[seat])))
     return count, cost
+
+
+def can_buy(table: Any, seat: int, card: Card, held: int) -> bool:
+    """Whether ``validate_buy`` accepts ``card``, a card of the hand, in a trading phase with a
+    purchase left, the seat holding ``held`` shares of its company: what it asks of the card,
+    without the words (``legal`` asks it of every card of the hand at every turn, and most are
+    refused)."""
+    price = table.prices[card.suit]
+    count = shares(card)
+    return price != 0 and held + count <= MAX_SHARES and table.money[seat] >= price * count
 
 
 def validate_sell(table: Any, seat: int, card: Any) -> tuple[int, int]:
@@ -440,7 +458,8 @@ class StockMarketGame:
             if not is_court(card) and card.suit not in price_cards:
                 price_cards[card.suit] = card
         # rule 6 and the ruling: everything else, both decks, no jokers, shuffled; 2 cards × 4 each
-        rest = [card for card in build_deck(2) if card not in price_cards.values()]
+        chosen = set(price_cards.values())
+        rest = [card for card in build_deck(2) if card not in chosen]
         stock = shuffled(rest, seed, 1)
         first = chance(seed, 2).randrange(n)
         hands: list[list[Card]] = [[] for _ in range(n)]
@@ -486,16 +505,18 @@ class StockMarketGame:
         lowest: dict[tuple, Card] = {}
         for card in sort_cards(hand):
             lowest.setdefault(card.face, card)
+        # what validate_* asks of the turn (the phase, the count) is asked once here, and of
+        # each card only what concerns the card, without building the sentence of a refusal
         commands: list[Command] = []
-        for card in lowest.values():
-            try:
-                validate_buy(state, seat, hand, card)
-            except IllegalCommand:
-                continue
-            commands.append(Buy(card))
+        trading = not phase_over(state, TRADE)
+        if trading and len(state.bought) < MAX_BUYS:
+            held = dict.fromkeys(COMPANIES, 0)
+            for card in state.holdings[seat]:
+                held[card.suit] += shares(card)
+            commands += [Buy(card) for card in lowest.values() if can_buy(state, seat, card, held[card.suit])]
         allow = bool(state.options.get(SELL_SAME_TURN))
         faces: dict[tuple, Card] = {}
-        for card in sort_cards(state.holdings[seat]):
+        for card in sort_cards(state.holdings[seat]) if trading else ():
             faces.setdefault(card.face, card)
         for face in faces.values():
             card = sell_choice(state.holdings[seat], state.bought, allow, face)
@@ -504,17 +525,14 @@ class StockMarketGame:
             except IllegalCommand:
                 continue
             commands.append(Sell(card))
-        for card in lowest.values():
-            for price in ((card.rank, 0) if is_court(card) else (card.rank,)):
-                try:
-                    validate_lay(state, seat, hand, card, price)
-                except IllegalCommand:
-                    continue
-                commands.append(Lay(card, price))
-        if not state.phases:
-            commands += discard_choices(hand)
-        commands.append(End())
-        return commands
+        if not phase_over(state, PRICE) and len(state.laid) < MAX_LAYS:
+            ranges = {suit: range_of(state, suit) for suit in COMPANIES}
+            for card in lowest.values():
+                for price in ((card.rank, 0) if is_court(card) else (card.rank,)):
+                    if ranges[card.suit].accepts(card, price):
+                        commands.append(Lay(card, price))
+        discards = discard_choices(hand) if not state.phases else ()
+        return Listing(commands, discards, [End()])
 
     # -- checking --------------------------------------------------------------------------------
     def check(self, state: StockMarketState, seat: int, command: Command) -> None:
@@ -675,22 +693,34 @@ def _begin(state: StockMarketState, phase: str) -> None:
         state.phases.append(phase)
 
 
-def discard_choices(hand: Sequence[Card]) -> list[Discard]:
-    """Every discard of 1–4 hand cards, one per set of faces (the lowest copies)."""
+def discard_choices(hand: Sequence[Card]) -> Sequence[Discard]:
+    """Every discard of 1–4 hand cards, one per set of faces (the lowest copies), each made
+    when it is read (rules.core.listing)."""
     ordered = sort_cards(hand)
-    seen: set[tuple] = set()
-    out: list[Discard] = []
-    for count in range(1, min(MAX_DISCARD, len(ordered)) + 1):
-        for chosen in combinations(ordered, count):
-            faces = tuple(card.face for card in chosen)
+    groups = []  # for each card of the sorted hand, the number of its face among the hand's
+    for i, card in enumerate(ordered):
+        groups.append(groups[-1] + (card.face != ordered[i - 1].face) if i else 0)
+    return MadeWhenRead(_discard_places(tuple(groups)), lambda places: Discard(tuple(ordered[i] for i in places)))
+
+
+@lru_cache(maxsize=512)
+def _discard_places(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The places in a sorted hand of the cards of every discard of 1–4 cards, one per set of
+    faces, where ``groups`` numbers each place's face: the same for every hand of that shape,
+    and eight cards make only 128 shapes."""
+    seen: set[tuple[int, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    for count in range(1, min(MAX_DISCARD, len(groups)) + 1):
+        for places in combinations(range(len(groups)), count):
+            faces = tuple(groups[i] for i in places)
             if faces not in seen:
                 seen.add(faces)
-                out.append(Discard(chosen))
-    return out
+                out.append(places)
+    return tuple(out)
 
 
 __all__ = [
     "LayRange", "StockMarketGame", "card_uses", "check_phase", "crash_losses", "discard_choices",
-    "held_shares", "holding_value", "lay_effect", "lay_range", "range_of", "sell_choice", "status_sentence",
+    "can_buy", "held_shares", "holding_value", "lay_effect", "lay_range", "phase_over", "range_of", "sell_choice", "status_sentence",
     "validate_buy", "validate_discard", "validate_lay", "validate_sell", "worth",
 ]

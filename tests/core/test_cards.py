@@ -48,3 +48,15 @@ def test_find_card_resolves_a_face_to_a_physical_card():
     assert find_card(hand, parse_card("7S")) == Card(7, Suit.SPADES, 1)
     assert find_card(hand, parse_card("7S.2")) == Card(7, Suit.SPADES, 2)
     assert find_card(hand, parse_card("9H")) is None
+
+
+def test_cards_are_equal_when_rank_suit_and_copy_are():
+    seven = Card(7, Suit.SPADES, 1)
+    assert seven == Card(7, Suit.SPADES, 1) and hash(seven) == hash(Card(7, Suit.SPADES, 1))
+    assert seven != Card(7, Suit.SPADES) and seven != Card(7, Suit.CLUBS, 1) and seven != Card(8, Suit.SPADES, 1)
+    assert Card(0, None, 1) == Card(0, None, 1) != Card(0, None)
+    assert seven != (7, Suit.SPADES, 1) and seven != "7S.1" and seven is not None
+    assert build_deck(2) == build_deck(2) and build_deck(2) is not build_deck(2)  # a new list each time
+    deck = build_deck(1)
+    deck.pop()
+    assert len(build_deck(1)) == 52  # changing one does not change the next

@@ -15,7 +15,9 @@ import re
 import pytest
 
 import rules
-from rules.core import Card, IllegalCommand, Match, NotationError, RulesError, Seat, Suit, get_bot, parse_card
+from rules.core import (
+    Card, IllegalCommand, Match, NotationError, RulesError, Seat, Suit, build_deck, get_bot, parse_card, sort_cards,
+)
 from rules.core.words import Money, Player
 from rules.stock_market import (
     SPEC, Buy, Discard, End, Lay, Sell, card_uses, lay_effect, lay_range, range_of, worth,
@@ -318,6 +320,21 @@ def test_a_player_who_cannot_pay_cannot_buy():
     state = position(["10H", "4D"], money=[60, 200])
     play(state, "buy 10H")
     assert state.money[0] == 0
+
+
+@pytest.mark.parametrize("held, money, buys", [
+    ("2H", 60, True),  # 2 + 10 shares: the cap, with the last dollar
+    ("3H", 60, False),  # 13 shares would pass the cap
+    ("2H", 59, False),  # a dollar short
+])
+def test_legal_lists_a_purchase_exactly_at_the_share_cap_and_the_last_dollar(held, money, buys):
+    state = position(["10H 4C", "4D"], money=[money, 200], holdings=[held, ""])
+    assert (Buy(C("10H")) in legal(state)) is buys
+    if buys:
+        play(state, "buy 10H")
+        assert held_shares(state.holdings[0], Suit.HEARTS) == 12 and state.money[0] == 0
+    else:
+        refused(state, "buy 10H", "10♥")
 
 
 def test_at_most_two_certificates_a_turn():
@@ -1228,3 +1245,26 @@ def test_the_log_shows_a_command_in_the_notations_words_with_its_cards_as_parts(
         assert display(command, names).split() == expected
         # no command names a player: the names change nothing in what is saved or read
         assert parse(fmt(command), state) == command
+
+
+def test_discard_choices_are_every_set_of_faces_of_any_hand():
+    """The discards made when read are those of every 1–4 cards of the sorted hand, the first
+    of each set of faces, in that order, whatever copies the hand holds."""
+    from itertools import combinations
+
+    rng = random.Random(5)
+    deck = build_deck(1)
+    for size in (0, 1, 3, 5, 8, 9):
+        for _ in range(20):
+            hand = rng.sample(deck, size)
+            hand += [Card(c.rank, c.suit, 1) for c in hand[: rng.randrange(size + 1)]]  # pairs
+            ordered = sort_cards(hand)
+            expected, seen = [], set()
+            for count in range(1, min(4, len(ordered)) + 1):
+                for chosen in combinations(ordered, count):
+                    faces = tuple(card.face for card in chosen)
+                    if faces not in seen:
+                        seen.add(faces)
+                        expected.append(Discard(chosen))
+            assert list(discard_choices(hand)) == expected
+            assert discard_choices(hand) == expected and len(discard_choices(hand)) == len(expected)

@@ -1,0 +1,99 @@
+"""Legal lists whose long tails are made only when read.
+
+Some games list a great many commands that are rarely read: every discard of one to four cards
+of an eight-card hand is 162 commands, of which a random player takes one and a bot often none.
+Making them all, at every turn, was most of the time a simulation spent. ``Listing`` reads
+several sequences as one list (``legal`` answers one), and ``MadeWhenRead`` makes each of its
+commands when it is read; both compare equal to a list of the same commands, as ``legal``'s answer did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+from typing import Any, Callable, Iterator, TypeVar
+
+T = TypeVar("T")
+S = TypeVar("S")
+
+
+class _ReadAsList(Sequence[T]):
+    """A sequence that compares, prints, slices and adds up as the list of its items."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def __add__(self, other: Any) -> list[Any]:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return [*self, *other]
+
+    def __radd__(self, other: Any) -> list[Any]:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return [*other, *self]
+
+    def _slice(self, index: slice) -> list[T]:
+        return [self[i] for i in range(*index.indices(len(self)))]
+
+
+class MadeWhenRead(_ReadAsList[T]):
+    """``make(item)`` for each of ``items``, made when it is read."""
+
+    __slots__ = ("_items", "_make")
+
+    def __init__(self, items: Sequence[S], make: Callable[[S], T]) -> None:
+        self._items, self._make = items, make
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return self._slice(index)
+        return self._make(self._items[index])
+
+    def __iter__(self) -> Iterator[T]:
+        return map(self._make, self._items)
+
+
+class Listing(_ReadAsList[T]):
+    """The sequences ``parts`` read as one list, in order."""
+
+    __slots__ = ("_parts", "_lengths", "_length")
+
+    def __init__(self, *parts: Sequence[T]) -> None:
+        self._lengths = [len(part) for part in parts]
+        self._parts = parts
+        self._length = sum(self._lengths)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return self._slice(index)
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("Listing index out of range")
+        for part, length in zip(self._parts, self._lengths):
+            if index < length:
+                return part[index]
+            index -= length
+        raise AssertionError("unreachable: the index is below the length")  # pragma: no cover
+
+    def __iter__(self) -> Iterator[T]:
+        return chain.from_iterable(self._parts)
+
+
+__all__ = ["Listing", "MadeWhenRead"]

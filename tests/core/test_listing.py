@@ -1,0 +1,41 @@
+"""Legal lists made when read (rules/core/listing.py) read as the lists they stand for."""
+
+import random
+
+import pytest
+
+from rules.core.listing import Listing, MadeWhenRead
+
+
+def test_a_listing_reads_as_the_list_of_its_parts():
+    made: list[int] = []
+
+    def double(n):
+        made.append(n)
+        return 2 * n
+
+    listing = Listing(["a"], [], MadeWhenRead([1, 2, 3], double), ("z",))
+    assert made == []  # nothing is made until it is read
+    assert len(listing) == 5
+    assert listing[2] == 4 and made == [2]
+    assert listing[-1] == "z" and listing[-5] == "a" and listing[0] == "a"
+    assert listing[1:4] == [2, 4, 6] and listing[::-2] == ["z", 4, "a"]
+    assert list(listing) == ["a", 2, 4, 6, "z"] and tuple(listing) == ("a", 2, 4, 6, "z")
+    assert listing == ["a", 2, 4, 6, "z"] and ["a", 2, 4, 6, "z"] == listing
+    assert listing != ["a", 2, 4, 6] and listing != ["a", 2, 4, 6, "y"] and listing != "a246z"
+    assert repr(listing) == "['a', 2, 4, 6, 'z']"
+    assert listing + ["!"] == ["a", 2, 4, 6, "z", "!"] and ("!",) + listing == ["!", "a", 2, 4, 6, "z"]
+    assert isinstance(listing + [], list) and isinstance([] + listing, list)
+    assert 6 in listing and 3 not in listing and listing.index(6) == 3
+    for wrong in (5, -6):
+        with pytest.raises(IndexError):
+            listing[wrong]
+    assert Listing() == [] and len(Listing([], ())) == 0
+    assert random.Random(1).choice(listing) in listing
+    assert sorted(random.Random(2).sample(listing, 5), key=str) == sorted(listing, key=str)
+
+
+def test_made_reads_as_its_items_made():
+    made = MadeWhenRead(range(4), lambda n: n * n)
+    assert made == [0, 1, 4, 9] and made[-1] == 9 and made[1:3] == [1, 4] and list(made) == [0, 1, 4, 9]
+    assert MadeWhenRead([], str) == [] and len(made) == 4
