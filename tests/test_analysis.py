@@ -122,3 +122,91 @@ def test_an_unfinished_game_is_refused_and_a_stop_stops():
         analyse(Replay.of(match), iterations=ITERATIONS, progress=lambda done, total: seen.append((done, total)),
                 stop=lambda: len(seen) >= 2)
     assert [done for done, _ in seen] == [1, 2]
+
+
+# -- kept in the store, and the command ------------------------------------------------------
+
+@pytest.fixture
+def stored(tmp_path):
+    """A store with a finished game of Property and an unfinished one: (root, finished id, unfinished id)."""
+    from cardtable.store import SaveStore
+
+    root = tmp_path / "data"
+    store = SaveStore(root)
+    match = finished(seed=5)
+    done = store.create(match)
+    half = Match(match.spec, match.seats, None, match.seed)
+    for played in match.history[:6]:
+        half.submit(played.seat, played.command)
+    going = store.create(half)
+    store.close()
+    return root, done, going
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    from cardtable.cli import main
+
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_command_prints_the_issue_json_then_keeps_it_so_a_second_run_is_instant(stored, capsys, monkeypatch):
+    import json
+
+    import rules.core.analysis as analysis_module
+
+    root, done, _going = stored
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", done, "--seconds", "0.01", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert list(data) == ["moves", "players"] and [p["name"] for p in data["players"]] == ["Ann 0", "Bob"]
+    assert all(0 <= m["chance_after"] <= m["chance_before"] <= 100 for m in data["moves"])
+
+    def never(*args, **kwargs):
+        raise AssertionError("analysed again")
+
+    monkeypatch.setattr(analysis_module, "analyse", never)
+    status, again, err = run(capsys, "--data-dir", str(root), "analyse", done, "--seconds", "0.01", "--json")
+    assert status == 0, err
+    assert json.loads(again) == data
+    status, text, _err = run(capsys, "--data-dir", str(root), "analyse", done[:-1], "--seconds", "0.01")
+    assert status == 0
+    assert text.startswith("Property, ") and "Ann 0: accuracy " in text and "Bob: accuracy " in text
+
+
+def test_the_command_refuses_an_unfinished_game_a_wrong_id_and_a_wrong_time_in_a_sentence(stored, capsys):
+    root, _done, going = stored
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", going, "--seconds", "0.01")
+    assert (status, out) == (1, "")
+    assert err == f"cardtable: {going} is not over: only a finished game can be analysed " \
+                  f"(play it to the end with 'cardtable resume {going}')\n"
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", "20990101-000000-nothing")
+    assert (status, out) == (1, "") and "no saved game" in err and err.count("\n") == 1
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", going, "--seconds", "0")
+    assert (status, out) == (2, "") and "--seconds must be between" in err
+
+
+def test_ctrl_c_stops_the_command_and_keeps_nothing(stored, capsys, monkeypatch):
+    import rules.core.analysis as analysis_module
+    from cardtable.store import SaveStore
+    from rules.core.analysis import VERSION
+
+    root, done, _going = stored
+    calls = []
+    real = analysis_module.analyse
+
+    def interrupted(replay, seconds, progress=None, stop=None):
+        def tick(d, total):
+            calls.append(d)
+            if d == 3:
+                raise KeyboardInterrupt
+        return real(replay, seconds, progress=tick, stop=stop)
+
+    monkeypatch.setattr(analysis_module, "analyse", interrupted)
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", done, "--seconds", "0.01")
+    assert (status, out) == (130, "") and calls == [1, 2, 3]
+    assert err == "cardtable: analysis stopped: nothing was kept\n"
+    store = SaveStore(root)
+    moves = store.replay(done).replay.moves
+    assert store.kept_analysis(done, VERSION, 0.01, moves) is None
