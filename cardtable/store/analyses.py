@@ -63,13 +63,14 @@ def thinking_time(spec: Any, seconds: float | None) -> float:
     return float(seconds if seconds is not None else settings_for(spec).seconds)
 
 
-def analysis_of(store: Any, game_id: str, replay: Any, seconds: float | None = None,
+def analysis_of(store: Any, game_id: str | None, replay: Any, seconds: float | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 stop: Callable[[], bool] | None = None) -> tuple[Any, bool, str | None]:
     """The analysis of the finished game ``game_id`` (its ``replay``), whether it was kept from
     before, and why it could not be kept (None when it could): kept, it comes at once; else it
     is made (``rules.core.analysis.analyse``, which raises NotFinished and Stopped) and kept
-    whole. A store that cannot be read or written costs only the keeping."""
+    whole. A store that cannot be read or written costs only the keeping; without a store or
+    an id (a game not saved) nothing is kept."""
     from rules.core import analysis as judging
     from rules.core.analysis import VERSION, Analysis, NotFinished
 
@@ -79,8 +80,9 @@ def analysis_of(store: Any, game_id: str, replay: Any, seconds: float | None = N
     if not replay.over:
         raise NotFinished(f"{game_id} is not over: only a finished game can be analysed.")
     seconds = thinking_time(replay.spec, seconds)
+    keeping = store is not None and game_id is not None
     try:
-        data = store.kept_analysis(game_id, VERSION, seconds, replay.moves)
+        data = store.kept_analysis(game_id, VERSION, seconds, replay.moves) if keeping else None
     except SaveError:
         data = None
     if data is not None:
@@ -89,6 +91,8 @@ def analysis_of(store: Any, game_id: str, replay: Any, seconds: float | None = N
         except (KeyError, TypeError, ValueError):
             pass  # kept by a damaged write or a hand: made again
     analysis = judging.analyse(replay, seconds, progress=progress, stop=stop)
+    if not keeping:
+        return analysis, False, None
     try:
         store.keep_analysis(game_id, VERSION, seconds, replay.moves, analysis.to_data())
     except SaveError as error:  # shown all the same; the next look makes it again
