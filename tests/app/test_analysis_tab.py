@@ -16,7 +16,7 @@ from cardtable.store import analyses
 from rules.core import Match, Seat
 from rules.core.analysis import VERSION
 
-from pilot_helpers import screen_text
+from pilot_helpers import screen_text, until
 
 SIZE = (100, 40)
 
@@ -38,12 +38,8 @@ def finished_game(store: SaveStore) -> tuple[str, Match]:
     return store.create(match), match
 
 
-async def wait_for(pilot, done, limit: int = 1500) -> None:
-    for _ in range(limit):
-        if done():
-            return
-        await pilot.pause(0.01)
-    pytest.fail("the analysis did not get there")
+async def wait_for(pilot, done) -> None:
+    await until(pilot, done, limit=1500, step=0.01)  # the analysis works in a thread
 
 
 async def open_analysis(pilot, game_id: str):
