@@ -196,7 +196,7 @@ class CardtableApp(App[None]):
             from .screens.results import results_screen
 
             self.show_menu()
-            self.push_screen(results_screen(match, self.settings))
+            self.push_screen(results_screen(match, self.settings, game_id))
         else:
             self.open_table(match, game_id, not_saved, here=here, watching=watching)
 

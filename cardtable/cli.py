@@ -251,6 +251,17 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("id", nargs="?", metavar="ID",
                         help="the save's id, or the start of it (default: the most recently played game)")
 
+    analyse = command("analyse", "Judge every decision of a finished game from the mover's own view: each "
+                                 "player's accuracy, luck and skill, and the turning points.")
+    analyse.epilog = ("Each decision is weighed by the expert's search over hidden cards dealt from what the\n"
+                      "mover saw (never the real ones). A loss of 5 points of winning chance is an inaccuracy,\n"
+                      "10 a mistake, 20 a blunder. The analysis is kept: a second look is instant.")
+    analyse.add_argument("id", metavar="ID", help="the game's id, or the start of it (see 'cardtable saves')")
+    analyse.add_argument("--seconds", type=float, metavar="S",
+                         help="thinking time per position (default: the expert's for the game)")
+    analyse.add_argument("--json", action="store_true",
+                         help="print one JSON object: the moves judged and the players (chances in percent)")
+
     stats = command("stats", "Games, wins, win rate, best score and winning streaks from the record of finished games.")
     stats.add_argument("name", nargs="?", metavar="NAME", help="one player (a bot as LEVEL:Name, e.g. bot:Cleo): their games and their opponents")
     stats.add_argument("other", nargs="?", metavar="OTHER", help="a second player: NAME and OTHER head to head (the human Bob is not the bot Bob)")
@@ -418,18 +429,25 @@ def cmd_simulate(args: argparse.Namespace, store: SaveStore) -> int:
 
 @contextmanager
 def simulation_progress(title: str, games: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr while the games are played (only on a terminal, only for runs
-    long enough to want one); yields the callback ``simulate`` calls after each game."""
+    """A progress bar on stderr while the games are played (only for runs long enough to want
+    one); yields the callback ``simulate`` calls after each game."""
+    with progress_bar(f"simulating {title}", shown=games >= 20) as update:
+        yield lambda done: update(done, games)
+
+
+@contextmanager
+def progress_bar(label: str, shown: bool = True) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar with the time left on stderr (only on a terminal); yields
+    ``update(done, total)``."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = Console(stderr=True)
-    progress = Progress(TextColumn(f"simulating {title}"), BarColumn(), MofNCompleteColumn(),
-                        TimeRemainingColumn(), console=console, transient=True,
-                        disable=not console.is_terminal or games < 20)
+    progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=console, transient=True, disable=not console.is_terminal or not shown)
     with progress:
-        task = progress.add_task("games", total=games)
-        yield lambda done: progress.update(task, completed=done)
+        task = progress.add_task(label, total=None)
+        yield lambda done, total: progress.update(task, completed=done, total=total)
 
 
 def cmd_replay(args: argparse.Namespace, store: SaveStore) -> int:
@@ -448,6 +466,47 @@ def cmd_replay(args: argparse.Namespace, store: SaveStore) -> int:
     except SaveFormatError as error:
         return fail(str(error), 1)
     return launch_app(store, notice=replayed.notice, replay=replayed.replay)
+
+
+def cmd_analyse(args: argparse.Namespace, store: SaveStore) -> int:
+    import json
+
+    from rules.core.analysis import NotFinished
+
+    from .store.analyses import analysis_of, thinking_time
+
+    if args.seconds is not None and not 0.01 <= args.seconds <= 600:
+        raise UsageError("--seconds must be between 0.01 and 600 (the thinking time per position)")
+    game_id = resolve_id(store, args.id)
+    try:
+        replay = store.replay(game_id).replay
+    except LookupError as error:
+        return fail(error.args[0], 1)
+    if not replay.over:
+        return fail(f"{game_id} is not over: only a finished game can be analysed "
+                    f"(play it to the end with '{PROG} resume {game_id}')", 1)
+    seconds = thinking_time(replay.spec, args.seconds)
+    try:
+        with progress_bar(f"analysing {replay.spec.title}") as progress:
+            analysis, _kept, problem = analysis_of(store, game_id, replay, seconds, progress)
+    except NotFinished as error:  # pragma: no cover - refused above
+        return fail(str(error), 1)
+    except KeyboardInterrupt:
+        return fail("analysis stopped: nothing was kept", 130)
+    if problem:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(analysis.to_json(), ensure_ascii=False))
+        return 0
+    print(f"{replay.spec.title}, {game_id}: {len(analysis.decisions)} decisions judged at {seconds:g} s each.")
+    for line in analysis.summary():
+        print(line)
+    points = analysis.turning_points()
+    if points:
+        print("\nTurning points:")
+        for _move, sentence in points:
+            print(f"  {sentence}")
+    return 0
 
 
 def cmd_stats(args: argparse.Namespace, store: SaveStore) -> int:
@@ -588,7 +647,7 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
 
 COMMANDS = {None: cmd_menu, "new": cmd_new, "join": cmd_join, "resume": cmd_resume, "saves": cmd_saves,
             "export": cmd_export, "import": cmd_import, "simulate": cmd_simulate, "replay": cmd_replay,
-            "stats": cmd_stats, "serve": cmd_serve}
+            "stats": cmd_stats, "serve": cmd_serve, "analyse": cmd_analyse}
 OPENS_THE_APP = frozenset({None, "new", "join", "resume", "replay", "serve"})
 """The commands that run the app (serve: one for each browser), which reads the settings."""
 

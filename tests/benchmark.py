@@ -44,6 +44,11 @@ Reports, with the goal of each:
   --seeds seeds (tests/test_ending.py plays a slice of the same table); prints the longest game
   per game and player count with its seed and seats, and whether it is within twice the game's
   ``longest`` (the figure each game states, measured so).
+- the analysis (``--parts analysis``, not run by default): per game, over --analysis-games games
+  of the game's bot against random play (seats alternating), analysed at
+  --analysis-iterations per position, how often the bot gets the higher accuracy (goal: 95 in
+  100); a calibration table by tenths (of the decisions rated 60–70%, how often the mover won)
+  over those games; and the time to analyse one typical game at the default thinking time.
 
 Timings on a busy machine wander: this is why they live here and not in the test suite.
 """
@@ -924,15 +929,19 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=1000, help="kills in the soak")
     parser.add_argument("--parts", default="startup,keys,record,store,screens,simulation",
                         help="which figures: startup, keys, record, store, screens, simulation, soak, ending, "
-                             "expert (comma-separated)")
+                             "expert, analysis (comma-separated)")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="another cardtable checkout to compare simulation speed against")
     parser.add_argument("--seeds", type=int, default=300, help="seeds of each game in the ending sweep")
-    parser.add_argument("--workers", type=int, default=2, help="processes playing the ending sweep and the expert's games")
-    parser.add_argument("game", nargs="*", help="the games of the ending sweep and of the expert's figures (default: every game)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="processes playing the ending sweep, the expert's games and the analysis")
+    parser.add_argument("game", nargs="*",
+                        help="the games of the ending sweep, the expert's figures and the analysis (default: every game)")
     parser.add_argument("--positions", type=int, default=30, help="positions the expert's speed is measured on, per game")
     parser.add_argument("--expert-games", type=int, default=200,
                         help="games of the expert against each game's bot (0: its speed only)")
+    parser.add_argument("--analysis-games", type=int, default=20, help="bot-versus-random games per game analysed")
+    parser.add_argument("--analysis-iterations", type=int, default=48, help="iterations per position in those")
     parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--child-expert", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -969,10 +978,72 @@ def main() -> None:
                       f"{f['mean_turns']:.1f} turns a game ({args.games} games)" + random_goal(label, f["commands_per_s"]))
     if "expert" in parts:
         print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
+    if "analysis" in parts:
+        print_analysis(args.game or None, args.analysis_games, args.analysis_iterations, args.workers)
     if "ending" in parts:
         import rules
 
         print_ending(args.game or sorted(rules.GAMES), args.seeds, args.workers)
+
+
+def _analysed_game(job: tuple[str, int, int | None, float | None]) -> dict[str, Any]:
+    """One game of the bot against random play (the bot's seat alternating with the seed),
+    analysed: the bot's and random's accuracy, each decision's (chance before, mover won), the
+    time it took and the decisions."""
+    import rules
+    from rules.core import Match, Seat
+    from rules.core.analysis import analyse
+    from rules.core.replay import Replay
+
+    game, seed, iterations, seconds = job
+    os.nice(5)
+    spec = rules.GAMES[game]
+    bot = seed % 2
+    levels = ["bot", "random"] if bot == 0 else ["random", "bot"]
+    match = Match(spec, [Seat(level, level) for level in levels], None, seed)
+    while not match.over:
+        seat = min(match.awaiting)
+        match.submit(seat, match.bot_move(seat))
+    started = time.perf_counter()
+    result = analyse(Replay.of(match), seconds, iterations=iterations, seed=seed)
+    elapsed = time.perf_counter() - started
+    winners = match.outcome.winners
+    return {"game": game, "seed": seed, "bot": result.players[bot].accuracy,
+            "random": result.players[1 - bot].accuracy, "seconds": elapsed, "decisions": len(result.decisions),
+            "points": [(d.chance_before, d.seat in winners) for d in result.decisions]}
+
+
+def print_analysis(names: list[str] | None, games: int, iterations: int, workers: int) -> None:
+    import rules
+    from rules.core.search import settings_for
+
+    names = names or sorted(rules.GAMES)
+    jobs = [(name, seed, iterations, None) for name in names for seed in range(games)]
+    with multiprocessing.Pool(workers) as pool:
+        done = pool.map(_analysed_game, jobs, chunksize=1)
+    for name in names:
+        mine = [r for r in done if r["game"] == name]
+        higher = sum(1 for r in mine if (r["bot"] or 0) > (r["random"] or 0))
+        decisions = statistics.median(r["decisions"] for r in mine)
+        print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games "
+              f"(mean {statistics.mean(r['bot'] or 0 for r in mine):.0f} against "
+              f"{statistics.mean(r['random'] or 0 for r in mine):.0f}; {iterations} iterations a position, "
+              f"median {decisions:.0f} decisions, {statistics.median(r['seconds'] for r in mine):.1f} s a game)")
+        tenths = [[0, 0] for _ in range(10)]
+        for r in mine:
+            for chance, won in r["points"]:
+                tenth = tenths[min(9, int(chance // 10))]
+                tenth[0] += 1
+                tenth[1] += won
+        print("  rated   decisions  won")
+        for k, (count, won) in enumerate(tenths):
+            share = f"{100 * won / count:5.1f}%" if count else "    -"
+            print(f"  {10 * k:3d}–{10 * k + 10:<3d}% {count:9d}  {share}")
+    for name in names:  # one typical game at the game's own thinking time
+        seconds = settings_for(rules.GAMES[name]).seconds
+        timed = _analysed_game((name, 0, None, seconds))
+        print(f"analysis {name}: one game at {seconds:g} s a position: {timed['seconds']:.0f} s "
+              f"({timed['decisions']} decisions)")
 
 
 def print_startup(runs: int) -> None:

@@ -81,12 +81,13 @@ async def keys(pilot, *names: str) -> None:
     await pilot.pause(0)
 
 
-async def until(pilot, done, limit: int = 3000) -> None:
-    """Let the app run until ``done()``, in short steps; fail after ``limit`` of them."""
+async def until(pilot, done, limit: int = 3000, step: float = 0) -> None:
+    """Let the app run until ``done()``, in short steps (of ``step`` seconds: for work in a
+    thread); fail after ``limit`` of them."""
     for _ in range(limit):
         if done():
             return
-        await pilot.pause(0)
+        await pilot.pause(step)
     pytest.fail("the table did not get there")
 
 

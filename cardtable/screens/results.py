@@ -1,13 +1,18 @@
 """Game over: who won, the ranks and scores and how each score was made up, a chart of each
-player's money or score over the game, and the final table as the public saw it.
+player's money or score over the game, the final table as the public saw it, and the analysis.
 
 The screen is the game's own table, read-only (``ReadOnlyTable``), at the game's last move in
 the public view: the "Final table" tab shows it whole; the "Results" tab (shown first) holds the
-score sheet and the chart. ``results_screen(match, settings)`` makes one for any game.
+score sheet and the chart; the "Analysis" tab (a) judges every decision
+(``rules.core.analysis``) in a worker, with a progress bar and the time left, stopped by s, kept
+in the store: it shows each player's chance of winning over the game (from their own view),
+accuracy, skill and luck, and the turning points. ``results_screen(match, settings, game_id)``
+makes one for any game.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -15,11 +20,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, DataTable, Header, Static, Tab, Tabs
+from textual.widgets import Button, DataTable, Header, ProgressBar, Static, Tab, Tabs
+from textual.worker import Worker, WorkerState
 
 from rules.core.words import say
 from rules.core import Match
-from rules.core.replay import Replay
+from rules.core.replay import Replay, ScoreSeries
 
 from ..store import result_text
 from ..widgets.footer import TableFooter
@@ -33,7 +39,8 @@ if TYPE_CHECKING:
 class ResultsScreen(ReadOnlyTable):
     """The results of a finished game (see the module docstring)."""
 
-    ACTIONS = ReadOnlyTable.ACTIONS | {"menu", "new_game", "replay", "switch", "quit", "back"}
+    ACTIONS = ReadOnlyTable.ACTIONS | {"menu", "new_game", "replay", "switch", "quit", "back", "analysis",
+                                       "stop_analysis"}
     # The body scrolls (by the keys too, once focused) when it holds more than the screen: at
     # 80×24, one column (app.tcss) with the details whole (Abundance's every sale) and the chart
     # under them; side by side when wide. (CSS, not DEFAULT_CSS, to outweigh app.tcss; not
@@ -43,19 +50,31 @@ class ResultsScreen(ReadOnlyTable):
     ResultsScreen #results-body { layout: horizontal; }
     ResultsScreen.-narrow #results-details { height: auto; }
     ResultsScreen.-narrow #results-chart { min-height: 10; }
+    ResultsScreen #analysis-pane { height: 1fr; display: none; padding: 0 1; }
+    ResultsScreen #analysis-chart { height: 16; border: round $primary-muted; }
+    ResultsScreen #analysis-text { height: auto; }
     """
     BINDINGS = [
         Binding("m,q", "menu", "Main menu"),  # q goes to the menu here as on every table
         Binding("n", "new_game", "New game"),
         Binding("r", "replay", "Replay"),
         Binding("t", "switch", "Table/results"),
+        Binding("a", "analysis", "Analysis"),
+        Binding("s", "stop_analysis", "Stop analysis"),
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, replay: Replay, settings: Settings) -> None:
+    def __init__(self, replay: Replay, settings: Settings, game_id: str | None = None) -> None:
         super().__init__(replay, settings)
         replay.goto(replay.moves)
         self.view = replay.view(None)
+        self.game_id = game_id
+        self.analysis_first = False
+        """Whether the Analysis tab is shown first (the saves screen's a)."""
+        self.analysis = None
+        """The analysis once made or read (rules.core.analysis.Analysis)."""
+        self._analysing: Worker | None = None
+        self._stop = threading.Event()
 
     @property
     def outcome(self):
@@ -72,7 +91,8 @@ class ResultsScreen(ReadOnlyTable):
                          id="results-winners")
         # two tabs; their panes are plain containers shown one at a time (so the table's widgets
         # are there as soon as the screen is mounted, as on any table)
-        yield Tabs(Tab("Results", id="results-tab"), Tab("Final table", id="final-tab"), id="results-tabs")
+        yield Tabs(Tab("Results", id="results-tab"), Tab("Final table", id="final-tab"),
+                   Tab("Analysis", id="analysis-tab"), id="results-tabs")
         with Vertical(id="results-pane"):
             if outcome is not None and outcome.summary:
                 yield Static(outcome.summary, id="results-summary", markup=False)
@@ -93,6 +113,13 @@ class ResultsScreen(ReadOnlyTable):
                 chart = ScoreChart(series, names, id="results-chart")
                 chart.border_title = f"{series.label or 'Score'} over the game"
                 yield chart
+        with VerticalScroll(id="analysis-pane"):
+            yield Static("", id="analysis-status", markup=False)
+            yield ProgressBar(total=None, show_eta=True, id="analysis-progress")
+            chart = ScoreChart(ScoreSeries("", (), ()), names, id="analysis-chart")
+            chart.border_title = "Chance of winning (%), each from their own view"
+            yield chart
+            yield Static("", id="analysis-text", markup=False)
         # the final table: the table's own parts, straight on the screen as on any table
         yield from self.compose_table()
         yield TableFooter()
@@ -122,7 +149,7 @@ class ResultsScreen(ReadOnlyTable):
         scores = [outcome.scores[seat] for seat in seats]
         if not any([part.get(label) for part in parts] == scores for label in labels):
             table.add_row("Score", *map(str, scores))  # unless a breakdown line already says it
-        self.show_table(False)
+        self.show("analysis" if self.analysis_first else "results")
 
     def refresh_table(self) -> None:
         super().refresh_table()
@@ -136,28 +163,123 @@ class ResultsScreen(ReadOnlyTable):
 
     @property
     def showing_table(self) -> bool:
-        """Whether the final table is shown (else the score sheet and the chart)."""
-        return not self.query_one("#results-pane").display
+        """Whether the final table is shown (else the score sheet and the chart, or the analysis)."""
+        return self.showing == "final"
+
+    @property
+    def showing(self) -> str:
+        """The tab shown: "results", "final" or "analysis"."""
+        if self.query_one("#results-pane").display:
+            return "results"
+        return "analysis" if self.query_one("#analysis-pane").display else "final"
 
     def show_table(self, table: bool) -> None:
+        self.show("final" if table else "results")
+
+    def show(self, tab: str) -> None:
         for part in self.query("#status, #main"):
-            part.display = table
-        self.query_one("#results-pane").display = not table
-        self.query_one("#results-tabs", Tabs).active = "final-tab" if table else "results-tab"
-        if table:
+            part.display = tab == "final"
+        self.query_one("#results-pane").display = tab == "results"
+        self.query_one("#analysis-pane").display = tab == "analysis"
+        self.query_one("#results-tabs", Tabs).active = f"{tab}-tab"
+        if tab == "final":
             self.game_log.focus()  # ↑ ↓ scroll the log
             self.call_after_refresh(self._fit_board)  # measured while hidden, it had no room
-        else:
+        elif tab == "results":
             self.query_one("#results-buttons Button").focus()
+        else:
+            self.query_one("#analysis-pane").focus()
+            self.start_analysis()
+        self.refresh_bindings()
 
     def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
         event.stop()
-        table = event.tab is not None and event.tab.id == "final-tab"
-        if table != self.showing_table:
-            self.show_table(table)
+        tab = (event.tab.id or "results-tab").removesuffix("-tab") if event.tab is not None else "results"
+        if tab != self.showing:
+            self.show(tab)
 
     def action_switch(self) -> None:
         self.show_table(not self.showing_table)
+
+    # -- the analysis --------------------------------------------------------------------------
+    def action_analysis(self) -> None:
+        self.show("analysis")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop_analysis":
+            return self.analysing  # shown only while an analysis runs
+        return super().check_action(action, parameters)
+
+    @property
+    def analysing(self) -> bool:
+        return self._analysing is not None and self._analysing.state in (WorkerState.PENDING, WorkerState.RUNNING)
+
+    def start_analysis(self) -> None:
+        """Show the analysis: at once when kept, else made in a worker (the screen stays live)."""
+        if self.analysis is not None or self.analysing or self.outcome is None:
+            if self.outcome is None:
+                self._say("This game is not over: only a finished game can be analysed.")
+            return
+        self._stop.clear()
+        self.query_one("#analysis-progress").display = True
+        self._say("Analysing every decision from the mover's own view… (s stops)")
+        self._analysing = self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis",
+                                         exit_on_error=False)
+
+    def _analyse(self):
+        from ..store.analyses import analysis_of
+
+        store = getattr(self.app, "store", None)
+        replay = Replay.of(self.replay)  # its own: the worker moves it from position to position
+        return analysis_of(store, self.game_id, replay, progress=self._progress, stop=self._stop.is_set)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.app.call_from_thread(self.query_one("#analysis-progress", ProgressBar).update,
+                                  total=total, progress=done)
+
+    def action_stop_analysis(self) -> None:
+        if self.analysing:
+            self._stop.set()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self._analysing:
+            return
+        from rules.core.analysis import Stopped
+
+        if event.state == WorkerState.SUCCESS:
+            analysis, _kept, problem = event.worker.result
+            self.show_analysis(analysis)
+            if problem:
+                self.notify(problem, severity="warning", timeout=10, markup=False)
+        elif event.state == WorkerState.ERROR:
+            error = event.worker.error
+            if isinstance(error, Stopped):
+                self._say("The analysis was stopped: nothing was kept (a starts it again).")
+            else:
+                self._say(f"The analysis failed: {error}")
+            self.query_one("#analysis-progress").display = False
+        self.refresh_bindings()
+
+    def show_analysis(self, analysis) -> None:
+        self.analysis = analysis
+        self.query_one("#analysis-progress").display = False
+        self._say(f"{len(analysis.decisions)} decisions judged at {analysis.seconds:g} s each, from the "
+                  "mover's view (losing 5 points of winning chance is an inaccuracy, 10 a mistake, 20 a blunder).")
+        values = tuple(tuple(round(row[k]) for row in analysis.series) for k in range(len(analysis.turns)))
+        chart = self.query_one("#analysis-chart", ScoreChart)
+        chart.series = ScoreSeries("Chance of winning (%)", values, analysis.turns)
+        chart.refresh()
+        lines = analysis.summary()
+        points = analysis.turning_points()
+        if points:
+            lines += ["", "Turning points:", *(f"  {sentence}" for _move, sentence in points)]
+        self.query_one("#analysis-text", Static).update(Text("\n".join(lines)))
+
+    def _say(self, text: str) -> None:
+        self.query_one("#analysis-status", Static).update(Text(text))
+
+    def on_unmount(self) -> None:
+        self._stop.set()  # a worker still running stops at its next decision
 
     def action_menu(self) -> None:
         self.app.show_menu()
@@ -183,7 +305,11 @@ class ResultsScreen(ReadOnlyTable):
         self.dismiss()
 
 
-def results_screen(match: Match, settings: Settings) -> ResultsScreen:
-    """The results of ``match`` (a finished game) on its game's own table."""
+def results_screen(match: Match, settings: Settings, game_id: str | None = None,
+                   analysis: bool = False) -> ResultsScreen:
+    """The results of ``match`` (a finished game, saved as ``game_id``: its analysis is kept
+    there) on its game's own table; ``analysis``: the Analysis tab first."""
     replay = match if isinstance(match, Replay) else Replay.of(match)
-    return read_only(ResultsScreen, replay.spec.name)(replay, settings)
+    screen = read_only(ResultsScreen, replay.spec.name)(replay, settings, game_id)
+    screen.analysis_first = analysis and replay.over
+    return screen

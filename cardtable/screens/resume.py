@@ -117,6 +117,7 @@ class ResumeScreen(Screen):
 
     BINDINGS = [
         Binding("r", "replay", "Replay"),
+        Binding("a", "analysis", "Analysis"),
         Binding("d,delete", "delete", "Delete"),
         Binding("u", "restore", "Restore"),
         Binding("t", "trash", "Trash"),
@@ -185,6 +186,9 @@ class ResumeScreen(Screen):
             return not self.showing_trash
         if action == "restore":
             return self.showing_trash
+        if action == "analysis":  # greyed unless the game under the cursor is finished
+            info = self.selected() if self.is_mounted else None
+            return False if self.showing_trash else (True if info is not None and info.finished else None)
         if action in ("replay", "export"):
             info = self.selected() if self.is_mounted else None
             return False if self.showing_trash else (True if info is not None and not info.damaged else None)
@@ -207,7 +211,7 @@ class ResumeScreen(Screen):
         else:
             self.resume(info)
 
-    def resume(self, info: SaveInfo) -> None:
+    def resume(self, info: SaveInfo, analysis: bool = False) -> None:
         store = self.app.store
         try:
             opened = store.open(info.id)
@@ -225,12 +229,20 @@ class ResumeScreen(Screen):
         if match.over:
             from .results import results_screen
 
-            self.app.push_screen(results_screen(match, self.app.settings))
+            self.app.push_screen(results_screen(match, self.app.settings, info.id, analysis))
         else:
             self.app.open_table(match, info.id)
         if opened.notice:
             self.notify(opened.notice, title="Resumed at its last good move",
                         severity="warning", timeout=20, markup=False)
+
+    def action_analysis(self) -> None:
+        """The analysis of the finished game under the cursor (its results screen's Analysis tab)."""
+        info = self.selected()
+        if info is None or self.showing_trash or info.damaged or not info.finished:
+            self.notify("Only a finished game can be analysed: choose one marked finished.", markup=False)
+            return
+        self.resume(info, analysis=True)
 
     def action_replay(self) -> None:
         """Step through the game under the cursor (read only: it stays as it is)."""

@@ -4,7 +4,8 @@
 in one transaction after it is checked against every move before it — and the summary the saves
 list reads. ``files.py`` is the border with JSON files: the saves of earlier versions (brought in
 once, left where they are), exports and imports. ``info.py`` holds what callers get back.
-``seats.py`` the seats played from other screens: join codes, and which screens are open.
+``seats.py`` the seats played from other screens: join codes, and which screens are open;
+``analyses.py`` the analyses of finished games, kept.
 """
 
 from ..paths import UnusablePath, default_data_dir, user_path

@@ -51,7 +51,7 @@ from rules.core.words import join_names, player, say
 
 from .. import sqlite
 from ..paths import default_data_dir, file_in_the_way, free_name, shorten, user_path, why, write_atomically
-from . import files, seats
+from . import analyses, files, seats
 from .info import Opened, Replayed, SaveInfo, is_valid_id, quoted, result_text
 
 if TYPE_CHECKING:
@@ -121,6 +121,7 @@ MIGRATIONS: dict[int, tuple[sqlite.Migration, ...]] = {
         )""",
     ),
     2: seats.MIGRATION,
+    3: analyses.MIGRATION,
 }
 SCHEMA = sqlite.Schema("a cardtable games database", MIGRATIONS)
 SCHEMA_VERSION = SCHEMA.version
@@ -186,7 +187,7 @@ class _Caught:
         return bool(self.undone or self.played)
 
 
-class SaveStore(seats.RemoteSeats):
+class SaveStore(seats.RemoteSeats, analyses.Analyses):
     """The games in ``root/games.sqlite3``; ``root`` defaults to ``default_data_dir()`` (either
     raises UnusablePath for a ``~user`` that cannot be found). The database is opened on first
     use.

@@ -196,6 +196,30 @@ class ExpertBot:
         return command
 
 
+@dataclass(frozen=True)
+class Weighed:
+    """A command weighed by ``weigh``: the seat's reward (its share of the win) on each deal it
+    was tried on, the same deals in the same order for every command."""
+
+    command: Command
+    rewards: tuple[float, ...]
+    out: bool
+    """Dropped from the race: clearly worse than the leader (its rewards stop there)."""
+
+    @property
+    def mean(self) -> float:
+        return sum(self.rewards) / len(self.rewards) if self.rewards else 0.0
+
+
+def weigh(spec: Any, view: View, legal: Sequence[Command], keep: Sequence[Command], rng: random.Random,
+          settings: Settings) -> list[Weighed]:
+    """The expert's race at ``view`` (what the seat sees, nothing more) run to its budget for
+    judging rather than playing (the analysis of a finished game): the commands ``run`` would
+    weigh, and ``keep`` (the command played) which is never dropped, best first."""
+    field = _Search(spec, settings, view, legal, rng).weigh(keep)
+    return [Weighed(c.command, tuple(c.rewards), c.out) for c in field]
+
+
 class _Search:
     """One decision of the expert."""
 
@@ -229,6 +253,7 @@ class _Search:
         self._deal_cache: tuple[int, Any] | None = None
         self.bot_choice = self._bot_choice()
         self.field: list[_Candidate] = []
+        self.keep: frozenset[Command] = frozenset()  # never dropped from the race (``weigh``)
 
     def _bot_choice(self) -> Command:
         """What the game's own bot would play here (on the real view: it is the seat's own)."""
@@ -242,29 +267,46 @@ class _Search:
         self.field = [_Candidate(c, self.me) for c in self._entrants()]
         if len(self.field) == 1:
             return self.field[0].command
-        settings = self.settings
         while not self._out_of_time():
             racing = [c for c in self.field if not c.out]
             if len(racing) <= 1:
                 break
-            for _ in range(settings.batch):
-                deal = len(self.deals)
-                self.deals.append(self.rng.getrandbits(62))
-                for candidate in racing:
-                    if self._out_of_time():
-                        break
-                    try:
-                        reward = self.iterate(deal, candidate)
-                    except _OutOfTime:
-                        self.iterations -= 1  # left unfinished: it counts for nothing
-                        break
-                    candidate.rewards.append(reward)
-                else:
-                    continue
-                break
+            self._round(racing)
             self._drop_losers()
         self.elapsed = time.perf_counter() - self.started
         return self._decision().command
+
+    def weigh(self, keep: Sequence[Command]) -> list[_Candidate]:
+        """The race of ``run`` with ``keep`` among the entrants and never dropped, run to the
+        budget (or until ``keep`` is all that is left): every entrant, with its rewards deal by
+        deal, best first (those still racing first)."""
+        entrants = self._entrants()
+        entrants += [c for c in keep if c not in entrants]
+        self.keep = frozenset(keep)
+        self.field = [_Candidate(c, self.me) for c in entrants]
+        while not self._out_of_time():
+            racing = [c for c in self.field if not c.out]
+            if len(racing) <= 1 or all(c.command in self.keep for c in racing):
+                break
+            self._round(racing)
+            self._drop_losers()
+        self.elapsed = time.perf_counter() - self.started
+        return sorted(self.field, key=lambda c: (not c.out, c.mean), reverse=True)
+
+    def _round(self, racing: Sequence[_Candidate]) -> None:
+        """One batch of deals, every command in ``racing`` tried on each (until the budget)."""
+        for _ in range(self.settings.batch):
+            deal = len(self.deals)
+            self.deals.append(self.rng.getrandbits(62))
+            for candidate in racing:
+                if self._out_of_time():
+                    return
+                try:
+                    reward = self.iterate(deal, candidate)
+                except _OutOfTime:
+                    self.iterations -= 1  # left unfinished: it counts for nothing
+                    return
+                candidate.rewards.append(reward)
 
     def _out_of_time(self) -> bool:
         settings = self.settings
@@ -304,7 +346,7 @@ class _Search:
         if not bot.out and leader is not bot and self._no_better(leader, bot):
             leader = bot  # the leader is no real gain on the bot's choice: measure against that
         for candidate in racing:
-            if candidate is leader or len(candidate.rewards) < 2 * settings.batch:
+            if candidate is leader or candidate.command in self.keep or len(candidate.rewards) < 2 * settings.batch:
                 continue
             diff, error = paired(leader.rewards, candidate.rewards)
             if diff > settings.drop * error and diff > 0:
@@ -469,4 +511,4 @@ def _shares(winners: Sequence[int], players: int) -> list[float]:
     return [share if seat in winners else 0.0 for seat in range(players)]
 
 
-__all__ = ["EXPERT", "ExpertBot", "Settings", "Stats", "paired", "settings_for"]
+__all__ = ["EXPERT", "ExpertBot", "Settings", "Stats", "Weighed", "paired", "settings_for", "weigh"]

@@ -1,0 +1,212 @@
+"""The analysis of a finished game (rules/core/analysis.py): every decision judged from the
+mover's view, verdicts by the thresholds, accuracy, luck and skill, and never the real hidden
+cards."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from rules.core import Match, Seat
+from rules.core.analysis import THRESHOLDS, NotFinished, Stopped, analyse, decisions_of, verdict
+from rules.core.replay import Replay
+
+ITERATIONS = 12
+
+
+def finished(game: str = "property", seed: int = 3, levels=("bot", "random")) -> Match:
+    match = Match(rules.GAMES[game], [Seat(f"Ann {i}" if i == 0 else "Bob", level)
+                                      for i, level in enumerate(levels)], None, seed)
+    while not match.over:
+        seat = min(match.awaiting)
+        match.submit(seat, match.bot_move(seat))
+    return match
+
+
+@pytest.fixture(scope="module")
+def analysed():
+    replay = Replay.of(finished())
+    return replay, analyse(replay, iterations=ITERATIONS)
+
+
+def test_every_decision_is_judged_with_chances_and_verdicts_by_the_thresholds(analysed):
+    replay, analysis = analysed
+    assert [d.number - 1 for d in analysis.decisions] == decisions_of(replay)
+    assert len(analysis.decisions) > 20
+    for d in analysis.decisions:
+        assert 0 <= d.chance_after <= d.chance_before <= 100
+        assert d.played == replay.history[d.number - 1].text
+        assert d.legal > 1
+        loss = d.chance_before - d.chance_after
+        expected = next((name for name, at in THRESHOLDS if loss >= at), None)
+        assert d.verdict == expected
+        if d.best == d.played:
+            assert d.chance_before == d.chance_after
+    assert verdict(4.99) is None and verdict(5) == "inaccuracy" and verdict(10) == "mistake"
+    assert verdict(19.9) == "mistake" and verdict(20) == "blunder"
+
+
+def test_skill_and_luck_add_up_to_the_result(analysed):
+    replay, analysis = analysed
+    winners = replay.outcome.winners
+    for p in analysis.players:
+        assert p.result == (100.0 if p.seat in winners else 0.0)
+        assert p.start + p.skill + p.luck == pytest.approx(p.result)
+        assert p.skill <= 0
+        own = [d for d in analysis.decisions if d.seat == p.seat]
+        assert 0 <= p.accuracy <= 100
+        assert p.accuracy == pytest.approx(sum(d.accuracy for d in own) / len(own))
+        assert (p.inaccuracies, p.mistakes, p.blunders) == tuple(
+            sum(d.verdict == v for d in own) for v in ("inaccuracy", "mistake", "blunder"))
+    # the chart: every seat's chance after every move, ending at the result
+    assert all(len(row) == replay.moves + 1 for row in analysis.series)
+    assert [row[-1] for row in analysis.series] == [p.result for p in analysis.players]
+
+
+def test_the_json_is_the_issue_object(analysed):
+    _replay, analysis = analysed
+    data = analysis.to_json()
+    assert list(data) == ["moves", "players"]
+    assert all(list(m) == ["number", "seat", "name", "played", "best", "chance_before", "chance_after",
+                           "verdict"] for m in data["moves"])
+    assert all(list(p) == ["seat", "name", "accuracy", "inaccuracies", "mistakes", "blunders", "skill",
+                           "luck"] for p in data["players"])
+    assert [p["name"] for p in data["players"]] == ["Ann 0", "Bob"]
+    assert all(m["verdict"] in (None, "inaccuracy", "mistake", "blunder") for m in data["moves"])
+
+
+def test_deterministic_given_the_seed_and_kept_data_reads_back(analysed):
+    replay, analysis = analysed
+    some = [d.number - 1 for d in analysis.decisions[:6]]
+    again = analyse(replay, iterations=ITERATIONS, positions=some)
+    assert again.decisions == analysis.decisions[:6]
+    other = analyse(replay, iterations=ITERATIONS, positions=some, seed=1)
+    assert other.decisions != again.decisions
+    assert type(analysis).from_data(analysis.to_data()) == analysis
+
+
+def test_the_real_hidden_cards_are_never_read():
+    """Swap the opponent's hand with cards of the stock at a decision (both hidden from the
+    mover): the mover's view is the same, and so is the judgement of that move."""
+    replay = Replay.of(finished())
+    spec = replay.spec
+    positions = decisions_of(replay)[4:10]
+    before = analyse(replay, iterations=ITERATIONS, positions=positions)
+    swapped = 0
+    for position in positions:
+        played = replay.history[position]
+        state = replay._states[position]
+        view = spec.view(state, played.seat)
+        other = 1 - played.seat
+        hand = state.hands[other]
+        if len(state.stock) < len(hand):
+            continue
+        state.hands[other], state.stock[-len(hand):] = list(state.stock[-len(hand):]), list(hand)
+        assert state.hands[other] != hand
+        assert spec.view(state, played.seat) == view
+        swapped += 1
+    assert swapped
+    after = analyse(replay, iterations=ITERATIONS, positions=positions)
+    assert after.decisions == before.decisions
+
+
+def test_an_unfinished_game_is_refused_and_a_stop_stops():
+    match = finished()
+    unfinished = Match(match.spec, match.seats, None, match.seed)
+    for played in match.history[:10]:
+        unfinished.submit(played.seat, played.command)
+    with pytest.raises(NotFinished, match="not over"):
+        analyse(Replay.of(unfinished), iterations=ITERATIONS)
+    seen = []
+    with pytest.raises(Stopped):
+        analyse(Replay.of(match), iterations=ITERATIONS, progress=lambda done, total: seen.append((done, total)),
+                stop=lambda: len(seen) >= 2)
+    assert [done for done, _ in seen] == [1, 2]
+
+
+# -- kept in the store, and the command ------------------------------------------------------
+
+@pytest.fixture
+def stored(tmp_path):
+    """A store with a finished game of Property and an unfinished one: (root, finished id, unfinished id)."""
+    from cardtable.store import SaveStore
+
+    root = tmp_path / "data"
+    store = SaveStore(root)
+    match = finished(seed=5)
+    done = store.create(match)
+    half = Match(match.spec, match.seats, None, match.seed)
+    for played in match.history[:6]:
+        half.submit(played.seat, played.command)
+    going = store.create(half)
+    store.close()
+    return root, done, going
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    from cardtable.cli import main
+
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_command_prints_the_issue_json_then_keeps_it_so_a_second_run_is_instant(stored, capsys, monkeypatch):
+    import json
+
+    import rules.core.analysis as analysis_module
+
+    root, done, _going = stored
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", done, "--seconds", "0.01", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert list(data) == ["moves", "players"] and [p["name"] for p in data["players"]] == ["Ann 0", "Bob"]
+    assert all(0 <= m["chance_after"] <= m["chance_before"] <= 100 for m in data["moves"])
+
+    def never(*args, **kwargs):
+        raise AssertionError("analysed again")
+
+    monkeypatch.setattr(analysis_module, "analyse", never)
+    status, again, err = run(capsys, "--data-dir", str(root), "analyse", done, "--seconds", "0.01", "--json")
+    assert status == 0, err
+    assert json.loads(again) == data
+    status, text, _err = run(capsys, "--data-dir", str(root), "analyse", done[:-1], "--seconds", "0.01")
+    assert status == 0
+    assert text.startswith("Property, ") and "Ann 0: accuracy " in text and "Bob: accuracy " in text
+
+
+def test_the_command_refuses_an_unfinished_game_a_wrong_id_and_a_wrong_time_in_a_sentence(stored, capsys):
+    root, _done, going = stored
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", going, "--seconds", "0.01")
+    assert (status, out) == (1, "")
+    assert err == f"cardtable: {going} is not over: only a finished game can be analysed " \
+                  f"(play it to the end with 'cardtable resume {going}')\n"
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", "20990101-000000-nothing")
+    assert (status, out) == (1, "") and "no saved game" in err and err.count("\n") == 1
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", going, "--seconds", "0")
+    assert (status, out) == (2, "") and "--seconds must be between" in err
+
+
+def test_ctrl_c_stops_the_command_and_keeps_nothing(stored, capsys, monkeypatch):
+    import rules.core.analysis as analysis_module
+    from cardtable.store import SaveStore
+    from rules.core.analysis import VERSION
+
+    root, done, _going = stored
+    calls = []
+    real = analysis_module.analyse
+
+    def interrupted(replay, seconds, progress=None, stop=None):
+        def tick(d, total):
+            calls.append(d)
+            if d == 3:
+                raise KeyboardInterrupt
+        return real(replay, seconds, progress=tick, stop=stop)
+
+    monkeypatch.setattr(analysis_module, "analyse", interrupted)
+    status, out, err = run(capsys, "--data-dir", str(root), "analyse", done, "--seconds", "0.01")
+    assert (status, out) == (130, "") and calls == [1, 2, 3]
+    assert err == "cardtable: analysis stopped: nothing was kept\n"
+    store = SaveStore(root)
+    moves = store.replay(done).replay.moves
+    assert store.kept_analysis(done, VERSION, 0.01, moves) is None
