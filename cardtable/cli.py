@@ -313,14 +313,19 @@ def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
 def print_join_lines(args: argparse.Namespace, store: SaveStore, match: Match, game_id: str) -> None:
     """One line per remote seat, ``NAME: cardtable join CODE``, and the spectators' line. A
     data folder given on the command line is part of the command (the codes live there). A
-    server that may be running (``cardtable serve``) is not named: nothing says where one is."""
+    ``cardtable serve`` of the same data folder that is running adds its SSH and browser forms."""
     import shlex
+
+    from .serving import running
 
     codes = store.codes(game_id)
     data_dir = f" --data-dir {shlex.quote(str(args.data_dir))}" if args.data_dir is not None else ""
+    server = running(store.root)
     for seat, code in codes.items():
         who = "Spectators" if seat is None else match.names[seat]
         print(f"{who}: {PROG}{data_dir} join {code}")
+        for form in server.forms(code) if server is not None else ():
+            print(f"  or: {form}")
     sys.stdout.flush()
 
 

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .door import Door
 from .store import SaveStore
+from .serving import announced
 from .web.gate import LOOPBACK_NAMES, Gate, in_url, is_loopback, is_wildcard
 
 MAX_TABS = 8
@@ -137,12 +138,7 @@ def greeting(host: str, port: int, token: str, root: Path, max_tabs: int,
             "  (no network address of this machine was found: say how others reach it with --public-url)"]
     else:
         lines = [f"cardtable is being served at {url(host)} — open it in a web browser."]
-    if public_url:
-        join_at = f"{public_url}join"
-    elif is_wildcard(host):
-        join_at = f"http://{in_url((addresses or ['THIS-MACHINE'])[0])}:{port}/join"
-    else:
-        join_at = f"http://{in_url(host)}:{port}/join"
+    join_at = join_page(host, port, public_url, addresses)
     lines.append(f"A player who holds a join code opens {join_at} and types it: it opens that seat's table "
                  "and nothing else (no token needed).")
     if is_loopback(host):
@@ -156,14 +152,25 @@ def greeting(host: str, port: int, token: str, root: Path, max_tabs: int,
     return "\n".join(lines)
 
 
+def join_page(host: str, port: int, public_url: str | None, addresses: list[str] | None) -> str:
+    """The address of the join page, as players elsewhere open it."""
+    if public_url:
+        return f"{public_url}join"
+    if is_wildcard(host):
+        return f"http://{in_url((addresses or ['THIS-MACHINE'])[0])}:{port}/join"
+    return f"http://{in_url(host)}:{port}/join"
+
+
+def ssh_forms(host: str, port: int, addresses: list[str]) -> list[str]:
+    """`ssh -p PORT CODE@NAME` for each name players may reach this machine by."""
+    names = (addresses or ["THIS-MACHINE"]) if is_wildcard(host) else [host]
+    return [f"ssh -p {port} CODE@{name}" for name in names]
+
+
 def ssh_lines(host: str, port: int, fingerprint: str, addresses: list[str]) -> list[str]:
     """What `cardtable serve --ssh-port` says of its SSH server: how players join, and the key."""
-    if is_wildcard(host):
-        names = addresses or ["THIS-MACHINE"]
-    else:
-        names = [host]
     lines = ["Players join over SSH with their join code as the user name, no password:"]
-    lines += [f"  ssh -p {port} CODE@{name}" for name in names]
+    lines += [f"  {form}" for form in ssh_forms(host, port, addresses)]
     lines.append(f"  (this server's host key: {fingerprint}; it lets in a seat's table and nothing else)")
     return lines
 
@@ -188,6 +195,14 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, public_url: str
         raise ServeError(problem)
     ssh = _ssh_module() if ssh_port is not None else None
     addresses = machine_addresses(host) if is_wildcard(host) else []
+    # `cardtable new` names this server's ways in beside each join code while it runs
+    with announced(root, None if ssh_only else join_page(host, port, public, addresses),
+                   ssh_forms(host, ssh_port, addresses) if ssh_port is not None else []):
+        return _serve(root, host, port, public, max_tabs, ssh_port, ssh_only, ssh, addresses)
+
+
+def _serve(root: Path, host: str, port: int, public: str | None, max_tabs: int, ssh_port: int | None,
+           ssh_only: bool, ssh: Any, addresses: list[str]) -> int:
     door = Door(SaveStore(root))
     if ssh_only:
         assert ssh is not None and ssh_port is not None

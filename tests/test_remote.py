@@ -395,3 +395,21 @@ async def test_a_confined_table_ends_the_app_when_left_and_keeps_no_settings(tmp
         await pilot.pause()
         assert not app.is_running
     assert len(store.list()) == 1
+
+
+def test_new_names_a_running_servers_ways_in_beside_each_code(tmp_path, capsys, opened):
+    from cardtable.serving import FILE, announced
+
+    data = tmp_path / "data"
+    with announced(data, "http://10.0.0.5:8000/join", ["ssh -p 2222 CODE@10.0.0.5"]):
+        assert main(["new", "property", "--players", "Ann,remote:Bob", "--data-dir", str(data)]) == 0
+        assert (data / FILE).exists()
+    assert not (data / FILE).exists()  # the server is gone: so is what it said
+    out = capsys.readouterr().out.splitlines()
+    code = out[0].rsplit(" ", 1)[1]
+    assert out[:3] == [f"Bob: cardtable --data-dir {data} join {code}", f"  or: ssh -p 2222 {code}@10.0.0.5",
+                       f"  or: open http://10.0.0.5:8000/join and type {code}"]
+    # a file left by a server killed with kill -9 names a process that is gone: no forms
+    (data / FILE).write_text('{"pid": 999999999, "join_page": "http://x/join", "ssh": []}')
+    main(["new", "property", "--players", "Ann,remote:Bob", "--data-dir", str(data)])
+    assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("  or:")]
