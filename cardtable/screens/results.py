@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, DataTable, Header, ProgressBar, Static, Tab, Tabs
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from rules.core.words import say
 from rules.core import Match
@@ -60,7 +60,7 @@ class ResultsScreen(ReadOnlyTable):
         Binding("r", "replay", "Replay"),
         Binding("t", "switch", "Table/results"),
         Binding("a", "analysis", "Analysis"),
-        Binding("s", "stop_analysis", "Stop analysis"),
+        Binding("x", "stop_analysis", "Stop analysis"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -212,7 +212,7 @@ class ResultsScreen(ReadOnlyTable):
 
     @property
     def analysing(self) -> bool:
-        return self._analysing is not None and self._analysing.state in (WorkerState.PENDING, WorkerState.RUNNING)
+        return self._analysing is not None and not self._analysing.is_finished
 
     def start_analysis(self) -> None:
         """Show the analysis: at once when kept, else made in a worker (the screen stays live)."""
@@ -222,7 +222,7 @@ class ResultsScreen(ReadOnlyTable):
             return
         self._stop.clear()
         self.query_one("#analysis-progress").display = True
-        self._say("Analysing every decision from the mover's own view… (s stops)")
+        self._say("Analysing every decision from the mover's own view… (x stops)")
         self._analysing = self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis",
                                          exit_on_error=False)
 
@@ -246,13 +246,15 @@ class ResultsScreen(ReadOnlyTable):
             return
         from rules.core.analysis import Stopped
 
-        if event.state == WorkerState.SUCCESS:
-            analysis, _kept, problem = event.worker.result
+        # the worker's own flags (the app reads no ``.state``: a game's is never its business)
+        worker = event.worker
+        if worker.is_finished and worker.error is None and not worker.is_cancelled:
+            analysis, _kept, problem = worker.result
             self.show_analysis(analysis)
             if problem:
                 self.notify(problem, severity="warning", timeout=10, markup=False)
-        elif event.state == WorkerState.ERROR:
-            error = event.worker.error
+        elif worker.error is not None:
+            error = worker.error
             if isinstance(error, Stopped):
                 self._say("The analysis was stopped: nothing was kept (a starts it again).")
             else:

@@ -169,7 +169,7 @@ async def test_the_results_chart_the_game_show_the_final_table_and_open_its_repl
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ResultsScreen)
-        chart = screen.query_one(ScoreChart)
+        chart = screen.query_one("#results-chart", ScoreChart)
         assert chart.series.label == "Money" and len(chart.series.values) == len(match.history) + 1
         assert chart.series.values[-1] == match.outcome.scores
         text = screen_text(app)
