@@ -530,7 +530,10 @@ class TableScreen(Screen[None]):
         if delay > 0:
             self._bot_timer = self.set_timer(delay, self._play_bot)
         else:
-            self.call_later(self._play_bot)
+            # once the last move is on the screen: played at once (call_later), each move came
+            # before the screen could draw the one before, and a match between bots ran to its
+            # end with the screen (and the log) showing its first position
+            self.call_after_refresh(self._play_bot)
 
     def _play_bot(self) -> None:
         self._bot_pending = False
