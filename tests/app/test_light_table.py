@@ -16,6 +16,7 @@ from textual.widgets._footer import FooterKey
 import rules
 from rules.core import Match, Seat
 
+from cardtable import frames
 from cardtable.app import CardtableApp
 from cardtable.settings import Settings
 from cardtable.store import SaveStore
@@ -47,12 +48,20 @@ async def test_bots_at_bot_delay_0_are_drawn_move_by_move(tmp_path):
     match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=1)
     app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
     async with app.run_test(size=(120, 40)) as pilot:
-        frames = count_frames(app)
+        table = app.screen
+        composed: list[int] = []
+        compose = table._compositor_refresh
+
+        def counted() -> None:
+            composed.append(1)
+            compose()
+
+        table._compositor_refresh = counted  # type: ignore[method-assign]
         drawn: list[int] = []
-        match.subscribe(lambda _match, _update: drawn.append(len(frames)))
+        match.subscribe(lambda _match, _update: drawn.append(len(composed)))
         await settle(pilot, lambda: len(drawn) >= 40, limit=4000)
-    # a frame (at least) between any two bot moves
-    assert all(later > earlier for earlier, later in zip(drawn, drawn[1:40]))
+    # the screen drawn (at least) once between any two bot moves
+    assert all(later > earlier for earlier, later in zip(drawn, drawn[1:40])), drawn
 
 
 class CountingFooter(TableFooter):
@@ -138,3 +147,35 @@ async def test_a_table_waiting_for_a_human_draws_nothing(tmp_path):
         frames = count_frames(app)
         await pilot.pause(1.0)  # five looks at the store for moves, none found
         assert frames == []
+
+
+async def test_a_tables_frames_are_paced_from_the_last_one(tmp_path, monkeypatch):
+    # Textual's screen timer, resumed, skipped to a tick one to two periods ahead: a key's
+    # second frame (the line its selection changes) came up to 33 ms after the key
+    waits: list[float] = []
+    sleep = frames._time.sleep
+
+    async def noted(seconds: float) -> None:
+        waits.append(seconds)
+        await sleep(seconds)
+
+    monkeypatch.setattr(frames._time, "sleep", noted)
+    ticks: list[int] = []
+    app = LogApp()
+    async with app.run_test() as pilot:
+        timer = frames.FrameTimer(app, 0.05, callback=lambda: (ticks.append(1), timer.pause()), pause=True)
+        timer._start()
+        for round in range(1, 4):
+            timer.resume()  # something changed: draw it
+            await settle(pilot, lambda: len(ticks) == round)
+        timer.stop()
+    assert waits and all(0 < wait <= 0.05 for wait in waits)
+
+
+async def test_a_table_draws_on_the_paced_timer(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    match = Match(rules.find_game("property"), [Seat("Ann"), Seat("Cleo", "bot")], seed=3)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, lambda: match.awaiting == {0})
+        assert isinstance(app.screen._update_timer, frames.FrameTimer)
