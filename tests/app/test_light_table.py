@@ -24,7 +24,7 @@ from cardtable.widgets import GameLog
 from cardtable.widgets.footer import TableFooter
 from cardtable.widgets.game_log import MAX_ENTRIES, TRIM_SLACK, visible_lines
 from game_helpers import play_random
-from pilot_helpers import settle
+from pilot_helpers import LogApp, settle
 
 
 def count_frames(app: App) -> list[int]:
@@ -114,11 +114,6 @@ async def test_the_footer_is_rebuilt_once_for_many_changes_and_keeps_no_old_keys
         assert [ref() for ref in old] == [None] * len(old)  # the old keys are gone, not held
 
 
-class LogApp(App[None]):
-    def compose(self) -> ComposeResult:
-        yield GameLog(id="log")
-
-
 async def test_the_log_keeps_its_last_entries_as_the_game_goes_on():
     app = LogApp()
     async with app.run_test(size=(40, 20)) as pilot:
@@ -144,9 +139,10 @@ async def test_a_table_waiting_for_a_human_draws_nothing(tmp_path):
         await settle(pilot, lambda: match.awaiting == {0})
         for _ in range(10):
             await pilot.pause()
-        frames = count_frames(app)
+        assert isinstance(app.screen._update_timer, frames.FrameTimer)  # (the paced timer, below)
+        drawn = count_frames(app)
         await pilot.pause(1.0)  # five looks at the store for moves, none found
-        assert frames == []
+        assert drawn == []
 
 
 async def test_a_tables_frames_are_paced_from_the_last_one(tmp_path, monkeypatch):
@@ -171,11 +167,3 @@ async def test_a_tables_frames_are_paced_from_the_last_one(tmp_path, monkeypatch
         timer.stop()
     assert waits and all(0 < wait <= 0.05 for wait in waits)
 
-
-async def test_a_table_draws_on_the_paced_timer(tmp_path):
-    store = SaveStore(tmp_path / "data")
-    match = Match(rules.find_game("property"), [Seat("Ann"), Seat("Cleo", "bot")], seed=3)
-    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, lambda: match.awaiting == {0})
-        assert isinstance(app.screen._update_timer, frames.FrameTimer)
