@@ -37,6 +37,15 @@ class TableApp(App[None]):
         self.push_screen(self.table)
 
 
+class LogApp(App[None]):
+    """The game log on its own."""
+
+    def compose(self):
+        from cardtable.widgets import GameLog
+
+        yield GameLog(id="log")
+
+
 def bot_played(game: str, seats, seed: int, done) -> "Match":
     """A match of ``game`` whose every move, the humans' too, is the game's bot's, played until
     ``done(match)``: a fixed position for a snapshot, reached as play would reach it."""

@@ -25,7 +25,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import UPDATE_PERIOD, Screen
 from textual.widget import Widget
 from textual.timer import Timer
 from rich.text import Text
@@ -38,6 +38,7 @@ from rules.core.bots import get_bot
 from rules.core.engine import chance
 from rules.core.search import EXPERT, settings_for
 
+from ..frames import FrameTimer
 from ..remote import bot_choice
 from ..store import Diverged, GameChanged, MovedFirst, SaveError, SaveStore
 from ..store.seats import PRESENCE_SECONDS
@@ -154,6 +155,18 @@ class TableScreen(Screen[None]):
         self.save_error: str | None = None
         """Why the latest moves are not saved (None while every move is): ``q`` asks first."""
         self._poll: Timer | None = None
+
+    @property
+    def _update_timer(self) -> Timer:
+        """The timer that draws the screen: Textual's, paced from the last frame (cardtable.frames)."""
+        timer = self.__dict__.get("_frame_timer")
+        if timer is None:
+            timer = FrameTimer(self, UPDATE_PERIOD, name="screen_update", callback=self._on_timer_update,
+                               pause=True)
+            timer._start()
+            self._timers.add(timer)
+            self.__dict__["_frame_timer"] = timer
+        return timer
 
     # -- the hooks of a game's table -----------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -531,7 +544,10 @@ class TableScreen(Screen[None]):
         if delay > 0:
             self._bot_timer = self.set_timer(delay, self._play_bot)
         else:
-            self.call_later(self._play_bot)
+            # once the last move is on the screen: played at once (call_later), each move came
+            # before the screen could draw the one before, and a match between bots ran to its
+            # end with the screen (and the log) showing its first position
+            self.call_after_refresh(self._play_bot)
 
     def _play_bot(self) -> None:
         self._bot_pending = False

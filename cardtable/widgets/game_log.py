@@ -20,9 +20,12 @@ from rules.core.words import Sentence, player, say
 from .words import styled
 
 EVENT_INDENT = "  "
-# A long game's log is rebuilt (after an undo or a hand-off) from its last entries only.
-MAX_ENTRIES = 400
-RENDER_CACHE = 4000  # lines kept rendered (for one width)
+# A long game's log shows its last entries only: rebuilt (after an undo or a hand-off) from
+# them, and trimmed back to them as it grows, so a long match costs no more to show at its end
+# than at its start (it held every line, rendered, to the end of the match).
+MAX_ENTRIES = 200
+TRIM_SLACK = 25  # entries past MAX_ENTRIES before the oldest are taken off (a few at a time)
+RENDER_CACHE = 1000  # lines kept rendered (for one width): about the lines of MAX_ENTRIES entries
 
 
 def shown_command(played: Played, names: Sequence[str], notation: Any = None) -> str:
@@ -84,6 +87,21 @@ class GameLog(RichLog):
     def append(self, played: Played, names: Sequence[str], viewer: int | None) -> None:
         self._write(visible_lines(played, names, viewer, self.notation))
         self._end_entry()
+        if len(self._ends) > MAX_ENTRIES + TRIM_SLACK:
+            self._trim(len(self._ends) - MAX_ENTRIES)
+
+    def _trim(self, count: int) -> None:
+        """Take the oldest ``count`` entries off the top of the log."""
+        if self._deferred_renders or any(lines < 0 for _plain, lines in self._ends[:count]):
+            return  # not rendered yet: trimmed on a later append
+        plain_end, line_end = self._ends[count - 1]
+        del self._ends[:count]
+        self._ends = [(plain - plain_end, lines - line_end) for plain, lines in self._ends]
+        del self.plain[:plain_end]
+        del self.lines[:line_end]
+        self._start_line += line_end  # RichLog's line cache is keyed by the line's number from the first
+        self._widest = max((line.cell_length for line in self.lines), default=0)
+        self._show()
 
     def _end_entry(self) -> None:
         self._ends.append((len(self.plain), len(self.lines) if self._size_known else -1))

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
-
 import rules
 from rules.core import Match, Seat
 
 from cardtable.widgets import GameLog
 from game_helpers import play_random
-from pilot_helpers import settle
-
-
-class LogApp(App[None]):
-    def compose(self) -> ComposeResult:
-        yield GameLog(id="log")
+from pilot_helpers import LogApp, settle
 
 
 async def test_the_log_stays_at_its_end_when_it_gets_shorter():

@@ -1,0 +1,169 @@
+"""A table stays light however long the game: bots at bot delay 0 are drawn move by move, the
+footer's keys are rebuilt once per change however many come before it draws and leave nothing
+behind, the log keeps its last entries only, and a table waiting for a human draws nothing.
+(How fast is tests/benchmark.py's business; these assert the behaviour.)"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets._footer import FooterKey
+
+import rules
+from rules.core import Match, Seat
+
+from cardtable import frames
+from cardtable.app import CardtableApp
+from cardtable.settings import Settings
+from cardtable.store import SaveStore
+from cardtable.widgets import GameLog
+from cardtable.widgets.footer import TableFooter
+from cardtable.widgets.game_log import MAX_ENTRIES, TRIM_SLACK, visible_lines
+from game_helpers import play_random
+from pilot_helpers import LogApp, settle
+
+
+def count_frames(app: App) -> list[int]:
+    """A list that grows by one for every frame the app renders for its terminal."""
+    frames: list[int] = []
+    display = app._display
+
+    def counted(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            frames.append(1)
+
+    app._display = counted  # type: ignore[method-assign]
+    return frames
+
+
+async def test_bots_at_bot_delay_0_are_drawn_move_by_move(tmp_path):
+    # played at once, each bot move came before the screen had drawn the one before: a whole
+    # match ran to its end showing its first position (and queued work for every move)
+    store = SaveStore(tmp_path / "data")
+    match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=1)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen
+        composed: list[int] = []
+        compose = table._compositor_refresh
+
+        def counted() -> None:
+            composed.append(1)
+            compose()
+
+        table._compositor_refresh = counted  # type: ignore[method-assign]
+        drawn: list[int] = []
+        match.subscribe(lambda _match, _update: drawn.append(len(composed)))
+        await settle(pilot, lambda: len(drawn) >= 40, limit=4000)
+    # the screen drawn (at least) once between any two bot moves
+    assert all(later > earlier for earlier, later in zip(drawn, drawn[1:40])), drawn
+
+
+class CountingFooter(TableFooter):
+    composed = 0
+
+    def compose(self) -> ComposeResult:
+        CountingFooter.composed += 1
+        yield from super().compose()
+
+
+class KeysScreen(Screen[None]):
+    BINDINGS = [Binding("a", "one", "One"), Binding("b", "two", "Two")]
+    shown = 1
+
+    def compose(self) -> ComposeResult:
+        yield CountingFooter()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        return action == "one" or self.shown == 2
+
+
+class KeysApp(App[None]):
+    def on_mount(self) -> None:
+        self.push_screen(KeysScreen())
+
+
+async def test_the_footer_is_rebuilt_once_for_many_changes_and_keeps_no_old_keys():
+    app = KeysApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        screen = app.screen
+        footer = screen.query_one(CountingFooter)
+        await settle(pilot, lambda: len(footer.query(FooterKey)) >= 1)
+        for _ in range(5):
+            await pilot.pause()
+        old = [weakref.ref(key) for key in footer.query(FooterKey)]
+        before = CountingFooter.composed
+
+        def change(n: int) -> None:
+            screen.shown = 2 if n % 2 == 0 else 1
+            footer.bindings_changed(screen)
+
+        for n in range(21):  # the keys shown change 21 times before the screen draws again
+            footer.call_later(change, n)
+        await settle(pilot, lambda: CountingFooter.composed > before)
+        for _ in range(5):
+            await pilot.pause()
+        assert CountingFooter.composed == before + 1
+        assert [key.action for key in footer.query(FooterKey)][:2] == ["one", "two"]
+        gc.collect()
+        assert [ref() for ref in old] == [None] * len(old)  # the old keys are gone, not held
+
+
+async def test_the_log_keeps_its_last_entries_as_the_game_goes_on():
+    app = LogApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        log = app.query_one(GameLog)
+        await settle(pilot, lambda: log._size_known)
+        match = Match(rules.find_game("abundance"), [Seat("Ann"), Seat("Bob")], seed=1)
+        for _ in range(MAX_ENTRIES + TRIM_SLACK + 60):
+            play_random(match)
+            log.append(match.history[-1], match.names, None)
+        assert MAX_ENTRIES <= log.entries <= MAX_ENTRIES + TRIM_SLACK
+        kept = match.history[-log.entries:]
+        assert log.plain == [line for played in kept for line in visible_lines(played, match.names, None)]
+        end_plain, end_lines = log._ends[-1]
+        assert end_plain == len(log.plain) and end_lines == len(log.lines)
+        await settle(pilot, lambda: log.scroll_y == log.max_scroll_y)
+
+
+async def test_a_table_waiting_for_a_human_draws_nothing(tmp_path):
+    store = SaveStore(tmp_path / "data")
+    match = Match(rules.find_game("property"), [Seat("Ann"), Seat("Cleo", "bot")], seed=3)
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, lambda: match.awaiting == {0})
+        for _ in range(10):
+            await pilot.pause()
+        assert isinstance(app.screen._update_timer, frames.FrameTimer)  # (the paced timer, below)
+        drawn = count_frames(app)
+        await pilot.pause(1.0)  # five looks at the store for moves, none found
+        assert drawn == []
+
+
+async def test_a_tables_frames_are_paced_from_the_last_one(tmp_path, monkeypatch):
+    # Textual's screen timer, resumed, skipped to a tick one to two periods ahead: a key's
+    # second frame (the line its selection changes) came up to 33 ms after the key
+    waits: list[float] = []
+    sleep = frames._time.sleep
+
+    async def noted(seconds: float) -> None:
+        waits.append(seconds)
+        await sleep(seconds)
+
+    monkeypatch.setattr(frames._time, "sleep", noted)
+    ticks: list[int] = []
+    app = LogApp()
+    async with app.run_test() as pilot:
+        timer = frames.FrameTimer(app, 0.05, callback=lambda: (ticks.append(1), timer.pause()), pause=True)
+        timer._start()
+        for round in range(1, 4):
+            timer.resume()  # something changed: draw it
+            await settle(pilot, lambda: len(ticks) == round)
+        timer.stop()
+    assert waits and all(0 < wait <= 0.05 for wait in waits)
+
