@@ -1052,7 +1052,7 @@ def move_reaching_a_program(samples: int) -> dict[str, float]:
     return {"median_ms": statistics.median(times) * 1000, "p95_ms": times[int(0.95 * (len(times) - 1))] * 1000}
 
 
-def idle_figures(seconds: float) -> dict[str, float]:
+def waiting_seat_figures(seconds: float) -> dict[str, float]:
     """CPU of a ``join --stdio`` process and of a table (``cardtable join`` in a terminal) waiting
     for another seat's move, over ``seconds``."""
     from stdio_helpers import SeatProcess
@@ -1111,7 +1111,7 @@ def print_screens(samples: int) -> None:
     m = move_reaching_a_program(samples)
     print(f"move reaching another seat's program (two join --stdio processes): median {m['median_ms']:.0f} ms, "
           f"p95 {m['p95_ms']:.0f} ms ({samples} moves; goal ≤ {goal:.0f} ms median: {verdict(m['median_ms'], goal)})")
-    i = idle_figures(10.0)
+    i = waiting_seat_figures(10.0)
     goal = GOALS["idle_percent"]
     print(f"CPU at rest over 10 s: a join --stdio process {i['program']:.2f}%, a table in a terminal "
           f"{i['table']:.2f}% of a core (goal ≤ {goal:g}%: {verdict(max(i.values()), goal)})")
