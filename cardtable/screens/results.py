@@ -20,7 +20,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, DataTable, Header, ProgressBar, Static, Tab, Tabs
+from textual.widgets import Button, DataTable, ProgressBar, Static, Tab, Tabs
+from ..widgets.header import Header
 from textual.worker import Worker
 
 from rules.core.words import say

@@ -17,7 +17,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Footer, Input, OptionList, Static
+from ..widgets.header import Header
 from textual.widgets.option_list import Option
 
 from rules.core import SaveFormatError

@@ -11,7 +11,8 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Header, MarkdownViewer, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, MarkdownViewer, OptionList, Static, TabbedContent, TabPane
+from ..widgets.header import Header
 from textual.widgets.option_list import Option
 
 import rules

@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Checkbox, Footer, Header, Label, Select, Static
+from textual.widgets import Checkbox, Footer, Label, Select, Static
+from ..widgets.header import Header
 
 from ..settings import BOT_SPEEDS, FOUR_COLOUR_HELP
 

@@ -16,7 +16,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
+from ..widgets.header import Header
 from textual.widgets.option_list import Option
 
 import rules

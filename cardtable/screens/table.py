@@ -29,7 +29,8 @@ from textual.screen import UPDATE_PERIOD, Screen
 from textual.widget import Widget
 from textual.timer import Timer
 from rich.text import Text
-from textual.widgets import Header, Static
+from textual.widgets import Static
+from ..widgets.header import Header
 from textual.worker import NoActiveWorker, get_current_worker
 
 from rules.core import Card, Command, Match, RulesError, Update, View
