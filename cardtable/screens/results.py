@@ -247,7 +247,7 @@ class ResultsScreen(ReadOnlyTable):
             return
         from rules.core.analysis import Stopped
 
-        # the worker's own flags (the app reads no ``.state``: a game's is never its business)
+        # the worker's own flags: the app never asks for any game's position
         worker = event.worker
         if worker.is_finished and worker.error is None and not worker.is_cancelled:
             analysis, _kept, problem = worker.result
