@@ -50,6 +50,14 @@ class Discard(Command):
             cards = tuple(sorted(cards, key=Card.sort_key))
         object.__setattr__(self, "cards", cards)
 
+    @classmethod
+    def of_sorted(cls, cards: tuple[Card, ...]) -> Discard:
+        """The discard of ``cards``, already in sort order (as ``legal`` lists them): made
+        without sorting them again, as a random player makes one at most turns."""
+        discard = object.__new__(cls)
+        object.__setattr__(discard, "cards", cards)
+        return discard
+
 
 @dataclass(frozen=True)
 class End(Command):

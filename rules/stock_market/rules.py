@@ -35,7 +35,7 @@ from .events import (
     StockRebuilt, TurnEnded,
 )
 from .state import (
-    ALL_CARDS, CHIP_SUPPLY, COMPANIES, HAND_SIZE, LEVY, LIMITS, MAX_BUYS, MAX_DISCARD, MAX_LAYS,
+    ALL_CARDS, CHIP_SUPPLY, COMPANIES, HAND_SIZE, JOKERS, LEVY, LIMITS, MAX_BUYS, MAX_DISCARD, MAX_LAYS,
     MAX_SHARES, PRICE, SELL_SAME_TURN, START_MONEY, TRADE, UNLIMITED_BANK, Company,
     StockMarketState, StockMarketView, is_court, shares, state_from_json, state_to_json,
 )
@@ -162,16 +162,6 @@ def validate_buy(table: Any, seat: int, hand: Sequence[Card], card: Any) -> tupl
     return count, cost
 
 
-def can_buy(table: Any, seat: int, card: Card, held: int) -> bool:
-    """Whether ``validate_buy`` accepts ``card``, a card of the hand, in a trading phase with a
-    purchase left, the seat holding ``held`` shares of its company: what it asks of the card,
-    without the words (``legal`` asks it of every card of the hand at every turn, and most are
-    refused)."""
-    price = table.prices[card.suit]
-    count = shares(card)
-    return price != 0 and held + count <= MAX_SHARES and table.money[seat] >= price * count
-
-
 def validate_sell(table: Any, seat: int, card: Any) -> tuple[int, int]:
     """Refuse in words, or return (shares, amount)."""
     check_phase(table, TRADE)
@@ -229,10 +219,22 @@ def validate_discard(table: Any, hand: Sequence[Card], cards: Any) -> None:
     if not isinstance(cards, tuple) or not 1 <= len(cards) <= MAX_DISCARD:
         count = len(cards) if isinstance(cards, tuple) else cards
         raise IllegalCommand(f"Discard 1 to {MAX_DISCARD} cards, not {count}.")
+    if _same_cards(hand, cards):
+        return
     for i, card in enumerate(cards):
         _need_card(hand, card)
         if card in cards[:i]:
             raise IllegalCommand(say("{} is named twice.", card))
+
+
+def _same_cards(hand: Sequence[Card], cards: tuple[Card, ...]) -> bool:
+    """Whether ``cards`` are the hand's own card objects, each once (as ``legal`` lists them):
+    then they are in the hand and none is named twice, asked by identity (in C) rather than
+    card by card with ``==``; cards read from notation are equal, not the same, and are asked
+    card by card."""
+    held = set(map(id, hand))
+    named = set(map(id, cards))
+    return len(named) == len(cards) and named <= held
 
 
 def sell_choice(holdings: Sequence[Card], bought: Sequence[Card], allow_same_turn: bool, wanted: Card) -> Card:
@@ -347,13 +349,16 @@ def _refill(state: StockMarketState, seat: int) -> list[Event]:
     events: list[Event] = []
     if len(state.stock) < need:
         events.append(_rebuild(state))
-    drawn: list[Card] = []
-    while len(drawn) < need and state.stock:
-        card = state.stock.pop()
+    stock = state.stock
+    start = max(0, len(stock) - need)
+    drawn = stock[start:][::-1]  # the top of the stock is its end
+    for i, card in enumerate(drawn):
         if card.is_joker:
             state.joker, state.ended_by = card, seat
+            drawn = drawn[:i]
+            start = len(stock) - i - 1
             break
-        drawn.append(card)
+    del stock[start:]
     hand.extend(drawn)
     if drawn:
         events.append(Drew(seat, tuple(drawn)))
@@ -472,7 +477,7 @@ class StockMarketGame:
             prices={suit: price_cards[suit].rank for suit in COMPANIES},
             hands=hands, holdings=[[] for _ in range(n)], money=[START_MONEY] * n, debt=[0] * n,
             bank=CHIP_SUPPLY - START_MONEY * n, stock=stock,
-            aside=[card for card in ALL_CARDS if card.is_joker],
+            aside=list(JOKERS),
             current=first, first=first, turn=1,
             history={suit: [(0, price_cards[suit].rank)] for suit in COMPANIES},
             turned_up=turned_up)
@@ -498,41 +503,55 @@ class StockMarketGame:
             cards.append(state.joker)
         return {"cards": sorted(card.key for card in cards), "money": sum(state.money) + state.bank}
 
-    def legal(self, state: StockMarketState, seat: int) -> list[Command]:
-        if state.over or seat != state.current:
+    def legal(self, state: StockMarketState, seat: int) -> Sequence[Command]:
+        if state.joker is not None or seat != state.current:
             return []
-        hand = state.hands[seat]
-        lowest: dict[tuple, Card] = {}
-        for card in sort_cards(hand):
-            lowest.setdefault(card.face, card)
-        # what validate_* asks of the turn (the phase, the count) is asked once here, and of
-        # each card only what concerns the card, without building the sentence of a refusal
-        commands: list[Command] = []
-        trading = not phase_over(state, TRADE)
+        ordered = sort_cards(state.hands[seat])
+        # the lowest copy of each face (copies of a face sort together, lowest first), and for
+        # each card of the sorted hand the number of its face, for the discards
+        lowest: list[Card] = []
+        groups: list[int] = []
+        face = None
+        for card in ordered:
+            if card.face != face:
+                face = card.face
+                lowest.append(card)
+            groups.append(len(lowest))
+        # what validate_* asks of the turn (the phase, the count) is asked once here, and of each
+        # card only what concerns the card, without building the sentence of a refusal; the
+        # commands are made when read (a random player reads one)
+        phases = state.phases
+        trading = TRADE not in phases or phases[-1] == TRADE
+        parts: list[Sequence[Command]] = []
         if trading and len(state.bought) < MAX_BUYS:
             held = dict.fromkeys(COMPANIES, 0)
             for card in state.holdings[seat]:
                 held[card.suit] += shares(card)
-            commands += [Buy(card) for card in lowest.values() if can_buy(state, seat, card, held[card.suit])]
-        allow = bool(state.options.get(SELL_SAME_TURN))
-        faces: dict[tuple, Card] = {}
-        for card in sort_cards(state.holdings[seat]) if trading else ():
-            faces.setdefault(card.face, card)
-        for face in faces.values():
-            card = sell_choice(state.holdings[seat], state.bought, allow, face)
-            try:
-                validate_sell(state, seat, card)
-            except IllegalCommand:
-                continue
-            commands.append(Sell(card))
-        if not phase_over(state, PRICE) and len(state.laid) < MAX_LAYS:
-            ranges = {suit: range_of(state, suit) for suit in COMPANIES}
-            for card in lowest.values():
-                for price in ((card.rank, 0) if is_court(card) else (card.rank,)):
-                    if ranges[card.suit].accepts(card, price):
-                        commands.append(Lay(card, price))
-        discards = discard_choices(hand) if not state.phases else ()
-        return Listing(commands, discards, [End()])
+            prices, money = state.prices, state.money[seat]
+            buys = [card for card in lowest if (price := prices[card.suit]) != 0
+                    and held[card.suit] + (count := shares(card)) <= MAX_SHARES and money >= price * count]
+            if buys:
+                parts.append(MadeWhenRead(buys, Buy))
+        if trading and state.holdings[seat] and (sells := _sellable(state, seat)):
+            parts.append(MadeWhenRead(sells, Sell))
+        if (PRICE not in phases or phases[-1] == PRICE) and len(state.laid) < MAX_LAYS:
+            prices, piles = state.prices, state.piles
+            lays: list[tuple[Card, int]] = []
+            ranges = {suit: lay_range(prices[suit], piles[suit][-1], suit) for suit in COMPANIES}
+            for card in lowest:
+                allowed, rank = ranges[card.suit], card.rank
+                if rank > 10:
+                    if rank in allowed.court_values:
+                        lays.append((card, rank))
+                    if allowed.zero:
+                        lays.append((card, 0))
+                elif allowed.low <= rank <= allowed.high:
+                    lays.append((card, rank))
+            if lays:
+                parts.append(MadeWhenRead(lays, _lay))
+        if not phases:
+            parts.append(_discards(ordered, tuple(groups)))
+        return Listing(*parts, _END)
 
     # -- checking --------------------------------------------------------------------------------
     def check(self, state: StockMarketState, seat: int, command: Command) -> None:
@@ -540,17 +559,18 @@ class StockMarketGame:
 
     def _validate(self, state: StockMarketState, seat: int, command: Command) -> Any:
         """Refuse ``command`` in words, or return what ``apply`` needs (shares and money)."""
-        check_awaited(self.awaiting(state), seat, state.names)
+        if type(seat) is not int or seat != state.current or state.over:  # else it is awaited
+            check_awaited(self.awaiting(state), seat, state.names)
         hand = state.hands[seat]
-        match command:
+        match command:  # the commonest first (a random player discards at most turns)
+            case Discard(cards):
+                return validate_discard(state, hand, cards)
             case Buy(card):
                 return validate_buy(state, seat, hand, card)
             case Sell(card):
                 return validate_sell(state, seat, card)
             case Lay(card, price):
                 return validate_lay(state, seat, hand, card, price)
-            case Discard(cards):
-                return validate_discard(state, hand, cards)
             case End():
                 return None
         raise IllegalCommand(f"{command!r} is not a Card Stock Market command.")
@@ -560,6 +580,11 @@ class StockMarketGame:
         checked = self._validate(state, seat, command)  # the one check of this command
         hand = state.hands[seat]
         match command:
+            case Discard(cards):
+                for card in cards:
+                    hand.remove(card)
+                state.discard += cards
+                return [Discarded(seat, cards), *_end_turn(state, seat)]
             case Buy(card):
                 count, cost = checked
                 _begin(state, TRADE)
@@ -579,11 +604,6 @@ class StockMarketGame:
             case Lay(card, price):
                 _begin(state, PRICE)
                 return self._lay(state, seat, card, price)
-            case Discard(cards):
-                for card in cards:
-                    hand.remove(card)
-                state.discard += cards
-                return [Discarded(seat, cards), *_end_turn(state, seat)]
             case End():
                 return _end_turn(state, seat)
         raise IllegalCommand(f"{command!r} is not a Card Stock Market command.")  # pragma: no cover
@@ -699,8 +719,38 @@ def discard_choices(hand: Sequence[Card]) -> Sequence[Discard]:
     ordered = sort_cards(hand)
     groups = []  # for each card of the sorted hand, the number of its face among the hand's
     for i, card in enumerate(ordered):
-        groups.append(groups[-1] + (card.face != ordered[i - 1].face) if i else 0)
-    return MadeWhenRead(_discard_places(tuple(groups)), lambda places: Discard(tuple(ordered[i] for i in places)))
+        groups.append(groups[-1] + (card.face != ordered[i - 1].face) if i else 1)
+    return _discards(ordered, tuple(groups))
+
+
+def _discards(ordered: Sequence[Card], groups: tuple[int, ...]) -> Sequence[Discard]:
+    """``discard_choices`` of a sorted hand whose faces ``groups`` numbers (1 for the first)."""
+    return MadeWhenRead(_discard_places(groups), lambda places: Discard.of_sorted(tuple(ordered[i] for i in places)))
+
+
+def _sellable(state: StockMarketState, seat: int) -> list[Card]:
+    """The certificates ``legal`` offers to sell in a trading phase: of each face held, the copy
+    ``sell_choice`` names (the lowest not bought this turn, unless the option allows it), when
+    ``validate_sell`` accepts it."""
+    allow = bool(state.options.get(SELL_SAME_TURN))
+    bought = state.bought
+    cash = None if state.unlimited else state.bank + sum(state.money)
+    prices = state.prices
+    out: list[Card] = []
+    named = None  # the face whose copy is already named
+    for card in sorted(state.holdings[seat], key=Card.sort_key):
+        if card.face != named and (allow or card not in bought):
+            named = card.face
+            if cash is None or cash >= prices[card.suit] * shares(card):
+                out.append(card)
+    return out
+
+
+def _lay(lay: tuple[Card, int]) -> Lay:
+    return Lay(*lay)
+
+
+_END = (End(),)  # commands are immutable: every legal list may end with the same one
 
 
 @lru_cache(maxsize=512)
@@ -721,6 +771,6 @@ def _discard_places(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 __all__ = [
     "LayRange", "StockMarketGame", "card_uses", "check_phase", "crash_losses", "discard_choices",
-    "can_buy", "held_shares", "holding_value", "lay_effect", "lay_range", "phase_over", "range_of", "sell_choice", "status_sentence",
+    "held_shares", "holding_value", "lay_effect", "lay_range", "phase_over", "range_of", "sell_choice", "status_sentence",
     "validate_buy", "validate_discard", "validate_lay", "validate_sell", "worth",
 ]

@@ -65,6 +65,7 @@ TRADE, PRICE = "trade", "price"
 UNLIMITED_BANK, SELL_SAME_TURN = "unlimited-bank", "sell-same-turn"
 DEFAULT_OPTIONS = {UNLIMITED_BANK: False, SELL_SAME_TURN: False}
 ALL_CARDS: tuple[Card, ...] = tuple(build_deck(2, jokers=1))  # 104 cards and JK, JK.1
+JOKERS: tuple[Card, ...] = tuple(card for card in ALL_CARDS if card.is_joker)
 
 
 def shares(card: Card) -> int:
@@ -414,7 +415,7 @@ def _check_cards(cards: Sequence[Card]) -> None:
 
 
 __all__ = [
-    "ALL_CARDS", "CHIP_SUPPLY", "COMPANIES", "Company", "DEFAULT_OPTIONS", "HAND_SIZE", "LEVY",
+    "ALL_CARDS", "CHIP_SUPPLY", "COMPANIES", "Company", "DEFAULT_OPTIONS", "HAND_SIZE", "JOKERS", "LEVY",
     "LIMITS", "MAX_BUYS", "MAX_DISCARD", "MAX_LAYS", "MAX_SHARES", "PRICE", "SELL_SAME_TURN",
     "START_MONEY", "StockMarketState", "StockMarketView", "TRADE", "UNLIMITED_BANK",
     "company_name", "is_court", "shares", "state_from_json", "state_to_json",
