@@ -44,7 +44,12 @@ class OpenAuction:
     def done(self) -> bool:
         if self.once_around and self.spoken >= len(self.order):
             return True
-        return all(seat == self.leader or seat in self.passed or seat in self.out for seat in self.order)
+        # a loop, not all() over a generator: whose turn it is asks this at every command
+        leader, passed, out = self.leader, self.passed, self.out
+        for seat in self.order:
+            if seat != leader and seat not in passed and seat not in out:
+                return False
+        return True
 
     @property
     def to_speak(self) -> int | None:
