@@ -174,14 +174,27 @@ class CardSet:
     def has_tool(self, key: str) -> bool:
         return key in self._tools
 
+    # each deck is made once and shared: cards are immutable, and every game deals all three
     def capital_deck(self) -> list[Capital]:
-        return [Capital(value, copy) for value, count in sorted(self.capital.items()) for copy in range(count)]
+        return list(self._capital_deck)
 
     def investment_deck(self) -> list[Investment]:
-        return [Investment(kind.key, copy) for kind in self.investments for copy in range(kind.count)]
+        return list(self._investment_deck)
 
     def tool_deck(self) -> list[Tool]:
-        return [Tool(kind.key, copy) for kind in self.tools for copy in range(kind.count)]
+        return list(self._tool_deck)
+
+    @cached_property
+    def _capital_deck(self) -> tuple[Capital, ...]:
+        return tuple(Capital(value, copy) for value, count in sorted(self.capital.items()) for copy in range(count))
+
+    @cached_property
+    def _investment_deck(self) -> tuple[Investment, ...]:
+        return tuple(Investment(kind.key, copy) for kind in self.investments for copy in range(kind.count))
+
+    @cached_property
+    def _tool_deck(self) -> tuple[Tool, ...]:
+        return tuple(Tool(kind.key, copy) for kind in self.tools for copy in range(kind.count))
 
     @cached_property
     def capital_values(self) -> tuple[int, ...]:

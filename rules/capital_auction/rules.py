@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
+from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
 from rules.core import IllegalCommand, Option, Outcome, chance, check_awaited, check_setup
@@ -65,17 +65,20 @@ def effect_of(key: str) -> str:
     return CARDS.tool(key).effect
 
 
+_VALUE_COPY = attrgetter("kind", "copy")  # a Capital card's (value, copy): its kind is its value
+
+
 def _pick(cards: Sequence[Capital], values: Iterable[int]) -> list[Capital] | None:
     """The physical cards of these values (the lowest copy of each), or None if some are missing."""
-    by_value: dict[int, list[Capital]] = {}
-    for card in sorted(cards, key=lambda c: (c.value, c.copy)):
-        by_value.setdefault(card.value, []).append(card)
+    left = sorted(cards, key=_VALUE_COPY)
+    left_values = [card.kind for card in left]  # a Capital card's kind is its value
     chosen: list[Capital] = []
     for value in values:
-        card = next((c for c in by_value.get(value, ()) if c not in chosen), None)
-        if card is None:
+        if value not in left_values:
             return None
-        chosen.append(card)
+        at = left_values.index(value)
+        del left_values[at]
+        chosen.append(left.pop(at))
     return chosen
 
 
@@ -168,7 +171,7 @@ def _bonus(state: CapitalAuctionState, seat: int, card: Investment) -> list[Even
         for step in range(1, state.players):
             victim = (seat + step) % state.players
             for _ in range(bonus.steal):
-                hand = sorted(state.capital[victim], key=lambda c: (c.value, c.copy))
+                hand = sorted(state.capital[victim], key=_VALUE_COPY)
                 if not hand:
                     break
                 card_taken = chance(state.seed, state.counter).choice(hand)
@@ -487,6 +490,14 @@ def _targets(state: CapitalAuctionState, seat: int, key: str) -> list[dict[str, 
     return found
 
 
+def _play(play: tuple[str, tuple[int, ...], dict[str, Any]]) -> Play:
+    tool, pay, targets = play
+    return Play(tool, pay=pay, **targets)
+
+
+_PASS = (Pass(),)  # commands are immutable: every legal list may end with the same one
+
+
 def tool_uses(legal: Sequence[Command]) -> dict[str, list[Play]]:
     """For each Tool key, the legal plays of it now (what the table points out on a Tool card)."""
     uses: dict[str, list[Play]] = {}
@@ -549,7 +560,7 @@ def _apply_effect(state: CapitalAuctionState, pending: Pending, targets: dict[st
         hand = state.capital[other]
         events: list[Event] = [Spied(seat, other, values_of(hand))]
         if hand:
-            state.pending = replace(pending, victim=other)
+            state.pending = pending.but(victim=other)
             state.phase = PICK
         return events
     # tax: the victim chooses, unless they hold no more than it asks for
@@ -558,7 +569,7 @@ def _apply_effect(state: CapitalAuctionState, pending: Pending, targets: dict[st
         state.capital[other] = []
         state.capital_discard += hand
         return [CapitalDiscarded(other, values_of(hand))]
-    state.pending = replace(pending, victim=other)
+    state.pending = pending.but(victim=other)
     state.phase = TAX
     return []
 
@@ -575,7 +586,7 @@ def _settle(state: CapitalAuctionState) -> list[Event]:
     """Every answer is in: cancel the Tool, or carry it out."""
     pending = state.pending
     state.tool_discard += pending.connections
-    state.pending = replace(pending, connections=(), asking=())
+    state.pending = pending.but(connections=(), asking=())
     if pending.cancelled:
         return [Cancelled(pending.seat, pending.tool, len(pending.chain)), *_done_with_tool(state)]
     targets = validate_targets(state, pending.seat, pending.play, resolving=True)
@@ -683,18 +694,19 @@ class CapitalAuctionGame:
                 "investments": sorted(i.key for i in investments)}
 
     # -- legal commands ------------------------------------------------------------------------
-    def legal(self, state: CapitalAuctionState, seat: int) -> list[Command]:
-        if seat not in state.awaiting:
+    def legal(self, state: CapitalAuctionState, seat: int) -> Sequence[Command]:
+        current = state.current  # the one seat awaited (None once over)
+        if current is None or seat != current:
             return []
         phase = state.phase
         if phase == BID:
             pool = state.capital[seat] + state.bids[seat]
             counts = _counts(tuple(sorted(c.value for c in pool)))
-            return Listing(MadeWhenRead(useful_bids(counts, state.bidding.high), Bid), [Pass()])
+            return Listing(MadeWhenRead(useful_bids(counts, state.bidding.high), Bid), _PASS)
         if phase == FLIP:
             return [Flip(lot_name(3, i)) for i, slot in enumerate(state.table[2]) if not slot.up]
         if phase == TOOL:
-            return [*self._legal_plays(state, seat), Pass()]
+            return Listing(MadeWhenRead(self._legal_plays(state, seat), _play), _PASS)
         if phase == REACT:
             kind = connection_kind()
             if not can_react(state, seat):
@@ -711,15 +723,17 @@ class CapitalAuctionGame:
         kinds = {tool.kind for tool in state.tools[seat]}
         return [DiscardTool(kind.key) for kind in CARDS.tools if kind.key in kinds]
 
-    def _legal_plays(self, state: CapitalAuctionState, seat: int) -> list[Command]:
+    def _legal_plays(self, state: CapitalAuctionState, seat: int) -> list[tuple[str, tuple[int, ...], dict[str, Any]]]:
+        """The Tool plays of the legal list as (tool, pay, targets), each made a Play when read
+        (``_play``): a random player reads one."""
         held = {tool.kind for tool in state.tools[seat]}
         hand = state.capital[seat]
-        plays: list[Command] = []
+        plays: list[tuple[str, tuple[int, ...], dict[str, Any]]] = []
         for kind in CARDS.tools:
             if kind.key not in held or kind.effect == CONNECTION or len(hand) < kind.cost:
                 continue
             pay = _cheapest(hand, kind.cost)
-            plays += [Play(kind.key, pay=pay, **fields) for fields in _targets(state, seat, kind.key)]
+            plays += [(kind.key, pay, fields) for fields in _targets(state, seat, kind.key)]
         return plays
 
     # -- checking ------------------------------------------------------------------------------
@@ -728,7 +742,8 @@ class CapitalAuctionGame:
 
     def _validate(self, state: CapitalAuctionState, seat: int, command: Command) -> Any:
         """Refuse ``command`` in words, or return what ``apply`` needs to carry it out."""
-        check_awaited(state.awaiting, seat, state.names)
+        if type(seat) is not int or seat != state.current:  # else it is the seat awaited
+            check_awaited(state.awaiting, seat, state.names)
         _well_formed(command)
         phase = state.phase
         if phase == BID:
@@ -861,7 +876,8 @@ class CapitalAuctionGame:
                 events: list[Event] = [Passed(seat, False)]
             else:
                 pool = state.capital[seat] + state.bids[seat]
-                state.capital[seat] = [c for c in pool if c not in checked]
+                bid = set(map(id, checked))  # the pool's own cards (check picked them from it)
+                state.capital[seat] = [c for c in pool if id(c) not in bid]
                 state.bids[seat] = list(checked)
                 auction.bid(seat, total(checked))
                 events = [BidMade(seat, values_of(checked))]
@@ -890,7 +906,7 @@ class CapitalAuctionGame:
             pending = state.pending
             if checked is None:
                 rest = pending.asking[1:]
-                state.pending = replace(pending, asking=rest)
+                state.pending = pending.but(asking=rest)
                 if rest:
                     return [Declined(seat)]
                 return [Declined(seat), *_settle(state)]
@@ -900,7 +916,7 @@ class CapitalAuctionGame:
                 state.capital[seat].remove(card)
             state.capital_discard += pay
             against = pending.latest
-            state.pending = replace(pending, connections=pending.connections + (tool,),
+            state.pending = pending.but(connections=pending.connections + (tool,),
                                     chain=pending.chain + (seat,), asking=_askers(state, seat))
             events = [Reacted(seat, against, values_of(pay), bool(pending.chain))]
             if state.pending.asking:

@@ -113,6 +113,11 @@ class Pending:
         """The seat whose card the question is about: the last Connection's, or the Tool's."""
         return self.chain[-1] if self.chain else self.seat
 
+    def but(self, **changes: Any) -> Pending:
+        """This Pending with ``changes``: ``dataclasses.replace`` without its generic reading of
+        the fields (every answer to a Tool replaces the Pending)."""
+        return Pending(**{**self.__dict__, **changes})
+
 
 @dataclass
 class CapitalAuctionState:
