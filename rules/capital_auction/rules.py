@@ -57,6 +57,7 @@ def face_up_value(slots: Iterable[Any]) -> int:
     return sum(slot.card.value for slot in slots if slot.up and slot.card is not None)
 
 
+@lru_cache(maxsize=1)  # the card set is read once; every question to a Tool asks this
 def connection_kind() -> ToolKind:
     return next(kind for kind in CARDS.tools if kind.effect == CONNECTION)
 
@@ -65,13 +66,14 @@ def effect_of(key: str) -> str:
     return CARDS.tool(key).effect
 
 
-_VALUE_COPY = attrgetter("kind", "copy")  # a Capital card's (value, copy): its kind is its value
+# a Capital card's value, and (value, copy), read in C: its kind is its value
+_VALUE, _VALUE_COPY = attrgetter("kind"), attrgetter("kind", "copy")
 
 
 def _pick(cards: Sequence[Capital], values: Iterable[int]) -> list[Capital] | None:
     """The physical cards of these values (the lowest copy of each), or None if some are missing."""
     left = sorted(cards, key=_VALUE_COPY)
-    left_values = [card.kind for card in left]  # a Capital card's kind is its value
+    left_values = list(map(_VALUE, left))
     chosen: list[Capital] = []
     for value in values:
         if value not in left_values:
@@ -88,9 +90,10 @@ def _multisets(values: Sequence[int], size: int) -> list[tuple[int, ...]]:
     return sorted({combo for combo in combinations(ordered, size)}, reverse=True)
 
 
-def _cheapest(cards: Sequence[Capital], count: int) -> tuple[int, ...]:
-    """The ``count`` lowest values of a hand, highest first: the pay the legal list offers."""
-    return tuple(sorted(sorted(c.value for c in cards)[:count], reverse=True))
+def _cheapest(values: Sequence[int], count: int) -> tuple[int, ...]:
+    """The ``count`` lowest of a hand's ``values`` (sorted low to high), highest first: the pay
+    the legal list offers."""
+    return tuple(reversed(values[:count]))
 
 
 def useful_bids(counts: tuple[tuple[int, int], ...], high: int) -> tuple[tuple[int, ...], ...]:
@@ -459,9 +462,8 @@ def _targets(state: CapitalAuctionState, seat: int, key: str) -> list[dict[str, 
     others = [(seat + step) % n for step in range(1, n)]
     own = state.portfolios[seat]
     found: list[dict[str, Any]] = []
-    lots = [(lot_name(a, i), slot) for a, lot in enumerate(state.table, 1) for i, slot in enumerate(lot)]
     if effect == "insider":
-        found += [{"lot": name} for name, slot in lots if not slot.up]
+        found += _face_down_lots(state)
         found += [{"player": o, "card": i} for o in (*others, seat)
                   for i, slot in enumerate(state.portfolios[o], 1) if not slot.up]
     elif effect == "press":
@@ -482,7 +484,7 @@ def _targets(state: CapitalAuctionState, seat: int, key: str) -> list[dict[str, 
     elif effect == "espionage":
         found += [{"player": o} for o in others if state.capital[o]]
     elif effect == "offering":
-        found += [{"lot": name} for name, slot in lots if not slot.up]
+        found += _face_down_lots(state)
     elif effect == "draw-capital":
         found += [{}] if _available(state, CAPITAL) else []
     elif effect == "venture":
@@ -496,6 +498,12 @@ def _play(play: tuple[str, tuple[int, ...], dict[str, Any]]) -> Play:
 
 
 _PASS = (Pass(),)  # commands are immutable: every legal list may end with the same one
+
+
+def _face_down_lots(state: CapitalAuctionState) -> list[dict[str, Any]]:
+    """The face-down cards on the table, as a Play's ``lot``."""
+    return [{"lot": lot_name(a, i)} for a, lot in enumerate(state.table, 1) for i, slot in enumerate(lot)
+            if not slot.up]
 
 
 def tool_uses(legal: Sequence[Command]) -> dict[str, list[Play]]:
@@ -701,7 +709,7 @@ class CapitalAuctionGame:
         phase = state.phase
         if phase == BID:
             pool = state.capital[seat] + state.bids[seat]
-            counts = _counts(tuple(sorted(c.value for c in pool)))
+            counts = _counts(tuple(sorted(map(_VALUE, pool))))
             return Listing(MadeWhenRead(useful_bids(counts, state.bidding.high), Bid), _PASS)
         if phase == FLIP:
             return [Flip(lot_name(3, i)) for i, slot in enumerate(state.table[2]) if not slot.up]
@@ -728,11 +736,12 @@ class CapitalAuctionGame:
         (``_play``): a random player reads one."""
         held = {tool.kind for tool in state.tools[seat]}
         hand = state.capital[seat]
+        values = sorted(map(_VALUE, hand))
         plays: list[tuple[str, tuple[int, ...], dict[str, Any]]] = []
         for kind in CARDS.tools:
             if kind.key not in held or kind.effect == CONNECTION or len(hand) < kind.cost:
                 continue
-            pay = _cheapest(hand, kind.cost)
+            pay = _cheapest(values, kind.cost)
             plays += [(kind.key, pay, fields) for fields in _targets(state, seat, kind.key)]
         return plays
 

@@ -725,7 +725,8 @@ def discard_choices(hand: Sequence[Card]) -> Sequence[Discard]:
 
 def _discards(ordered: Sequence[Card], groups: tuple[int, ...]) -> Sequence[Discard]:
     """``discard_choices`` of a sorted hand whose faces ``groups`` numbers (1 for the first)."""
-    return MadeWhenRead(_discard_places(groups), lambda places: Discard.of_sorted(tuple(ordered[i] for i in places)))
+    pick = ordered.__getitem__
+    return MadeWhenRead(_discard_places(groups), lambda places: Discard.of_sorted(tuple(map(pick, places))))
 
 
 def _sellable(state: StockMarketState, seat: int) -> list[Card]:
