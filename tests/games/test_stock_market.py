@@ -295,6 +295,19 @@ def test_discard_refusals():
     assert not any(isinstance(c, Discard) for c in legal(state))
 
 
+
+def test_a_discard_of_the_hands_own_cards_is_checked_as_one_read_from_notation():
+    """check asks a discard made of the hand's own card objects (as legal lists them) by
+    identity: the same card object named twice is still refused, and the cards still leave
+    the hand."""
+    state = position(["3H 9H 2C 4C 5C 6C 7C 8C", "4D"], stock="AS 2S 3S 4S 6S")
+    three = next(card for card in state.hands[0] if card.key == "3H")
+    refused(state, Discard((three, three)), "3♥ is named twice")
+    listed = next(c for c in legal(state) if isinstance(c, Discard) and keys(c.cards) == ["3H"])
+    assert listed == Discard((C("3H"),)) and listed.cards[0] is three
+    apply(state, listed)
+    assert keys(state.discard) == ["3H"] and C("3H") not in state.hands[0]
+
 # -- buying (rules 10-14) ---------------------------------------------------------------------------
 @pytest.mark.parametrize("card, count", [("AH", 1), ("7H", 7), ("10H", 10), ("JH", 5), ("QH", 5), ("KH", 5)])
 def test_a_card_buys_its_number_of_shares_and_a_court_card_five(card, count):
