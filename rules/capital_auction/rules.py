@@ -751,8 +751,7 @@ class CapitalAuctionGame:
 
     def _validate(self, state: CapitalAuctionState, seat: int, command: Command) -> Any:
         """Refuse ``command`` in words, or return what ``apply`` needs to carry it out."""
-        if type(seat) is not int or seat != state.current:  # else it is the seat awaited
-            check_awaited(state.awaiting, seat, state.names)
+        check_awaited(state.awaiting, seat, state.names)
         _well_formed(command)
         phase = state.phase
         if phase == BID:

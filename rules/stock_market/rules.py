@@ -559,8 +559,7 @@ class StockMarketGame:
 
     def _validate(self, state: StockMarketState, seat: int, command: Command) -> Any:
         """Refuse ``command`` in words, or return what ``apply`` needs (shares and money)."""
-        if type(seat) is not int or seat != state.current or state.over:  # else it is awaited
-            check_awaited(self.awaiting(state), seat, state.names)
+        check_awaited(self.awaiting(state), seat, state.names)
         hand = state.hands[seat]
         match command:  # the commonest first (a random player discards at most turns)
             case Discard(cards):
