@@ -52,6 +52,7 @@ from rules.core.words import join_names, player, say
 from .. import sqlite
 from ..paths import default_data_dir, file_in_the_way, free_name, shorten, user_path, why, write_atomically
 from . import analyses, files, seats
+from .errors import Diverged, GameChanged, MovedFirst, SaveError
 from .info import Opened, Replayed, SaveInfo, is_valid_id, quoted, result_text
 
 if TYPE_CHECKING:
@@ -128,30 +129,6 @@ SCHEMA_VERSION = SCHEMA.version
 PRAGMAS = ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL")
 
 _GAME_COLUMNS = "id, game, seats, turn, updated, over, result, to_play, moves"
-
-
-class SaveError(OSError):
-    """A game that could not be written: the message says where and why, in words. When it comes
-    from ``play`` or ``undo`` the change was made on the match all the same (the game goes on
-    unsaved) and the next write tries again."""
-
-    reading: str | None = None
-    """The same failure as a listing says it ("Cannot read the saved games in …")."""
-
-
-class MovedFirst(RulesError):
-    """A move refused because another cardtable wrote one first (or took one back): the match
-    has caught up, and the message names who."""
-
-
-class GameChanged(Exception):
-    """The game's moves changed elsewhere in a way this match cannot follow (moves taken back
-    beyond what it can undo, a move it cannot play): open the game again."""
-
-
-class Diverged(SaveError):
-    """This match has moves the store lacks (they could not be written), and the store has moves
-    this match lacks (another cardtable wrote them meanwhile): the store keeps its own."""
 
 
 @dataclass
