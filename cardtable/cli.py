@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for t
     from .record import HeadToHead, PlayerStats
 from .paths import UnusablePath, finish_writes_before_dying, user_path
 from .store import Joined, SaveInfo, SaveStore, is_valid_id
+from .serving import CODE_VARIABLE
 from .settings import config_dir
 
 PROG = "cardtable"
@@ -44,9 +45,6 @@ Players, in seat order, separated by commas:
 """
 
 REMOTE = "remote"
-CODE_VARIABLE = "CARDTABLE_JOIN_CODE"
-"""Where `cardtable join` without CODE reads it: a server starting a seat's app passes the code
-there, out of the process list that every user of the machine can read."""
 
 
 class UsageError(Exception):
