@@ -193,12 +193,18 @@ class CardtableApp(App[None]):
                   here: Iterable[int] | None = None, watching: bool = False) -> None:
         """The table of a game in play; the results of a finished one."""
         if match.over:
-            from .screens.results import results_screen
-
             self.show_menu()
-            self.push_screen(results_screen(match, self.settings, game_id))
+            self.push_screen(self.results_of(match, self.settings, game_id))
         else:
             self.open_table(match, game_id, not_saved, here=here, watching=watching)
+
+    def results_of(self, match: Match, settings: Settings, game_id: str | None) -> Screen:
+        """The results of a finished game. Tables ask the app for them: the results show the
+        final table on that game's own table class, so the screens' package of tables cannot
+        import them without importing itself."""
+        from .screens.results import results_screen
+
+        return results_screen(match, settings, game_id)
 
     def open_replay(self, replay: Replay, notice: str | None = None) -> None:
         """The replay of a game, above the screens already open."""

@@ -517,9 +517,7 @@ class TableScreen(Screen[None]):
         if self._results_shown:
             return
         self._results_shown = True
-        from .results import results_screen
-
-        screen = results_screen(self.match, self.settings, self.game_id)
+        screen = self.app.results_of(self.match, self.settings, self.game_id)
         # once this change has been drawn, not from inside the bus's callback. The results take
         # the finished table's place (their "Final table" tab shows it), so that leaving them
         # goes on, never back to a table where nothing can be played
