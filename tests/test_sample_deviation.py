@@ -44,9 +44,9 @@ Z_MOST = 5.0  # standard errors, for the other games
 # reference keeps every deal at these, so nothing in their rules ties one hidden card to another
 POSITIONS = [
     ("portfolio", 2, 0, 3, 0), ("portfolio", 2, 3, 3, 1),
-    ("stock_market", 3, 0, 20, 0),
+    ("stock_market", 3, 0, 12, 0),
     ("capital_auction", 3, 0, 2, 0),
-    ("abundance", 2, 1, 30, 1),
+    ("abundance", 2, 1, 16, 1),
 ]
 # positions where ``sample`` forgets a card the seat saw go into a hand (see the docstring)
 KNOWN_WRONG = [
@@ -126,8 +126,8 @@ def test_property_samples_deal_as_the_rules_do():
     # time in 4), from both seats, and a 3-player start from every seat
     for game_seed, players in ((0, 2), (3, 3)):
         for seat in range(players):
-            places_gap, make_up_gap, kept = deviation(game_seed, players, seat, deals=6000, samples=2000)
-            assert kept >= 300, f"the reference kept only {kept} deals"
+            places_gap, make_up_gap, kept = deviation(game_seed, players, seat, deals=5000, samples=1500)
+            assert kept >= 250, f"the reference kept only {kept} deals"
             assert places_gap < TOLERANCE and make_up_gap < TOLERANCE, (
                 f"seed {game_seed}, seat {seat}: off by {places_gap:.3f} (places), {make_up_gap:.3f} "
                 f"(hands' colours) against {kept} reference deals")
