@@ -61,7 +61,8 @@ class HintKey:
         stamp = (len(match.history), match.awaiting, seat)
         self.command_bar.close()
         panel = HintPanel(match.names[seat], match.spec, match.view(seat), match.legal(seat), match.format,
-                          f"{match.seed}/{len(match.history)}/{seat}", self.HINT_ROUNDS)
+                          f"{match.seed}/{len(match.history)}/{seat}", self.HINT_ROUNDS,
+                          four_colour=self.settings.four_colour)
         self._hint_panel = panel
         self.app.push_screen(panel, lambda command: self._hint_chosen(stamp, command))
 

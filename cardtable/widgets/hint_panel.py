@@ -26,7 +26,7 @@ from rules.core import Command, View
 
 from ..hints import ROUNDS, SHOWN, Answer, Round, think
 from .dialog import Dialog
-from .words import plain
+from .words import plain, styled
 
 
 class HintPanel(Dialog):
@@ -56,8 +56,10 @@ class HintPanel(Dialog):
             self.answer = answer
 
     def __init__(self, name: str, spec: Any, view: View, legal: Sequence[Command],
-                 format: Callable[[Command], str], seed: int | str, rounds: Sequence[Round] = ROUNDS) -> None:
+                 format: Callable[[Command], str], seed: int | str, rounds: Sequence[Round] = ROUNDS,
+                 four_colour: bool = False) -> None:
         super().__init__()
+        self.four_colour = four_colour
         self.name_text = name
         self.spec = spec
         self.view_seen = view
@@ -98,7 +100,8 @@ class HintPanel(Dialog):
         choices = self.query_one("#hint-choices", OptionList)
         kept = choices.highlighted
         choices.clear_options()
-        choices.add_options([Option(line(number, choice.text, choice.chance))
+        choices.add_options([Option(line(number, self.words(choice.command), choice.text, choice.chance,
+                                         self.four_colour))
                              for number, choice in enumerate(answer.choices, 1)])
         choices.highlighted = min(kept or 0, len(answer.choices) - 1)
         if answer.choices and answer.choices[0].deals == 0:
@@ -108,6 +111,17 @@ class HintPanel(Dialog):
         else:
             progress = f"Thinking… {answer.deals} deals so far (round {answer.round} of {answer.rounds})."
         self.query_one("#hint-progress", Static).update(Text(progress))
+
+    def words(self, command: Command) -> str:
+        """The command as the log words it (the notation's ``display``: cards by their symbols,
+        players by name), else its notation."""
+        display = getattr(self.spec.notation, "display", None)
+        if display is not None:
+            try:
+                return display(command, self.view_seen.names)
+            except Exception:  # noqa: BLE001 — a hint's line falls back on the notation, never fails
+                pass
+        return self.format(command)
 
     def action_choose(self) -> None:
         highlighted = self.query_one("#hint-choices", OptionList).highlighted
@@ -131,12 +145,15 @@ class HintPanel(Dialog):
         self._ok_or_cancel(event, "hint-play", self.action_choose)
 
 
-def line(number: int, text: str, chance: float) -> Text:
-    """A line of the hint: its number, the command in notation, the chance of winning by it.
-    Built from parts, never markup (the notation may hold what a player typed)."""
+def line(number: int, words: str, text: str, chance: float, four_colour: bool = False) -> Text:
+    """A line of the hint: its number, the command in words (a rules' Sentence: cards in their
+    colours, names as typed), the chance of winning by it, and the notation to type it in when
+    it reads otherwise. Built from parts, never markup."""
     out = Text(f"{number}  ")
-    out.append(text, style="bold")
+    out.append_text(styled(words, "bold", four_colour))
     out.append(f"   {chance:.0f}% chance of winning" if chance >= 0 else "   your only legal move")
+    if str(words) != text:
+        out.append(f"   ({text})", style="dim")
     return out
 
 

@@ -72,7 +72,8 @@ async def test_the_hint_shows_three_moves_with_chances_and_plays_the_one_chosen(
         assert len(choices) == 3
         shown = screen_text(app)
         for number, choice in enumerate(choices, 1):
-            assert f"{number}  {choice.text}   {choice.chance:.0f}% chance of winning" in shown
+            words = str(match.spec.notation.display(choice.command, match.names))
+            assert f"{number}  {words}   {choice.chance:.0f}% chance of winning   ({choice.text})" in shown
             assert 0 <= choice.chance <= 100 and choice.deals > 0
         assert [c.chance for c in choices] == sorted((c.chance for c in choices), reverse=True)
         assert "Done: " in shown
@@ -267,3 +268,17 @@ def test_the_record_marks_a_game_played_with_hints(tmp_path):
     record.add(GameRecord("property", datetime.now(timezone.utc), players, save_id="a", hints=True))
     record.add(GameRecord("property", datetime.now(timezone.utc), players, save_id="b"))
     assert record.count() == 2 and record.count(hints=True) == 1
+
+
+def test_snapshot_of_the_hint_panel(snap_compare, tmp_path):
+    """The panel at 80×24, its thinking done (an iteration budget: the same lines on any machine)."""
+    match = stock_market()
+    store = SaveStore(tmp_path / "data")
+    app = CardtableApp(store=store, settings=Settings(theme="textual-dark", bot_delay=0), match=match,
+                       game_id=store.create(match, hints=True))
+
+    async def hint(pilot) -> None:
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and 0 in match.awaiting)
+        await open_hint(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=hint)
