@@ -31,7 +31,7 @@ from ..widgets.toggles import Tick
 HUMAN = "human"
 REMOTE = "remote"
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay")
-HINTS_HELP = ("i at the table shows the expert's three best moves and your chance with each. "
+HINTS_HELP = ("i at the table shows the expert's three best moves and your chance of winning with each. "
               "On by default with one person playing, off with several.")
 
 
@@ -133,12 +133,13 @@ class SetupScreen(Screen):
                     yield Select([], allow_blank=True, compact=True, id="setup-count")
                 yield Vertical(id="setup-seats")
                 yield Vertical(id="setup-options")
-                with Vertical(id="setup-hints-field", classes="option"):
-                    yield Tick("Hints", True, compact=True, id="setup-hints")
-                    yield Static(HINTS_HELP, classes="option-help", markup=False)
                 with Horizontal(classes="field", id="setup-seed-field"):
                     yield Label("Seed", classes="field-label")
                     yield Input(placeholder="blank = random", type="integer", compact=True, id="setup-seed")
+                    # beside the seed, not under it: at 80×24 a line more hides the Start button
+                    hints = Tick("Hints", True, compact=True, id="setup-hints")
+                    hints.tooltip = HINTS_HELP
+                    yield hints
                 yield Static(id="setup-error", markup=False)
                 with Horizontal(id="setup-buttons"):
                     yield Button("Start game", variant="primary", compact=True, id="setup-start")
