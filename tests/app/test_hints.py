@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -43,6 +44,15 @@ def app_on(tmp_path, match: Match, hints: bool) -> tuple[CardtableApp, SaveStore
     store = SaveStore(tmp_path / "data")
     game_id = store.create(match, hints=hints)
     return CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=game_id), store, game_id
+
+
+@asynccontextmanager
+async def at_table(tmp_path, match: Match, hints: bool, seat: int = 0):
+    """The app on ``match`` (hints on or off), once its table waits for ``seat``: (app, pilot, table)."""
+    app, _store, _id = app_on(tmp_path, match, hints)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and seat in match.awaiting)
+        yield app, pilot, app.screen
 
 
 def hint_entry(table) -> tuple:
@@ -91,10 +101,7 @@ async def test_the_hint_shows_three_moves_with_chances_and_plays_the_one_chosen(
 
 async def test_enter_plays_the_highlighted_line_and_escape_plays_nothing(tmp_path):
     match = stock_market()
-    app, _store, _id = app_on(tmp_path, match, hints=True)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and 0 in match.awaiting)
-        table = app.screen
+    async with at_table(tmp_path, match, hints=True) as (app, pilot, table):
         await open_hint(pilot)
         await pilot.press("escape")
         await settle(pilot, lambda: app.screen is table)
@@ -108,11 +115,8 @@ async def test_enter_plays_the_highlighted_line_and_escape_plays_nothing(tmp_pat
 
 async def test_closing_the_hint_while_it_thinks_cancels_it_and_the_table_stays_live(tmp_path, monkeypatch):
     match = stock_market()
-    app, _store, _id = app_on(tmp_path, match, hints=True)
     monkeypatch.setattr(TableScreen, "HINT_ROUNDS", (Round(iterations=8),) * 40)  # closed long before its end
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and 0 in match.awaiting)
-        table = app.screen
+    async with at_table(tmp_path, match, hints=True) as (app, pilot, table):
         await pilot.press("i")
         await settle(pilot, lambda: isinstance(app.screen, HintPanel))
         panel = app.screen
@@ -128,10 +132,7 @@ async def test_closing_the_hint_while_it_thinks_cancels_it_and_the_table_stays_l
 
 async def test_with_hints_off_the_key_is_greyed_and_says_why(tmp_path):
     match = stock_market()
-    app, _store, _id = app_on(tmp_path, match, hints=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and 0 in match.awaiting)
-        table = app.screen
+    async with at_table(tmp_path, match, hints=False) as (app, pilot, table):
         _binding, enabled = hint_entry(table)
         assert not enabled
         notes = record_notes(table)
@@ -282,3 +283,19 @@ def test_snapshot_of_the_hint_panel(snap_compare, tmp_path):
         await open_hint(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=hint)
+
+
+async def test_a_hint_open_when_the_game_moves_on_elsewhere_closes(tmp_path):
+    """Ann's move made at another screen while her hint is open: the hint was for a position
+    that is gone, so it closes (and nothing is played twice)."""
+    match = stock_market()
+    async with at_table(tmp_path, match, hints=True) as (app, pilot, table):
+        await open_hint(pilot)
+        other = SaveStore(tmp_path / "data")
+        elsewhere = other.open(table.game_id).match
+        other.play(table.game_id, elsewhere, 0, elsewhere.legal(0)[0])
+        table.catch_up()
+        await settle(pilot, lambda: app.screen is table)
+        assert not any(isinstance(screen, HintPanel) for screen in app.screen_stack)
+        assert len(match.history) == 1
+        other.close()
