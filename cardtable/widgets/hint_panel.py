@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from rules.core import Command, View
+from rules.core.words import plural
 
 from ..hints import ROUNDS, SHOWN, Answer, Round, think
 from .dialog import Dialog
@@ -107,9 +108,9 @@ class HintPanel(Dialog):
         if answer.choices and answer.choices[0].deals == 0:
             progress = "Nothing to weigh: the rules allow this one move."
         elif answer.done:
-            progress = f"Done: {answer.deals} deals of the cards you cannot see."
+            progress = f"Done: {plural(answer.deals, 'deal')} of the cards you cannot see."
         else:
-            progress = f"Thinking… {answer.deals} deals so far (round {answer.round} of {answer.rounds})."
+            progress = f"Thinking… {plural(answer.deals, 'deal')} so far (round {answer.round} of {answer.rounds})."
         self.query_one("#hint-progress", Static).update(Text(progress))
 
     def words(self, command: Command) -> str:
