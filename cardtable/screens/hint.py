@@ -11,16 +11,13 @@ before anything else is drawn: a hint is only ever for the position and the seat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rules.core import Command
 from rules.core.words import join_names, players, say
 
 from ..hints import ROUNDS, Round
 from ..widgets.hint_panel import HintPanel
-
-if TYPE_CHECKING:
-    from .table import TableScreen
 
 HINTS_OFF = ("Hints are off in this game: they are set at the new-game screen, for each game "
              "(on by default when one person plays, off when several do).")
@@ -45,7 +42,7 @@ class HintKey:
         except (OSError, LookupError):
             return False
 
-    def why_no_hint(self: TableScreen) -> str:
+    def why_no_hint(self) -> str:
         if not self.hints:
             return HINTS_OFF
         if self.viewer is None:
@@ -55,7 +52,7 @@ class HintKey:
             return str(say("A hint is for the player to act: the game is waiting for {}.", waiting))
         return "You have no move to make now: there is nothing to hint."
 
-    def action_hint(self: TableScreen) -> None:
+    def action_hint(self) -> None:
         match, seat = self.match, self.viewer
         if seat is None or not self.hints or not self.my_turn:
             return
@@ -67,7 +64,7 @@ class HintKey:
         self._hint_panel = panel
         self.app.push_screen(panel, lambda command: self._hint_chosen(stamp, command))
 
-    def _hint_chosen(self: TableScreen, stamp: tuple, command: Command | None) -> None:
+    def _hint_chosen(self, stamp: tuple, command: Command | None) -> None:
         self._hint_panel = None
         match = self.match
         if command is None or not self.is_attached:
@@ -82,7 +79,7 @@ class HintKey:
             return
         self.submit(command)
 
-    def _close_hint(self: TableScreen) -> None:
+    def _close_hint(self) -> None:
         """Close an open hint: the game has moved on from the position it was asked at."""
         panel, self._hint_panel = self._hint_panel, None
         if panel is not None and self.app.screen is panel:
