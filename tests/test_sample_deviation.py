@@ -16,9 +16,9 @@ reference keeps the deals that give the seat a hand of its hand's colours and ev
 its size, and relabels them to give the seat its own cards. That makes the reference cheap
 enough for a test without making it any less a count of the rules' deals.
 
-Known wrong, kept as strict xfails until the games' views say what their seats saw: a card
-publicly taken into a hand (Portfolio's discard pile in an earlier turn, a deal's cards, Capital
-Auction's bid cards back in a hand after a raise) is dealt by ``sample`` as if never seen.
+A card every seat saw go into a hand (Portfolio's discard pile in an earlier turn, an offer's
+cards, a deal's; Capital Auction's bid cards back in a hand) stays there in ``sample``: two of
+the positions measure it (before the games kept those cards, their gaps were 0.84 and 0.86).
 
     .venv/bin/python tests/test_sample_deviation.py [--deals N] [--samples N]   (the report)
 """
@@ -44,14 +44,11 @@ Z_MOST = 5.0  # standard errors, for the other games
 # reference keeps every deal at these, so nothing in their rules ties one hidden card to another
 POSITIONS = [
     ("portfolio", 2, 0, 3, 0), ("portfolio", 2, 3, 3, 1),
+    ("portfolio", 2, 2, 3, 0),  # the first player took 4S from the discard pile and kept it
     ("stock_market", 3, 0, 12, 0),
     ("capital_auction", 3, 0, 2, 0),
-    ("abundance", 2, 1, 16, 1),
-]
-# positions where ``sample`` forgets a card the seat saw go into a hand (see the docstring)
-KNOWN_WRONG = [
-    ("portfolio", 2, 2, 3, 0),  # the first player took 4S from the discard pile and kept it
     ("capital_auction", 3, 1, 8, 1),  # bid cards went back into hands when their bids were raised
+    ("abundance", 2, 1, 16, 1),
 ]
 
 
@@ -153,13 +150,6 @@ def test_samples_deal_as_the_rules_do(position):
     assert r["z_most"] < Z_MOST, said(position, r)
 
 
-@pytest.mark.xfail(strict=True, reason="sample deals a card the seat saw go into a hand as unseen")
-@pytest.mark.parametrize("position", KNOWN_WRONG, ids=lambda p: f"{p[0]}-{p[2]}")
-def test_samples_remember_cards_seen_going_into_a_hand(position):
-    r = measured(position, deals=300, samples=300)
-    assert r["z_most"] < Z_MOST, said(position, r)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=60000)
@@ -172,7 +162,7 @@ def main() -> None:
             print(f"property seed {game_seed} players {players} seat {seat}: max |p_sample - p_reference| "
                   f"{places_gap:.4f} over (card, place), {make_up_gap:.4f} over (hand, reds); "
                   f"reference {kept} deals, sample {args.samples}")
-    for position in POSITIONS + KNOWN_WRONG:
+    for position in POSITIONS:
         print(said(position, measured(position, args.deals // 10, args.samples // 10)))
 
 
