@@ -26,6 +26,7 @@ from rules.core.bots import RANDOM
 from rules.core.search import EXPERT, settings_for
 from rules.core.words import player_count
 
+from ..store.hints import hints_by_default
 from ..widgets.toggles import Tick
 
 HUMAN = "human"
@@ -189,8 +190,7 @@ class SetupScreen(Screen):
 
     def _hints_default(self) -> bool:
         """Hints are on by default at a table of one person, off where several play."""
-        rows = self.query(SeatRow)
-        return sum(1 for row in rows if row.seat.is_human) <= 1
+        return hints_by_default(sum(1 for row in self.query(SeatRow) if row.seat.is_human))
 
     def _default_hints(self) -> None:
         if not self._hints_chosen:

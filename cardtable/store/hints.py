@@ -15,6 +15,12 @@ MIGRATION = (
 )
 
 
+def hints_by_default(people: int) -> bool:
+    """Hints are on by default at a table of one person, off where several play (each would
+    see the hints given to the others at a shared screen, and a game between people is theirs)."""
+    return people <= 1
+
+
 class Hints:
     """The hints setting of ``SaveStore``'s games (mixed into it: it provides ``_lock``,
     ``_writing`` and ``_reading``)."""
