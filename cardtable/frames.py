@@ -29,6 +29,9 @@ from textual.timer import EventTargetGone, Timer
 class FrameTimer(Timer):
     """Timer's ``_run`` paced from the last tick (see the module docstring)."""
 
+    settle_periods = 1
+    """How long a frame waits at most for the messages already sent, in periods."""
+
     def __init__(self, *args, settled: Callable[[], bool] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._settled = settled
@@ -62,7 +65,7 @@ class FrameTimer(Timer):
         """Let the messages waiting to be handled run first, for at most a period."""
         if self._settled is None:
             return
-        give_up = _time.get_time() + self._interval
+        give_up = _time.get_time() + self._interval * self.settle_periods
         # sleep(0) hands the loop to every task that has a message to handle, once
         while not self._settled() and _time.get_time() < give_up:
             await asyncio.sleep(0)
