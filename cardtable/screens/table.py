@@ -168,11 +168,27 @@ class TableScreen(HintKey, Screen[None]):
         timer = self.__dict__.get("_frame_timer")
         if timer is None:
             timer = FrameTimer(self, UPDATE_PERIOD, name="screen_update", callback=self._on_timer_update,
-                               pause=True)
+                               pause=True, settled=self._settled)
             timer._start()
             self._timers.add(timer)
             self.__dict__["_frame_timer"] = timer
         return timer
+
+    def _settled(self) -> bool:
+        """No message waits in the app's queue or this screen's (a frame drawn now is whole)."""
+        return not self.app.message_queue_size and not any(
+            node.message_queue_size for node in self.walk_children(with_self=True))
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        # Screen runs its callbacks "after refresh" when it goes idle with nothing to draw. It
+        # can go idle before the changes of a move have reached it (each widget reports its own
+        # in a message), or while a frame settles (cardtable.frames): then a frame comes first,
+        # and the callbacks after it (a bot at delay 0 would otherwise move before its last move
+        # was drawn, and the next, a match played out on a screen left at its first position)
+        timer = self._update_timer
+        if timer.due or (self._callbacks and not self._settled()):
+            timer.resume()
+            event.prevent_default()
 
     # -- the hooks of a game's table -----------------------------------------------------------
     def compose_board(self) -> ComposeResult:
