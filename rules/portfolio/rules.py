@@ -34,11 +34,13 @@ from .events import (
     Acquired, Capped, Discarded, Drew, Event, Extended, FinalIncome, GameOver, HandEmptied, Made,
     Neutralised, StockFinished, StockReshuffled, TurnStarted,
 )
+from .estimate import estimate
 from .notation import PortfolioNotation
 from .state import (
     ACT, DRAW, HIGH, LOW, OVER, RESPOND, Portfolio, PortfolioInfo, PortfolioState, PortfolioView,
     status_sentence,
 )
+from .values import portfolio_value
 
 START_MONEY = 6
 HAND_SIZE = 13
@@ -49,17 +51,6 @@ MIN_RUN = 3
 def card_value(card: Card) -> int:
     """A card's worth inside a portfolio: A–6 $2, 7–10 $3, J–K $4."""
     return 2 if card.rank <= 6 else 3 if card.rank <= 10 else 4
-
-
-def portfolio_value(cards: Iterable[Card]) -> int:
-    """The income a run pays: every card but the two lowest counts (caps are not in ``cards``)."""
-    return _value_of_ranks(tuple(card.rank for card in cards))
-
-
-@lru_cache(maxsize=4096)
-def _value_of_ranks(ranks: tuple[int, ...]) -> int:
-    # a card's worth grows with its rank, so the two lowest ranks are the two that do not count
-    return sum(2 if r <= 6 else 3 if r <= 10 else 4 for r in sorted(ranks)[2:])
 
 
 def draw_cost(n: int) -> int:
@@ -535,8 +526,6 @@ class PortfolioGame:
     def estimate(self, state: PortfolioState) -> tuple[float, ...]:
         """Each seat's expected final money (the expert's judge of a position): its money plus
         its portfolios' income over the collections still to come."""
-        from .bot import estimate
-
         if self.outcome(state) is not None:  # the game is over: its money is final
             return tuple(float(m) for m in state.money)
         return estimate(state)

@@ -21,13 +21,14 @@ from ..core.listing import Listing, MadeWhenRead
 from ..core.piles import draw, shuffled, stack
 from ..core.words import Money, Sentence, dollars, join_names, player, players, say, winners_sentence
 from .commands import Buy, Decline, Play
+from .estimate import estimate
 from .events import (
     Bought, Claimed, Declined, Drew, GameOver, Lost, Mortgaged, RentPaid, StockRemade, Vacated,
     WentBankrupt, rent_reason,
 )
 from .state import (
     CELLS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, hand_shape, index,
-    sort_units, state_from_json, state_to_json, status_sentence, unit_value,
+    sort_units, state_from_json, state_to_json, status_sentence, unit_value, units_total,
 )
 
 # The text's chip table: (white $1, red $5, blue $10) per player, by player count.
@@ -107,10 +108,6 @@ def group(state_or_owners: Any, col: int, row: int) -> set[tuple[int, int]]:
 def multiplier(red: Card, black: Card) -> int:
     """Rent is doubled for a ♥, doubled for a ♠, so ×4 for both."""
     return (2 if red.suit is Suit.HEARTS else 1) * (2 if black.suit is Suit.SPADES else 1)
-
-
-def units_total(cards: Iterable[Card]) -> int:
-    return sum(unit_value(card) for card in cards)
 
 
 def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...]]:
@@ -265,8 +262,6 @@ class PropertySpec:
         outcome = self.outcome(state)
         if outcome is not None:
             return tuple(float(score) for score in outcome.scores)
-        from .bot import estimate
-
         return estimate(state)
 
     def legal(self, state: PropertyState, seat: int) -> list[Command]:

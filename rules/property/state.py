@@ -46,6 +46,10 @@ def unit_value(card: Card) -> int:
     return UNIT_VALUES.get(card.rank, 0)
 
 
+def units_total(cards: Iterable[Card]) -> int:
+    return sum(unit_value(card) for card in cards)
+
+
 def sort_units(cards: Iterable[Card]) -> list[Card]:
     """Purchase units by value, then suit: kings, queens, jacks, jokers."""
     return sorted(cards, key=lambda card: (-unit_value(card), card.sort_key()))
