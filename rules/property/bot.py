@@ -18,9 +18,9 @@ from typing import Sequence
 
 from ..core import Card, Command
 from .commands import Buy, Play
-from .estimate import BANKRUPT, NEIGHBOURS, UNIT_WORTH, estate
-from .rules import group, is_wild, multiplier, units_total, useful_purchases
-from .state import PropertyView, index
+from .estimate import BANKRUPT, UNIT_WORTH, estate
+from .rules import group_size, is_wild, multiplier, units_total, useful_purchases
+from .state import NEIGHBOURS, PropertyView, index
 
 LOST_CELL = 12.0  # beyond its group worth: an emptied cell is for anyone to take, so only when forced
 WILD_KEPT = 3.0  # a 9 or 10 in hand gives choice next turn
@@ -60,7 +60,7 @@ class _Table:
     def group_size(self, col: int, row: int) -> int:
         key = index(col, row)
         if key not in self._sizes:
-            self._sizes[key] = len(group(self.view.owners, col, row))
+            self._sizes[key] = group_size(self.view.owners, col, row)
         return self._sizes[key]
 
     def cheapest_purchase(self, size: int) -> tuple[Card, ...] | None:
@@ -144,6 +144,6 @@ class GreedyBot:
                 return (-1, 0)  # a free cell: claim it
             if owner == view.seat:
                 return (0, 0)
-            return (0, len(group(view.owners, play.col, play.row)) * multiplier(play.red, play.black))
+            return (0, group_size(view.owners, play.col, play.row) * multiplier(play.red, play.black))
 
         return min(legal, key=cost)

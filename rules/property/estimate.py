@@ -6,21 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .state import CELLS, SIZE, index, units_total
+from .state import CELLS, NEIGHBOURS, units_total
 
 GROUP_SQUARE = 0.6  # worth of a group: GROUP_SQUARE × size² + GROUP_CELL × size
 GROUP_CELL = 2.0
 MORTGAGE_RISK = 1.5  # a mortgaged cell is one forced play from being lost
 UNIT_WORTH = 1.0  # units buy cells, and handed-over units arm the opponent
 BANKRUPT = -1_000_000.0
-
-NEIGHBOURS = [
-    [index(c, r) for c, r in ((col - 1, row), (col + 1, row), (col, row - 1), (col, row + 1))
-     if 1 <= c <= SIZE and 1 <= r <= SIZE]
-    for row in range(1, SIZE + 1) for col in range(1, SIZE + 1)
-]
-"""Each grid index's orthogonal neighbours, by grid index."""
-
 
 def group_worth(size: int, risky: int) -> float:
     return GROUP_SQUARE * size * size + GROUP_CELL * size - MORTGAGE_RISK * risky
