@@ -58,6 +58,7 @@ def draw_cost(n: int) -> int:
     return n * (n + 1) // 2 - 1 if n > 1 else 0
 
 
+@lru_cache(maxsize=None)  # a few incomes, asked at every draw
 def max_draw(income: int) -> int:
     """The most cards this turn's income pays for (at least one: the first card is free)."""
     n = 1
@@ -147,14 +148,14 @@ def _runs(lowest: dict[tuple[int, Suit], Card]) -> list[tuple[Card, ...]]:
     then rank): each maximal sequence is read in one pass."""
     runs: list[tuple[Card, ...]] = []
     segment: list[Card] = []
-    after = None  # the face that would continue the sequence
-    for face, card in lowest.items():
-        if face != after:
+    rank, suit = -2, None  # the last card's: no card follows this
+    for card in lowest.values():
+        if card.rank != rank + 1 or card.suit is not suit:
             if len(segment) >= MIN_RUN:  # (most sequences are a card or two)
                 runs += _sub_runs(segment)
             segment = []
         segment.append(card)
-        after = (face[0] + 1, face[1])
+        rank, suit = card.rank, card.suit
     if len(segment) >= MIN_RUN:
         runs += _sub_runs(segment)
     return runs
