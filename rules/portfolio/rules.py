@@ -58,7 +58,7 @@ def draw_cost(n: int) -> int:
     return n * (n + 1) // 2 - 1 if n > 1 else 0
 
 
-@lru_cache(maxsize=None)  # a few incomes, asked at every draw
+@lru_cache(maxsize=256)  # a few incomes, asked at every draw
 def max_draw(income: int) -> int:
     """The most cards this turn's income pays for (at least one: the first card is free)."""
     n = 1
@@ -482,7 +482,7 @@ def _result(state: PortfolioState) -> Outcome:
 
 
 # -- the spec --------------------------------------------------------------------------------
-@lru_cache(maxsize=None)  # a few counts: made once, as commands are immutable
+@lru_cache(maxsize=256)  # a few counts: made once, as commands are immutable
 def _draws(most: int, discard: bool) -> tuple[Draw, ...]:
     """The draws of 1 to ``most`` cards."""
     return tuple(Draw(n, discard) for n in range(1, most + 1))

@@ -82,7 +82,7 @@ def _cells(red: int, black: int) -> tuple[tuple[int, int], ...]:
     return tuple((col, row) for col in cols for row in rows)
 
 
-@lru_cache(maxsize=None)  # 20 reds by 20 blacks: every hand's pairs come back turn after turn
+@lru_cache(maxsize=1024)  # 20 reds by 20 blacks: every hand's pairs come back turn after turn
 def _plays(red: Card, black: Card) -> tuple[Play, ...]:
     """The plays of a pair, one per cell it names, made once (commands are immutable): a few
     thousand in all, though a wild pair names a whole line or the grid."""
