@@ -18,9 +18,10 @@ from rules.core import (
     check_setup, find_card, sort_cards,
 )
 from rules.core.jsonio import (
-    card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
-    require,
+    card_keys, read_bool, read_card, read_card_or_none, read_cards, read_int, read_list, read_object,
+    read_str, require,
 )
+from rules.core.known import forget, read_known, show
 from rules.core.listing import Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
@@ -458,6 +459,40 @@ def _draw(state: PortfolioState, count: int, from_discard: bool, pauper: bool) -
     return [Drew(seat, total, taken, cost, pauper, tuple(drawn)), *stock_events]
 
 
+def _track_known(state: PortfolioState, seat: int, command: Command, checked: Any) -> None:
+    """What the table sees ``command`` put into a hand or take out of one (``checked``: what
+    the check returned), noted in ``state.known`` before it is carried out. Every card leaving a
+    hand is played face up, so every leaving is seen."""
+    known = state.known
+    match command:
+        case Draw(_, True) | Pauper(True):
+            known[seat].append(state.discard[-1])
+        case Make(cards):
+            forget(known[seat], cards)
+        case Extend(_, card) | Cap(_, _, card) | Neutralise(_, card) | Acquire(_, card) | Discard(card):
+            forget(known[seat], [card])
+        case Offer(_, give, _):
+            show(known[seat], give.cards)
+        case Accept():
+            offer = state.offer
+            forget(known[offer.proposer], offer.give.cards)
+            forget(known[offer.responder], checked)
+            known[offer.responder] += offer.give.cards
+            known[offer.proposer] += checked
+
+
+def default_known(state: PortfolioState) -> list[list[Card]]:
+    """What a position saved without ``known`` shows of its hands: the card taken from the
+    discard pile this turn and a pending offer's cards (a replay of its moves knows more)."""
+    known: list[list[Card]] = [[] for _ in state.names]
+    taken = state.taken_discard
+    if taken is not None and taken in state.hands[state.current]:
+        known[state.current].append(taken)
+    if state.offer is not None:
+        show(known[state.offer.proposer], state.offer.give.cards)
+    return known
+
+
 def _result(state: PortfolioState) -> Outcome:
     n = state.players
     values = [income(state, seat) for seat in range(n)]
@@ -512,6 +547,8 @@ class PortfolioGame:
     expert = {"indifference": 0.0}
     # legal lists a useful few of these (any deal; more cards than the stock holds): check judges the rest
     partial_legal = (Offer, Draw)
+    # JSON fields newer than some saves: a save's snapshot without one still matches its replay
+    added_fields = ("known",)
 
     def __init__(self, bots: Mapping[str, Any] | None = None) -> None:
         self.notation = PortfolioNotation()
@@ -731,6 +768,7 @@ class PortfolioGame:
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:
         checked = self._validate(state, seat, command)  # the one check of this command
+        _track_known(state, seat, command, checked)
         hand = state.hands[seat]
         match command:  # (the commonest first: a match tries its cases in turn)
             case Discard(card):
@@ -850,36 +888,21 @@ class PortfolioGame:
             dealer=state.dealer, next_pid=state.next_pid,
             score_sheet=tuple(tuple(column) for column in state.sheet),
             final_income=None if state.final_income is None else tuple(state.final_income),
-            offer=state.offer)
+            offer=state.offer, known=tuple(tuple(cards) for cards in state.known))
 
     def sample(self, view: PortfolioView, rng: random.Random) -> PortfolioState:
         """A state the viewer cannot tell from the real one: the other hands and the stock dealt
         at random from the cards it has not seen."""
         mine = list(view.hand)
-        # the cards a pending offer gives were shown: they are in the proposer's hand
-        shown = {} if view.offer is None else {view.offer.proposer: list(view.offer.give.cards)}
-        seen = set(mine) | set(view.discard) | {card for cards in shown.values() for card in cards}
+        # the cards every seat knows to be in a hand stay there (a pending offer's among them)
+        known = [list(cards) for cards in view.known] or [[] for _ in view.names]
+        seen = set(mine) | set(view.discard) | {card for cards in known for card in cards}
         seen |= {card for info in view.portfolios
                  for card in (info.low_cap, *info.cards, info.high_cap) if card is not None}
-        taken = view.taken_discard
-        if taken is not None and taken not in seen:
-            # taken from the discard pile this turn and not played: the player still holds it, or
-            # (when the seat is that player) a deal gave it to someone the view does not name
-            room = [s for s, size in enumerate(view.hand_sizes)
-                    if s != view.seat and size > len(shown.get(s, ()))]
-            if room:
-                holder = view.current if view.current in room else rng.choice(room)
-                shown.setdefault(holder, []).append(taken)
-                seen.add(taken)
         unseen = [card for card in build_deck(view.decks) if card not in seen]
         rng.shuffle(unseen)
-        hands = []
-        for s, size in enumerate(view.hand_sizes):
-            if s == view.seat:
-                hands.append(mine)
-                continue
-            known = shown.get(s, [])
-            hands.append(known + [unseen.pop() for _ in range(size - len(known))])
+        hands = [mine if s == view.seat else known[s] + [unseen.pop() for _ in range(size - len(known[s]))]
+                 for s, size in enumerate(view.hand_sizes)]
         return PortfolioState(
             names=list(view.names), seed=rng.randrange(10**9), decks=view.decks, stock=unseen,
             discard=list(view.discard), hands=hands, money=list(view.money), bank=view.bank,
@@ -889,7 +912,8 @@ class PortfolioGame:
             turn_income=view.turn_income, pauper=view.pauper, taken_discard=view.taken_discard,
             offered=view.offered, offer=view.offer, reshuffled=view.reshuffled,
             last_round=view.last_round, sheet=[list(column) for column in view.score_sheet],
-            final_income=None if view.final_income is None else list(view.final_income))
+            final_income=None if view.final_income is None else list(view.final_income),
+            known=[list(cards) for cards in known])
 
     def outcome(self, state: PortfolioState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
@@ -913,6 +937,7 @@ class PortfolioGame:
             "reshuffled": state.reshuffled, "last_round": state.last_round,
             "sheet": [list(column) for column in state.sheet],
             "final_income": list(state.final_income) if state.final_income is not None else None,
+            "known": [card_keys(cards) for cards in state.known],
         }
 
     def from_json(self, data: Mapping[str, Any]) -> PortfolioState:
@@ -971,6 +996,9 @@ class PortfolioGame:
             raise RulesError(f"the score sheet needs a column with a first total for each of the {n} players")
         if phase == RESPOND and state.offer is None:
             raise RulesError("a position awaiting an answer needs the offer")
+        # saved before hands kept what was seen go into them: a replay of the moves rebuilds it
+        state.known = (default_known(state) if "known" not in data
+                       else read_known(data["known"], hands, read_card))
         return state
 
 
