@@ -18,6 +18,8 @@ OfferInfo = Deal  # a pending deal is the shared Deal of rules.core.offers
 
 DRAW, ACT, RESPOND, OVER = "draw", "act", "respond", "over"
 LOW, HIGH = "low", "high"
+_SEATS = tuple(frozenset((seat,)) for seat in range(5))  # who is awaited: one seat, asked at every command
+_NOBODY: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -104,10 +106,10 @@ class PortfolioState:
         """The seat whose input the game awaits (the responder while an offer is pending);
         nobody once the game is over."""
         if self.phase == OVER:
-            return frozenset()
+            return _NOBODY
         if self.phase == RESPOND and self.offer is not None:
-            return frozenset((self.offer.responder,))
-        return frozenset((self.current,))
+            return _SEATS[self.offer.responder]
+        return _SEATS[self.current]
 
     @property
     def reshuffle_pending(self) -> bool:
