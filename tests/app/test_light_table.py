@@ -41,12 +41,17 @@ def count_frames(app: App) -> list[int]:
     return frames
 
 
+def bots_at_the_table(tmp_path) -> tuple[CardtableApp, Match]:
+    """An Abundance match between two bots at the table, bot delay 0, saved in tmp_path."""
+    store = SaveStore(tmp_path / "data")
+    match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=1)
+    return CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match)), match
+
+
 async def test_bots_at_bot_delay_0_are_drawn_move_by_move(tmp_path):
     # played at once, each bot move came before the screen had drawn the one before: a whole
     # match ran to its end showing its first position (and queued work for every move)
-    store = SaveStore(tmp_path / "data")
-    match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=1)
-    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    app, match = bots_at_the_table(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen
         composed: list[int] = []
@@ -174,9 +179,7 @@ async def test_a_sheet_over_a_live_table_is_not_drawn_under_at_every_move(tmp_pa
     # drawn under it had the whole dimmed table composed again (a third of a move's time)
     from cardtable.games.abundance.sales import SalesScreen
 
-    store = SaveStore(tmp_path / "data")
-    match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=1)
-    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    app, match = bots_at_the_table(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen
         log = table.query_one(GameLog)
