@@ -8,6 +8,7 @@ goes back to it. The tables themselves live in ``cardtable.screens.table`` and b
 from __future__ import annotations
 
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import events
@@ -58,7 +59,9 @@ class CardtableApp(App[None]):
     at once, over the main menu; with ``joined`` too, as the seat a join code opened (or the
     spectators' view); with ``replay``, the replay of a game. A ``confined`` app (a seat joined
     through `cardtable serve`, by a player who holds only its code) has no way to the menu, the
-    saved games or the settings file: leaving the table ends it."""
+    saved games or the settings file: leaving the table ends it. Without a ``store`` the app
+    opens the one in ``data_dir`` (by default the user's) when it is first needed: the menu asks
+    for it once it is on the screen."""
 
     TITLE = "cardtable"
     CSS_PATH = "app.tcss"
@@ -74,14 +77,12 @@ class CardtableApp(App[None]):
         replay: Replay | None = None,
         joined: Joined | None = None,
         confined: bool = False,
+        data_dir: Path | None = None,
     ) -> None:
         super().__init__()
         self.confined = confined
-        if store is None:
-            from .store import SaveStore
-
-            store = SaveStore()
-        self.store = store
+        self._store = store
+        self._data_dir = data_dir
         self._problems: list[str] = []
         if settings is None:
             settings, self._problems = read_settings()
@@ -129,12 +130,27 @@ class CardtableApp(App[None]):
             self.open_replay(self._replay, notice)
         self.report_store()
 
+    @property
+    def store(self) -> SaveStore:
+        """The save store (made on first use: importing it, SQLite and all, waits for the menu)."""
+        if self._store is None:
+            from .store import SaveStore
+
+            self._store = SaveStore(self._data_dir)
+        return self._store
+
+    def close_store(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
     def report_store(self) -> None:
         """Say what the store had to do (a damaged database set aside, earlier saves brought
-        in), once."""
-        for notice in self.store.notices:
+        in), once. (A store not yet opened has nothing to say.)"""
+        if self._store is None:
+            return
+        for notice in self._store.notices:
             self.notify(notice, title="Saved games", severity="warning", timeout=20, markup=False)
-        self.store.notices.clear()
+        self._store.notices.clear()
 
     def notify_not_saved(self, error: Exception) -> None:
         """Say at once that the game on the table is not being saved, and why."""
@@ -270,7 +286,7 @@ class CardtableApp(App[None]):
     def on_unmount(self) -> None:
         if self._record is not None:
             self._record.close()
-        self.store.close()
+        self.close_store()
 
     def show_menu(self) -> None:
         """Back to the main menu, closing every screen above it; a confined app ends instead

@@ -14,23 +14,22 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, NoReturn, Sequence
 
 import rules
 from rules.core.errors import RulesError, SaveFormatError
-from rules.core.words import player_count
 
 from . import __version__
 
-if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for the menu
+if TYPE_CHECKING:  # the game machinery and the store load when a command needs them, not for the menu
     from rules.core import Match, Replay, Seat
 
     from .record import HeadToHead, PlayerStats
-from .paths import UnusablePath, finish_writes_before_dying, user_path
-from .store import Joined, SaveInfo, SaveStore, is_valid_id
-from .store.hints import hints_by_default
+    from .store import Joined, SaveInfo, SaveStore
+from .paths import UnusablePath, default_data_dir, finish_writes_before_dying, user_path
 from .serving import CODE_VARIABLE
 from .settings import config_dir
+from .store import nothing_to_bring_in
 
 PROG = "cardtable"
 
@@ -70,21 +69,22 @@ class _Parser(argparse.ArgumentParser):
 
 
 # -- the app -------------------------------------------------------------------------------
-def launch_app(store: SaveStore, match: Match | None = None, game_id: str | None = None,
+def launch_app(store: SaveStore | None, match: Match | None = None, game_id: str | None = None,
                notice: str | None = None, replay: Replay | None = None, joined: Joined | None = None,
-               confined: bool = False) -> int:
+               confined: bool = False, data_dir: Path | None = None) -> int:
     """Run the Textual app (the menu, the table of ``match`` — as the seat ``joined`` names, if
     given —, or the replay of a game) until the player quits; ``notice`` is shown as it opens.
-    ``confined``: no way to the menu (see CardtableApp)."""
+    ``confined``: no way to the menu (see CardtableApp). Without a ``store`` the app opens the
+    one in ``data_dir`` when it first needs it (the menu: once it is on the screen)."""
     from .app import CardtableApp  # here, so the other commands never import Textual
 
     finish_writes_before_dying()
     app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice, replay=replay, joined=joined,
-                       confined=confined)
+                       confined=confined, data_dir=data_dir)
     try:
         app.run()
     finally:
-        store.close()
+        app.close_store()
     return app.return_code or 0
 
 
@@ -146,6 +146,8 @@ def parse_levels(spec: Any, text: str | None) -> list[tuple[str, str]]:
         seats.append((name.strip() if sep and name.strip() else f"{level.capitalize()} {place}", level))
     low, high = spec.players
     if not low <= len(seats) <= high:
+        from rules.core.words import player_count
+
         raise RulesError(f"{spec.title} is for {player_count(spec.players)}, not {len(seats)}")
     return seats
 
@@ -153,6 +155,8 @@ def parse_levels(spec: Any, text: str | None) -> list[tuple[str, str]]:
 def games_help() -> str:
     """The games, their player counts, bot levels and options, for `--help` (imported only
     when help is asked for: every other launch starts without loading a game's rules)."""
+    from rules.core.words import player_count
+
     lines = ["games:"]
     for name, spec in sorted(rules.GAMES.items()):
         from rules.core.bots import bot_levels
@@ -173,7 +177,18 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Unmade:
+    """Stands for the parser of a command not on this command line: what is given to it is
+    dropped (each parser argparse makes costs a millisecond, in gettext's lookups)."""
+
+    epilog: str | None = None
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only``, of those commands alone (see parse_command_line)."""
     # --data-dir is accepted before and after the command; the subcommands' copy must not
     # overwrite a value given before the command, hence SUPPRESS as its default
     top_data = _Parser(add_help=False)
@@ -193,7 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, summary: str, games_after: str | None = None) -> argparse.ArgumentParser:
+    def command(name: str, summary: str, games_after: str | None = None) -> Any:
+        if only is not None and name not in only:
+            return _Unmade()
         return commands.add_parser(name, help=summary, description=summary, parents=[sub_data],
                                    games_after=games_after, formatter_class=argparse.RawDescriptionHelpFormatter)
 
@@ -275,11 +292,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     serve.add_argument("--public-url", metavar="URL",
                        help="the address browsers use to reach it, when not http://HOST:PORT (behind a proxy)")
-    from .serve import MAX_TABS  # (no textual-serve: that is imported only to serve)
+    if not isinstance(serve, _Unmade):
+        from .serve import MAX_TABS  # (no textual-serve: that is imported only to serve)
 
-    serve.add_argument("--max-tabs", type=int, default=MAX_TABS, metavar="N",
-                       help=f"browser tabs that can play at once, each running its own cardtable (default {MAX_TABS}); "
-                            "as many SSH players again")
+        serve.add_argument("--max-tabs", type=int, default=MAX_TABS, metavar="N",
+                           help=f"browser tabs that can play at once, each running its own cardtable "
+                                f"(default {MAX_TABS}); as many SSH players again")
     serve.add_argument("--ssh-port", type=int, metavar="PORT",
                        help="also serve over SSH on this port, on the same --host: 'ssh -p PORT CODE@HOST' opens "
                             "the seat of a join code (needs the ssh extra: pip install 'cardtable[ssh]')")
@@ -287,8 +305,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_command_line(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line read by a parser of the commands it names alone (the menu's, of none:
+    a start of the app does not pay for every command's parser); help, and any mistake, by the
+    whole parser, which knows every command."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "-h" in argv or "--help" in argv:
+        return build_parser().parse_args(argv)
+    try:
+        return build_parser([word for word in argv if word in COMMANDS]).parse_args(argv)
+    except UsageError:
+        return build_parser().parse_args(argv)
+
+
 # -- the commands ----------------------------------------------------------------------------
-def cmd_menu(args: argparse.Namespace, store: SaveStore) -> int:
+def open_menu(data_dir: Path) -> int:
+    """The menu, its store opened by the app once the menu is on the screen; unless saves of an
+    earlier cardtable wait to come in, which is said first (see bring_in_earlier_saves)."""
+    if nothing_to_bring_in(data_dir):
+        return launch_app(None, data_dir=data_dir)
+    from .store import SaveStore
+
+    store = SaveStore(data_dir)
+    bring_in_earlier_saves(store)
     return launch_app(store)
 
 
@@ -299,6 +338,8 @@ def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
     seats, remote = parse_seating(spec, args.players)
     match = Match(spec, seats, parse_options(args.option), args.seed)
     try:
+        from .store.hints import hints_by_default
+
         people = sum(1 for seat in match.seats if seat.is_human)
         hints = hints_by_default(people) if args.hints is None else args.hints
         game_id: str | None = store.create(match, remote, hints=hints)
@@ -654,11 +695,12 @@ def cmd_serve(args: argparse.Namespace, store: SaveStore) -> int:
         return fail(str(error), 1)
 
 
-COMMANDS = {None: cmd_menu, "new": cmd_new, "join": cmd_join, "resume": cmd_resume, "saves": cmd_saves,
+COMMANDS = {"new": cmd_new, "join": cmd_join, "resume": cmd_resume, "saves": cmd_saves,
             "export": cmd_export, "import": cmd_import, "simulate": cmd_simulate, "replay": cmd_replay,
             "stats": cmd_stats, "serve": cmd_serve, "analyse": cmd_analyse}
 OPENS_THE_APP = frozenset({None, "new", "join", "resume", "replay", "serve"})
-"""The commands that run the app (serve: one for each browser), which reads the settings."""
+"""The commands that run the app (serve: one for each browser), which reads the settings; None,
+no command, is the menu (``open_menu``)."""
 
 
 # -- output ----------------------------------------------------------------------------------
@@ -714,6 +756,8 @@ def bring_in_earlier_saves(store: SaveStore) -> None:
 def resolve_id(store: SaveStore, text: str) -> str:
     """An exact id, or the one save whose id starts with ``text``; else the text unchanged
     (so loading it reports "no saved game"). Text that cannot be an id is a usage error."""
+    from .store import is_valid_id
+
     text = text.strip().removesuffix(".json")
     if not is_valid_id(text):
         shown = text if len(text) <= 40 else text[:39] + "…"
@@ -736,12 +780,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the `cardtable` command; return the exit status."""
     try:
         try:
-            args = build_parser().parse_args(argv)
+            args = parse_command_line(argv)
         except SystemExit as done:  # --help and --version have printed what was asked
             return done.code if isinstance(done.code, int) else 0
-        store = SaveStore(None if args.data_dir is None else user_path(args.data_dir, "--data-dir"))
+        data_dir = default_data_dir() if args.data_dir is None else user_path(args.data_dir, "--data-dir")
         if args.command in OPENS_THE_APP and not getattr(args, "stdio", False):
             config_dir()  # where the app keeps its settings: a value that cannot be used is said now
+            if args.command is None:
+                return open_menu(data_dir)
+        from .store import SaveStore
+
+        store = SaveStore(data_dir)
+        if args.command in OPENS_THE_APP and not getattr(args, "stdio", False):
             bring_in_earlier_saves(store)
         return COMMANDS[args.command](args, store)
     except (UsageError, UnusablePath) as error:

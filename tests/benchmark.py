@@ -12,7 +12,9 @@ Reports, with the goal of each:
 - start-up to the first screen written to a terminal: the installed `cardtable` command (what
   a user types) against a bare Textual app with a Header, a line of text and a Footer, each
   started fresh in a 120×40 pseudo-terminal (median of --runs): ratio, goal <= 1.20;
-- peak memory (max RSS) of those same processes up to that moment: ratio, goal <= 1.15;
+- peak memory (max RSS) of those same processes up to that moment: ratio, goal <= 1.15; with
+  ``--reference`` (another checkout with its own .venv, e.g. main) its `cardtable` command too,
+  interleaved with the others;
 - the median time from a key press to the table repainted, at each of the five games' tables
   (the cursor keys and a card selection, Abundance's bid keys), measured from the key reaching
   the app to the LAST frame it caused rendered for the terminal: goal <= 16 ms (a 60 Hz frame);
@@ -20,7 +22,8 @@ Reports, with the goal of each:
   at bot delay 0 before the human), its CPU over --idle-seconds and the bytes it writes: goal <= 1%;
 - growth: an Abundance match between two bots at the table (bot delay 0, in a terminal), the
   last tenth of its moves against the first: resident memory and CPU per move, goal <= 1.2
-  each; and how long after its last move was written the results were on the screen;
+  each; and how long after its last move was written the results were on the screen (with
+  ``--reference``, that checkout's match after this one's);
 - the record of finished games: 5,000 games inserted, then the stats queries timed (every
   player per game, one player, head-to-head, opponents; and opening the file, which checks it):
   goal < 100 ms for the Stats screen's queries together;
@@ -95,15 +98,16 @@ Bare().run()
 """
 
 
-def cardtable_command() -> str:
-    """The `cardtable` console script installed beside this Python (what a user runs)."""
-    found = Path(sys.executable).with_name("cardtable")
+def cardtable_command(reference: Path | None = None) -> str:
+    """The `cardtable` console script installed beside this Python (what a user runs), or the
+    one of the ``reference`` checkout's own .venv."""
+    found = Path(sys.executable).with_name("cardtable") if reference is None else reference / ".venv/bin/cardtable"
     if not found.exists():
-        raise SystemExit(f"no installed cardtable command beside {sys.executable}: pip install -e . first")
+        raise SystemExit(f"no installed cardtable command at {found}: pip install -e . first")
     return str(found)
 
 
-def start_once(kind: str, folder: Path) -> tuple[float, int]:
+def start_once(kind: str, folder: Path, reference: Path | None = None) -> tuple[float, int]:
     """Start one program in a pseudo-terminal of 120×40, as a user's terminal would, and time it
     until its first screen has been written (the menu's "New game", the bare app's "READY");
     then stop it. Returns (seconds, peak memory in KiB)."""
@@ -119,7 +123,7 @@ def start_once(kind: str, folder: Path) -> tuple[float, int]:
         script.write_text(BARE_APP, encoding="utf-8")
         argv, marker = [sys.executable, str(script)], b"READY"
     else:
-        argv, marker = [cardtable_command()], b"New game"
+        argv, marker = [cardtable_command(reference if kind == "reference" else None)], b"New game"
     env = dict(os.environ, TERM="xterm-256color", CARDTABLE_DATA_DIR=str(folder / "data"),
                CARDTABLE_CONFIG_DIR=str(folder / "config"))
     start = time.perf_counter()
@@ -143,23 +147,22 @@ def start_once(kind: str, folder: Path) -> tuple[float, int]:
     return seconds, usage.ru_maxrss
 
 
-def startup(runs: int) -> dict[str, float]:
-    times: dict[str, list[float]] = {"bare": [], "cardtable": []}
-    memory: dict[str, list[int]] = {"bare": [], "cardtable": []}
+def startup(runs: int, reference: Path | None = None) -> dict[str, dict[str, float]]:
+    """Per program (the bare app, this cardtable, the ``reference`` checkout's): its median
+    seconds to the first screen and its median peak memory in MiB."""
+    kinds = ("bare", "cardtable") + (("reference",) if reference else ())
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    memory: dict[str, list[int]] = {kind: [] for kind in kinds}
     with tempfile.TemporaryDirectory() as folder:
-        start_once("bare", Path(folder)), start_once("cardtable", Path(folder))  # warm caches
+        for kind in kinds:  # warm caches
+            start_once(kind, Path(folder), reference)
         for _ in range(runs):
-            for kind in ("bare", "cardtable"):  # interleaved, so load drifts hit both alike
-                seconds, rss = start_once(kind, Path(folder))
+            for kind in kinds:  # interleaved, so load drifts hit all alike
+                seconds, rss = start_once(kind, Path(folder), reference)
                 times[kind].append(seconds)
                 memory[kind].append(rss)
-    t = {k: statistics.median(v) for k, v in times.items()}
-    m = {k: statistics.median(v) for k, v in memory.items()}
-    return {
-        "bare_s": t["bare"], "cardtable_s": t["cardtable"], "startup_ratio": t["cardtable"] / t["bare"],
-        "bare_mib": m["bare"] / 1024, "cardtable_mib": m["cardtable"] / 1024,
-        "memory_ratio": m["cardtable"] / m["bare"],
-    }
+    return {kind: {"s": statistics.median(times[kind]), "mib": statistics.median(memory[kind]) / 1024}
+            for kind in kinds}
 
 
 # -- key press to repaint ---------------------------------------------------------------------
@@ -272,7 +275,7 @@ class Terminal:
     """The installed `cardtable` command with ``args`` in a 120×40 pseudo-terminal, its output
     drained (and kept) as a terminal would, its CPU time and resident memory read from /proc."""
 
-    def __init__(self, args: list[str], folder: Path, bot_delay: float) -> None:
+    def __init__(self, args: list[str], folder: Path, bot_delay: float, reference: Path | None = None) -> None:
         import fcntl
         import pty
         import struct
@@ -282,7 +285,7 @@ class Terminal:
         (folder / "config" / "settings.json").write_text(json.dumps({"bot_delay": bot_delay}), encoding="utf-8")
         env = dict(os.environ, TERM="xterm-256color", CARDTABLE_DATA_DIR=str(folder / "data"),
                    CARDTABLE_CONFIG_DIR=str(folder / "config"))
-        argv = [cardtable_command(), *args]
+        argv = [cardtable_command(reference), *args]
         self.data = folder / "data"
         self.seen = b""
         self.written = 0
@@ -371,14 +374,14 @@ def print_idle(seconds: float) -> None:
           f"{each} (goal ≤ {GOALS['idle_percent']:g}%: {verdict(worst, GOALS['idle_percent'])})")
 
 
-def growth_figures(seed: int, limit: float) -> dict[str, float]:
+def growth_figures(seed: int, limit: float, reference: Path | None = None) -> dict[str, float]:
     """An Abundance match between two bots at the table (bot delay 0), sampled as it goes: the
     moves in the store, the program's CPU time and resident memory. The first tenth of its moves
     against the last: memory (mean resident) and CPU per move; and how long after the last move
     was written the results were on the screen."""
     with tempfile.TemporaryDirectory() as folder:
         term = Terminal(["new", "abundance", "--players", "bot:Ann,bot:Bob", "--seed", str(seed)], Path(folder),
-                        bot_delay=0)
+                        bot_delay=0, reference=reference)
         samples: list[tuple[float, int, float, float]] = []  # (time, moves, cpu, rss)
         began = time.perf_counter()
         try:
@@ -411,15 +414,21 @@ def growth_figures(seed: int, limit: float) -> dict[str, float]:
             "last_ms": last_ms, "seconds": over_at - began, "shown_s": shown - over_at}
 
 
-def print_growth(seed: int = 1, limit: float = 900) -> None:
-    g = growth_figures(seed, limit)
+def print_growth(seed: int = 1, limit: float = 900, reference: Path | None = None) -> None:
+    """This checkout's figures, then (with ``reference``) that checkout's, one match after the other."""
+    for label, folder in (("growth", None), ("growth (reference)", reference)):
+        if label == "growth" or folder is not None:
+            print_growth_of(label, growth_figures(seed, limit, folder), limit)
+
+
+def print_growth_of(label: str, g: dict[str, float], limit: float) -> None:
     if "unfinished" in g:
-        print(f"growth: the Abundance match between bots did not end at the table within {limit:g} s "
+        print(f"{label}: the Abundance match between bots did not end at the table within {limit:g} s "
               f"({g['unfinished']} moves written)")
         return
     memory, move = g["last_mib"] / g["first_mib"], g["last_ms"] / g["first_ms"]
     worst = max(memory, move)
-    print(f"growth: memory ×{memory:.2f}, bot move time ×{move:.2f} (last tenth over first tenth of an Abundance "
+    print(f"{label}: memory ×{memory:.2f}, bot move time ×{move:.2f} (last tenth over first tenth of an Abundance "
           f"match between bots at the table, bot delay 0, {g['moves']} moves: {g['first_mib']:.0f} → "
           f"{g['last_mib']:.0f} MiB, {g['first_ms']:.1f} → {g['last_ms']:.1f} ms CPU a move; the match took "
           f"{g['seconds']:.1f} s, its results on screen {g['shown_s']:.1f} s after the last move was written; "
@@ -1163,7 +1172,7 @@ def main() -> None:
     parts = set(args.parts.split(","))
 
     if "startup" in parts:
-        print_startup(args.runs)
+        print_startup(args.runs, args.reference)
     if "keys" in parts:
         print_keys(args.presses)
     if "record" in parts:
@@ -1173,7 +1182,7 @@ def main() -> None:
     if "idle" in parts:
         print_idle(args.idle_seconds)
     if "growth" in parts:
-        print_growth()
+        print_growth(reference=args.reference)
     if "screens" in parts:
         print_screens(args.samples)
     if "soak" in parts:
@@ -1258,13 +1267,18 @@ def print_analysis(names: list[str] | None, games: int, iterations: int, workers
               f"({timed['decisions']} decisions)")
 
 
-def print_startup(runs: int) -> None:
-    s = startup(runs)
-    print(f"start-up to the first screen: the cardtable command {s['cardtable_s'] * 1000:.0f} ms, bare Textual "
-          f"{s['bare_s'] * 1000:.0f} ms → ratio {s['startup_ratio']:.2f} "
-          f"(goal ≤ {GOALS['startup']}: {verdict(s['startup_ratio'], GOALS['startup'])})")
-    print(f"peak memory: cardtable {s['cardtable_mib']:.1f} MiB, bare Textual {s['bare_mib']:.1f} MiB → "
-          f"ratio {s['memory_ratio']:.2f} (goal ≤ {GOALS['memory']}: {verdict(s['memory_ratio'], GOALS['memory'])})")
+def print_startup(runs: int, reference: Path | None = None) -> None:
+    s = startup(runs, reference)
+    bare = s["bare"]
+    for kind, label in (("cardtable", "the cardtable command"), ("reference", "the reference's cardtable")):
+        if kind not in s:
+            continue
+        time_ratio, memory_ratio = s[kind]["s"] / bare["s"], s[kind]["mib"] / bare["mib"]
+        print(f"start-up to the first screen: {label} {s[kind]['s'] * 1000:.0f} ms, bare Textual "
+              f"{bare['s'] * 1000:.0f} ms → ratio {time_ratio:.2f} "
+              f"(goal ≤ {GOALS['startup']}: {verdict(time_ratio, GOALS['startup'])})")
+        print(f"peak memory: {label} {s[kind]['mib']:.1f} MiB, bare Textual {bare['mib']:.1f} MiB → "
+              f"ratio {memory_ratio:.2f} (goal ≤ {GOALS['memory']}: {verdict(memory_ratio, GOALS['memory'])})")
 
 
 def print_keys(presses: int) -> None:

@@ -51,8 +51,8 @@ def launched(monkeypatch):
     """Replace the Textual app by a recorder of what it was asked to open."""
     calls = []
 
-    def launch(store, match=None, game_id=None, notice=None):
-        calls.append({"store": store, "match": match, "game_id": game_id, "notice": notice})
+    def launch(store, match=None, game_id=None, notice=None, data_dir=None):
+        calls.append({"store": store, "match": match, "game_id": game_id, "notice": notice, "data_dir": data_dir})
         return 0
 
     monkeypatch.setattr(cli, "launch_app", launch)
@@ -134,8 +134,8 @@ def test_new_sets_the_games_hints_as_the_new_game_screen_would(data, launched, p
 
 def test_menu_opens_without_a_match(data, launched):
     assert main(["--data-dir", str(data)]) == 0
-    assert launched == [{"store": launched[0]["store"], "match": None, "game_id": None, "notice": None}]
-    assert launched[0]["store"].root == data
+    # the app opens the store once the menu is on the screen
+    assert launched == [{"store": None, "match": None, "game_id": None, "notice": None, "data_dir": data}]
 
 
 @needs_game
@@ -373,6 +373,32 @@ def test_help_lists_options_in_words_and_without_importing_games_otherwise():
     assert "(default False)" not in help_text and "(default True)" not in help_text
     for name in GAMES:
         assert name in help_text
+
+
+def test_the_menu_starts_without_the_store_a_game_or_the_tables(data):
+    """What the menu's start imports before its first frame: no game's rules, no store (SQLite),
+    no table widgets, no server; the app makes the store once the menu is up."""
+    code = (
+        "import sys\n"
+        "from cardtable import cli\n"
+        "def launch(store, data_dir=None, **kwargs):\n"
+        "    import cardtable.app, cardtable.screens.menu  # the app and its first screen\n"
+        "    print(store, data_dir)\n"
+        "    print(' '.join(sorted(sys.modules)))\n"
+        "    return 0\n"
+        "cli.launch_app = launch\n"
+        f"sys.exit(cli.main(['--data-dir', {str(data)!r}]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    opened, imported = done.stdout.splitlines()
+    assert opened == f"None {data}"
+    imported = set(imported.split())
+    assert "cardtable.app" in imported and "cardtable.screens.menu" in imported
+    games = {f"rules.{info.package}" for info in rules.INFO.values()}
+    tables = {"cardtable.screens.table", "cardtable.widgets.game_log", "cardtable.widgets.hand"}
+    unwanted = games | tables | {"sqlite3", "cardtable.store.games", "rules.core.match", "cardtable.serve"}
+    assert imported & unwanted == set()
 
 
 @needs_game

@@ -161,6 +161,7 @@ class TableScreen(HintKey, Screen[None]):
         self.save_error: str | None = None
         """Why the latest moves are not saved (None while every move is): ``q`` asks first."""
         self._poll: Timer | None = None
+        self._drawn_behind = False  # moves made while covered wait to be drawn (on_screen_resume)
 
     @property
     def _update_timer(self) -> Timer:
@@ -403,11 +404,19 @@ class TableScreen(HintKey, Screen[None]):
         if self._curtain_needed():
             # hide the last player's screen before anything else is drawn
             self.viewer = None
-        if update.kind == "command" and self.viewer == viewer:
+        if self.app.screen is not self:
+            # covered (a dialog, a sheet, the curtain): drawn once when uncovered, where each move
+            # drawn under the cover had the whole dimmed table composed again (a rubber's sales
+            # sheet over a match between bots: half the match)
+            self._drawn_behind = True
+            self.view = match.view(self.viewer)
+            self.legal = match.legal(self.viewer)
+        elif update.kind == "command" and self.viewer == viewer:
             self.game_log.append(update.played, match.names, self.viewer)
+            self.refresh_table()
         else:
             self._rebuild_log()
-        self.refresh_table()
+            self.refresh_table()
         self._what_next()
 
     # -- the store -----------------------------------------------------------------------------
@@ -874,6 +883,10 @@ class TableScreen(HintKey, Screen[None]):
         return self.query_one(self.KEYS_WIDGET) if self.KEYS_WIDGET else self.hand
 
     def on_screen_resume(self) -> None:
-        # a settings screen may have changed the deck colours while this table was covered
+        # a settings screen may have changed the deck colours while this table was covered, and
+        # moves made meanwhile were not drawn (see _on_match_update)
         if self.is_mounted:
+            if self._drawn_behind:
+                self._drawn_behind = False
+                self._rebuild_log()
             self.refresh_table()

@@ -51,15 +51,13 @@ from rules.core.words import join_names, player, say
 
 from .. import sqlite
 from ..paths import default_data_dir, file_in_the_way, free_name, shorten, user_path, why, write_atomically
-from . import analyses, files, hints, seats
+from . import FILE, SAVES, analyses, files, hints, seats
 from .errors import Diverged, GameChanged, MovedFirst, SaveError
 from .info import Opened, Replayed, SaveInfo, is_valid_id, quoted, result_text
 
 if TYPE_CHECKING:
     from rules.core import Event, Match, Played
 
-FILE = "games.sqlite3"
-SAVES = "saves"
 TRASH = "trash"
 EXPORTS = "exports"
 PROG = "cardtable"

@@ -7,10 +7,9 @@ for the whole core."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from .lazy import lazy_names
 
-_FROM = {
+__getattr__, __dir__, __all__ = lazy_names(__name__, globals(), {
     "bots": ("Bot", "RandomBot", "bot_levels", "get_bot"),
     "cards": ("ACE", "JACK", "KING", "QUEEN", "RANKS", "SUITS", "Card", "Colour", "Suit", "build_deck",
               "find_card", "parse_card", "parse_cards", "rank_code", "sort_cards"),
@@ -20,20 +19,4 @@ _FROM = {
                "SnapshotMismatch"),
     "match": ("FORMAT_VERSION", "Match", "Played", "Seat", "Update"),
     "replay": ("Replay", "ScoreSeries"),
-}
-_MODULE_OF = {name: module for module, names in _FROM.items() for name in names}
-
-__all__ = sorted(_MODULE_OF)
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+})

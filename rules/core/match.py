@@ -173,6 +173,10 @@ class Match:
         if any(event.reveals for event in played.events):
             self._undo.clear()
         else:
+            if self._undo and self._undo[-1][0] != played.seat:
+                # another seat has acted: the records before can never be taken back, and a game
+                # that reveals little (Abundance) kept a copy of its state for every move
+                self._undo.clear()
             self._undo.append((played.seat, before))
         return played
 

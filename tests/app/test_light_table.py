@@ -27,12 +27,17 @@ from game_helpers import play_random
 from pilot_helpers import LogApp, count_frames, settle
 
 
+def bots_at_the_table(tmp_path) -> tuple[CardtableApp, Match]:
+    """An Abundance match between two bots at the table, bot delay 0, saved in tmp_path."""
+    store = SaveStore(tmp_path / "data")
+    match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=1)
+    return CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match)), match
+
+
 async def test_bots_at_bot_delay_0_are_drawn_move_by_move(tmp_path):
     # played at once, each bot move came before the screen had drawn the one before: a whole
     # match ran to its end showing its first position (and queued work for every move)
-    store = SaveStore(tmp_path / "data")
-    match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=1)
-    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    app, match = bots_at_the_table(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen
         composed: list[int] = []
@@ -153,3 +158,25 @@ async def test_a_tables_frames_are_paced_from_the_last_one(tmp_path, monkeypatch
         timer.stop()
     assert waits and all(0 < wait <= 0.05 for wait in waits)
 
+
+
+async def test_a_sheet_over_a_live_table_is_not_drawn_under_at_every_move(tmp_path):
+    # a rubber's sales sheet stays over a match between bots for its second half: each move
+    # drawn under it had the whole dimmed table composed again (a third of a move's time)
+    from cardtable.games.abundance.sales import SalesScreen
+
+    app, match = bots_at_the_table(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen
+        log = table.query_one(GameLog)
+        await settle(pilot, lambda: len(match.history) >= 5, limit=4000)
+        app.push_screen(SalesScreen(match.view(None), match.names))
+        await pilot.pause()
+        covered_at, entries = len(match.history), log.entries
+        await settle(pilot, lambda: len(match.history) >= covered_at + 30, limit=4000)
+        assert log.entries == entries  # nothing drawn under the sheet…
+        assert table.legal == match.legal(table.viewer)  # …though the table knows where the game is
+        app.pop_screen()
+        await pilot.pause()
+        assert log.entries > entries  # uncovered, the table shows every move made meanwhile
+        assert f"Turn {match.turn}" in str(table.sub_title)

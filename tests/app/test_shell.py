@@ -200,6 +200,24 @@ async def test_resume_lists_saves_and_a_finished_game_opens_its_results(store):
         assert isinstance(app.screen, TableScreen) and app.screen.game_id == playing_id
 
 
+async def test_an_app_without_a_store_opens_its_data_folders_once_the_menu_is_up(tmp_path, monkeypatch):
+    SaveStore(tmp_path / "data").create(in_play())
+    at_mount = []
+    mount = CardtableApp.on_mount
+
+    def watched(app) -> None:
+        mount(app)
+        at_mount.append(app._store)
+
+    monkeypatch.setattr(CardtableApp, "on_mount", watched)
+    app = CardtableApp(settings=Settings(bot_delay=0), data_dir=tmp_path / "data")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()  # the saves are counted just after the first paint
+        assert at_mount == [None]  # nothing of the store (SQLite and all) before the menu
+        assert "1 saved game" in str(app.screen.query_one(OptionList).get_option("resume").prompt)
+        assert app.store.root == tmp_path / "data"
+
+
 async def test_a_corrupt_save_of_an_earlier_version_is_listed_as_damaged_and_left_as_it_was(store):
     legacy_save(store.root, in_play(seed=1), "good")
     path = legacy_save(store.root, in_play(seed=2), "bad")

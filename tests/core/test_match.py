@@ -152,6 +152,19 @@ def test_a_format_1_save_replays_each_command_for_the_one_seat_awaited(pile):
     assert [match.can_undo(seat) for seat in (0, 1)] == [live.can_undo(seat) for seat in (0, 1)]
 
 
+def test_undo_keeps_no_record_from_before_another_seat_acted(pile):
+    # each undo record is a copy of the state: a game that reveals little (Abundance) kept one
+    # for every move of the match, though none before another seat's move can be taken back
+    match = new_match(pile)
+    match.submit(0, "take 1")
+    match.submit(1, "mark")
+    match.submit(1, "take 2")
+    match.submit(0, "mark")
+    match.undo(0)
+    assert not match.can_undo(1)  # Ann acted after Bob's moves, even if she took it back
+    assert len(match._undo) == 0
+
+
 def test_undo_survives_saving_and_resuming_until_something_is_revealed(pile):
     match = Match(pile, [Seat("Ann"), Seat("Bob")], seed=3)
     match.submit(0, "take 1")
