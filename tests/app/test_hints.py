@@ -115,7 +115,7 @@ async def test_enter_plays_the_highlighted_line_and_escape_plays_nothing(tmp_pat
 
 async def test_closing_the_hint_while_it_thinks_cancels_it_and_the_table_stays_live(tmp_path, monkeypatch):
     match = stock_market()
-    monkeypatch.setattr(TableScreen, "HINT_ROUNDS", (Round(iterations=8),) * 40)  # closed long before its end
+    monkeypatch.setattr(TableScreen, "HINT_ROUNDS", (Round(iterations=8),) * 100_000)  # closed long before its end
     async with at_table(tmp_path, match, hints=True) as (app, pilot, table):
         await pilot.press("i")
         await settle(pilot, lambda: isinstance(app.screen, HintPanel))
@@ -279,7 +279,9 @@ def test_snapshot_of_the_hint_panel(snap_compare, tmp_path):
                        game_id=store.create(match, hints=True))
 
     async def hint(pilot) -> None:
-        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and 0 in match.awaiting)
+        # the table's footer built before the panel covers it (a covered table waits to draw)
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and 0 in match.awaiting
+                     and bool(app.screen.query_one(TableFooter).query("FooterKey")))
         await open_hint(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=hint)
