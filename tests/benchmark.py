@@ -54,7 +54,11 @@ Reports, with the goal of each:
   of the game's bot against random play (seats alternating), analysed at
   --analysis-iterations per position, how often the bot gets the higher accuracy (goal: 95 in
   100); a calibration table by tenths (of the decisions rated 60–70%, how often the mover won)
-  over those games; and the time to analyse one typical game at the default thinking time.
+  over --calibration-games games of the bot against itself, every --calibration-stride-th
+  decision (goal: 60–80% won at 70–80%; against random play the bot's positions are rightly won
+  more often than rated, as the playouts have it play on against a bot); and the time to
+  analyse one typical game at the default thinking time. Each game's figures can be had alone
+  (``--parts analysis portfolio --workers 1``).
 
 Timings on a busy machine wander: this is why they live here and not in the test suite.
 """

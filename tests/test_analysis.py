@@ -4,12 +4,19 @@ cards."""
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
 import rules
-from rules.core import Match, Seat
-from rules.core.analysis import THRESHOLDS, NotFinished, Stopped, analyse, decisions_of, verdict
+from rules.core import Match, Outcome, Seat, View
+from rules.core.analysis import (
+    PREFER, THRESHOLDS, NotFinished, Stopped, analyse, decisions_of, judge, prefer, verdict,
+)
 from rules.core.replay import Replay
+from rules.core.search import ExpertBot, settings_for, weigh
+from tests.test_search import Nudge, Toss
 
 ITERATIONS = 12
 
@@ -215,46 +222,26 @@ def test_ctrl_c_stops_the_command_and_keeps_nothing(stored, capsys, monkeypatch)
 
 # -- the judgement: a tie-break on the margin, calibrated chances, no call on noise ------------
 
-class Hopeless:
-    """Seat 0 is far behind and cannot catch up: it adds 1 or 5 to its score (the deal adds a
-    little noise), then the game ends and seat 1 wins whatever it did. Adding 5 loses by less."""
+class Hopeless(Toss):
+    """Seat 0 is far behind and cannot catch up: it calls 1 or 2, adding five times that to its score (the
+    deal adds a little noise), then the game ends and seat 1 wins whatever it did. Calling 2
+    loses by less."""
 
-    name, title, players, bots, best_bot = "hopeless", "Hopeless", (2, 2), {}, "random"
+    name, title = "hopeless", "Hopeless"
 
     def sample(self, view, rng):
-        return {"noise": rng.randrange(3), "added": None}
-
-    def awaiting(self, state):
-        return frozenset() if state["added"] else frozenset({0})
-
-    def legal(self, state, seat):
-        from tests.tiny_game import Take
-
-        return [Take(1), Take(5)]
-
-    def apply(self, state, seat, command):
-        state["added"] = command.n
-
-    def turn(self, state):
-        return 1
+        return {"noise": rng.randrange(3), "called": None}
 
     def scores(self, state):
-        return (state["noise"] + (state["added"] or 0), 100)
+        return (state["noise"] + 5 * (state["called"] or 0), 100)
 
     def outcome(self, state):
-        from rules.core import Outcome
-
-        return None if not state["added"] else Outcome(ranks=(2, 1), scores=self.scores(state))
+        return None if not state["called"] else Outcome(ranks=(2, 1), scores=self.scores(state))
 
 
 def weighed_hopeless(**overrides):
-    import random
-
-    from rules.core import View
-    from rules.core.search import settings_for, weigh
-
     spec = Hopeless()
-    settings = settings_for(spec, seconds=None, iterations=64, analysis_scale=5.0, **overrides)
+    settings = settings_for(spec, seconds=None, iterations=64, turns=0, analysis_scale=5.0, **overrides)
     legal = spec.legal(None, 0)
     # keep: the command played, here the worse one (never dropped from the race)
     return legal, weigh(spec, View(0, ("Ann", "Bob"), frozenset({0})), legal, legal[:1], random.Random(2), settings)
@@ -263,15 +250,13 @@ def weighed_hopeless(**overrides):
 def test_a_hopeless_position_still_ranks_the_clearly_worse_move_lower():
     """Every command loses (chance 0), yet the one that loses by more is the worse move: the
     margin breaks the tie, so a player who is far behind is still judged on what they do."""
-    from rules.core.analysis import judge
-
-    (one, five), weighed = weighed_hopeless()
+    (one, two), weighed = weighed_hopeless()
     assert all(w.mean == 0 and set(w.rewards) == {0.0} for w in weighed)
     best, loss = judge(weighed, one)
-    assert best.command == five and loss > 5
-    best, loss = judge(weighed, five)
-    assert best.command == five and loss == 0
-    # without the tie-break the two are alike, and adding 1 costs nothing
+    assert best.command == two and loss > 5
+    best, loss = judge(weighed, two)
+    assert best.command == two and loss == 0
+    # without the tie-break the two are alike, and calling 1 costs nothing
     _legal, flat = weighed_hopeless(tie_break=0.0)
     assert judge(flat, one) == (next(w for w in flat if w.command == one), 0.0)
 
@@ -279,12 +264,6 @@ def test_a_hopeless_position_still_ranks_the_clearly_worse_move_lower():
 def test_the_chance_reported_is_the_playouts_share_of_the_win():
     """Played to the end, each deal's reward is the seat's share of the win (here 0 or 1), and
     the chance is their mean; the judged value adds the margin in the fitted scale."""
-    import random
-
-    from rules.core import View
-    from rules.core.search import settings_for, weigh
-    from tests.test_search import Toss
-
     spec = Toss()
     legal = spec.legal(None, 0)
     settings = settings_for(spec, seconds=None, iterations=40, turns=0, analysis_scale=1.0, tie_break=0.5)
@@ -300,12 +279,6 @@ def test_the_chance_reported_is_the_playouts_share_of_the_win():
 def test_the_analysis_judges_by_the_fitted_scale_and_the_expert_by_its_own():
     """A position judged before the end: the analysis's chance is the logistic of the lead in
     the game's fitted ``analysis_scale``; the expert's own race keeps the game's scale."""
-    import math
-    import random
-
-    from rules.core import View
-    from rules.core.search import ExpertBot, settings_for, weigh
-    from tests.test_search import Nudge
 
     class Ahead(Nudge):
         def sample(self, view, rng):
@@ -324,8 +297,6 @@ def test_the_analysis_judges_by_the_fitted_scale_and_the_expert_by_its_own():
 
 
 def test_the_best_of_many_must_beat_the_played_move_by_more():
-    from rules.core.analysis import PREFER, prefer
-
     assert prefer(2) == PREFER
     assert PREFER < prefer(3) < prefer(12)
     assert prefer(12) == pytest.approx(2.5, abs=0.1)

@@ -16,8 +16,8 @@ default) and always the command played. On each deal a command gets:
   (tests/benchmark.py --parts analysis measures it). A command's chance is the mean over the
   deals, in percent.
 - **its judged value**, the chance with the margin as a tie-break: ``chance + tie_break ·
-  lead / s`` (``Settings.tie_break``, 0.5: half a point of chance for each hundredth of a
-  scale), the lead at the end of the playout, not clipped. Far behind (or far ahead), every
+  lead / s`` (``Settings.tie_break``, 0.5: half a point of chance for each hundredth of the
+  scale, 50 for a whole one), the lead at the end of the playout, not clipped. Far behind (or far ahead), every
   command has the same chance, 0 (or 100), and the margin alone tells a move that loses by
   little from one that throws the rest away: without it, a player who fell behind early would
   be "accurate" whatever they did. The race drops commands on this value.
