@@ -1221,7 +1221,7 @@ def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> 
     spec = rules.GAMES[game]
     bot = seed % 2
     levels = ["bot", rival] if bot == 0 else [rival, "bot"]
-    match = Match(spec, [Seat(level, level) for level in levels], None, seed)
+    match = Match(spec, [Seat(f"{level} {seat + 1}", level) for seat, level in enumerate(levels)], None, seed)
     while not match.over:
         seat = min(match.awaiting)
         match.submit(seat, match.bot_move(seat))
