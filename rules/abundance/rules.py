@@ -351,7 +351,7 @@ class AbundanceGame:
     # a match asks the expert some 480 times: at 0.2 s a move a player waits half as long as at
     # the other games' 0.4 s, and it won 140 of 200 matches against the bot (0.4 s: 7 of 16)
     # analysis_scale: the estimate's lead that makes a win e times as likely as a loss, fitted
-    # on games of the bot (tests/fit_scale.py) so that the analysis's chances are calibrated
+    # on 30 games of the bot (tests/fit_scale.py --games 30) so that the analysis's chances are calibrated
     expert = {"seconds": 0.2, "analysis_scale": 1605.0}
     # legal lists a useful few offers (buy or sell one trinket, swap two): check judges any other
     partial_legal = (Offer,)

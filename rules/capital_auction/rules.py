@@ -1024,7 +1024,7 @@ class CapitalAuctionGame:
 
     # a game lasts a few dozen commands: the expert plays each one out to the end, where
     # every face-down card counts (the public face-up scores would ignore them)
-    # analysis_scale: fitted on games of the bot (tests/fit_scale.py), for the analysis's
+    # analysis_scale: fitted on 30 games of the bot (tests/fit_scale.py --games 30), for the analysis's
     # margins (its chances are the playouts' shares of the win: they end the game)
     expert = {"turns": 0, "analysis_scale": 9.5}
 
