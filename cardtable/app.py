@@ -143,7 +143,7 @@ class CardtableApp(App[None]):
 
     # -- the ways between screens --------------------------------------------------------------
     def open_table(self, match: Match, game_id: str | None, not_saved: Exception | None = None, *,
-                   here: Iterable[int] | None = None, watching: bool = False) -> None:
+                   here: Iterable[int] | None = None, watching: bool = False, hints: bool | None = None) -> None:
         """Put ``match`` on its game's table, directly above the main menu. ``not_saved`` is why
         its first save failed (the player was told; the table keeps trying and asks before
         leaving). ``here``: the seats played at this screen (by default every human seat the
@@ -155,7 +155,7 @@ class CardtableApp(App[None]):
             here = self.seats_here(match, game_id)
         self.show_menu()
         table = table_screen_for(match.spec.name)(match, game_id, self.store, self.settings, here=here,
-                                                  watching=watching)
+                                                  watching=watching, hints=hints)
         if not_saved is not None:
             table.save_error = str(not_saved)
         self.push_screen(table)
@@ -193,12 +193,18 @@ class CardtableApp(App[None]):
                   here: Iterable[int] | None = None, watching: bool = False) -> None:
         """The table of a game in play; the results of a finished one."""
         if match.over:
-            from .screens.results import results_screen
-
             self.show_menu()
-            self.push_screen(results_screen(match, self.settings, game_id))
+            self.push_screen(self.results_of(match, self.settings, game_id))
         else:
             self.open_table(match, game_id, not_saved, here=here, watching=watching)
+
+    def results_of(self, match: Match, settings: Settings, game_id: str | None) -> Screen:
+        """The results of a finished game. Tables ask the app for them: the results show the
+        final table on that game's own table class, so the screens' package of tables cannot
+        import them without importing itself."""
+        from .screens.results import results_screen
+
+        return results_screen(match, settings, game_id)
 
     def open_replay(self, replay: Replay, notice: str | None = None) -> None:
         """The replay of a game, above the screens already open."""
@@ -241,12 +247,13 @@ class CardtableApp(App[None]):
             self._record = Record(self.store.root)
         return self._record
 
-    def record_game(self, match: Match, game_id: str | None) -> None:
-        """Add a game that has just ended to the record; say in words if it cannot be."""
+    def record_game(self, match: Match, game_id: str | None, *, hints: bool = False) -> None:
+        """Add a game that has just ended to the record (``hints``: played with hints on); say
+        in words if it cannot be."""
         from .record import GameRecord, RecordError
 
         try:
-            self.record.add(GameRecord.of(match, game_id))
+            self.record.add(GameRecord.of(match, game_id, hints=hints))
         except (RecordError, ValueError) as error:
             self.notify(f"{error} The game is saved all the same.", title="Not added to the record",
                         severity="warning", timeout=15, markup=False)

@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # the game machinery loads when a command needs it, not for t
     from .record import HeadToHead, PlayerStats
 from .paths import UnusablePath, finish_writes_before_dying, user_path
 from .store import Joined, SaveInfo, SaveStore, is_valid_id
+from .store.hints import hints_by_default
+from .serving import CODE_VARIABLE
 from .settings import config_dir
 
 PROG = "cardtable"
@@ -44,9 +46,6 @@ Players, in seat order, separated by commas:
 """
 
 REMOTE = "remote"
-CODE_VARIABLE = "CARDTABLE_JOIN_CODE"
-"""Where `cardtable join` without CODE reads it: a server starting a seat's app passes the code
-there, out of the process list that every user of the machine can read."""
 
 
 class UsageError(Exception):
@@ -203,6 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--players", required=True, metavar="LIST", help="the players in seat order, e.g. Ann,Bob,bot:Cleo")
     new.add_argument("--seed", type=int, help="deal from this seed (the same seed, the same deal)")
     new.add_argument("--option", action="append", metavar="KEY=VALUE", help="a setup option; may be repeated")
+    new.add_argument("--hints", action=argparse.BooleanOptionalAction, default=None,
+                     help="the expert's hints at the table (key i); default: on when one person plays, "
+                          "off when several do")
 
     join = command("join", "Open the table of a game played from several screens, as the seat a join code "
                            "opens (or, with the spectators' code, the public view).")
@@ -297,7 +299,9 @@ def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
     seats, remote = parse_seating(spec, args.players)
     match = Match(spec, seats, parse_options(args.option), args.seed)
     try:
-        game_id: str | None = store.create(match, remote)
+        people = sum(1 for seat in match.seats if seat.is_human)
+        hints = hints_by_default(people) if args.hints is None else args.hints
+        game_id: str | None = store.create(match, remote, hints=hints)
     except OSError as error:  # play on, unsaved: the table says so at once and keeps trying
         if remote:  # the other screens meet in the store: without it they cannot join
             return fail(f"{error} A game with players at other screens needs the store: it was not begun.", 1)

@@ -82,6 +82,9 @@ MIGRATIONS: dict[int, tuple[str | Callable[[sqlite3.Connection], None], ...]] = 
         )""",
         lambda connection: _rebuild_standings(connection, None),
     ),
+    # a game played with the expert's hints on (cardtable/hints.py) is marked so; the games
+    # recorded before there were hints had none
+    3: ("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",),
 }
 SCHEMA = Schema("a cardtable record", MIGRATIONS)
 SCHEMA_VERSION = SCHEMA.version
@@ -112,9 +115,12 @@ class GameRecord:
     seed: int | None = None
     moves: int = 0
     turns: int = 0
+    hints: bool = False
+    """Played with the expert's hints on."""
 
     @classmethod
-    def of(cls, match: Match, save_id: str | None = None, when: datetime | None = None) -> GameRecord:
+    def of(cls, match: Match, save_id: str | None = None, when: datetime | None = None, *,
+           hints: bool = False) -> GameRecord:
         """The record of a finished match (ranks and scores from its outcome)."""
         outcome = match.outcome
         if outcome is None:
@@ -122,7 +128,7 @@ class GameRecord:
         players = tuple(PlayerResult(seat.name, seat.bot, outcome.ranks[i], outcome.scores[i])
                         for i, seat in enumerate(match.seats))
         return cls(match.spec.name, when or datetime.now(timezone.utc), players, save_id,
-                   match.seed, len(match.history), match.turn)
+                   match.seed, len(match.history), match.turn, hints)
 
 
 @dataclass(frozen=True)
@@ -243,9 +249,10 @@ class Record:
             with transaction(connection):
                 for game in games:
                     cursor = connection.execute(
-                        "INSERT OR IGNORE INTO games (game, finished, save_id, seed, moves, turns) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        (game.game, _stamp(game.finished), game.save_id, game.seed, game.moves, game.turns))
+                        "INSERT OR IGNORE INTO games (game, finished, save_id, seed, moves, turns, hints) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (game.game, _stamp(game.finished), game.save_id, game.seed, game.moves, game.turns,
+                         int(game.hints)))
                     if cursor.rowcount == 0:
                         continue  # this save is in the record already
                     self._insert_seats(connection, cursor.lastrowid, game.players)
@@ -272,9 +279,9 @@ class Record:
         except sqlite3.Error as error:
             raise RecordError(f"The record could not be read: {describe(error, self.path)}") from None
 
-    def count(self) -> int:
-        """How many finished games are recorded."""
-        return self._rows("SELECT COUNT(*) FROM games")[0][0]
+    def count(self, *, hints: bool = False) -> int:
+        """How many finished games are recorded (``hints``: of them, how many with hints on)."""
+        return self._rows("SELECT COUNT(*) FROM games" + (" WHERE hints = 1" if hints else ""))[0][0]
 
     def games(self) -> list[str]:
         """The games that have been recorded, by name."""

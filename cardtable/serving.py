@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Iterator
 
 FILE = "serving.json"
+CODE_VARIABLE = "CARDTABLE_JOIN_CODE"
+"""Where `cardtable join` without CODE reads it: a server starting a seat's app passes the code
+there, out of the process list that every user of the machine can read."""
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 import asyncssh
 
-from .cli import CODE_VARIABLE
+from .serving import CODE_VARIABLE
 from .door import CodeError, Door
 
 HOST_KEY = "ssh_host_ed25519_key"

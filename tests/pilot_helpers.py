@@ -26,6 +26,20 @@ async def settle(pilot, done, limit: int = 400) -> None:
     pytest.fail("the table did not get there")
 
 
+def count_frames(app: App) -> list[int]:
+    """A list that grows by one for every frame the app renders for its terminal."""
+    frames: list[int] = []
+    display = app._display
+
+    def counted(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            frames.append(1)
+
+    app._display = counted  # type: ignore[method-assign]
+    return frames
+
+
 class TableApp(App[None]):
     """Just enough app to hold one table above an empty default screen."""
 

@@ -120,6 +120,18 @@ def test_new_saves_the_game_and_opens_its_table(data, launched):
     assert [info.id for info in SaveStore(data).list()] == [game_id]
 
 
+@pytest.mark.parametrize("players, flag, expected", [
+    ("Ann,bot:Cleo", [], True),  # one person: hints on, as at the new-game screen
+    ("Ann,Bob", [], False),  # several people: off
+    ("Ann,Bob", ["--hints"], True),
+    ("Ann,bot:Cleo", ["--no-hints"], False),
+])
+def test_new_sets_the_games_hints_as_the_new_game_screen_would(data, launched, players, flag, expected):
+    assert main(["new", "property", "--players", players, "--seed", "1", "--data-dir", str(data), *flag]) == 0
+    [call] = launched
+    assert SaveStore(data).hints(call["game_id"]) is expected
+
+
 def test_menu_opens_without_a_match(data, launched):
     assert main(["--data-dir", str(data)]) == 0
     assert launched == [{"store": launched[0]["store"], "match": None, "game_id": None, "notice": None}]

@@ -386,12 +386,20 @@ async def test_a_confined_table_ends_the_app_when_left_and_keeps_no_settings(tmp
         assert not (tmp_path / "config").exists()
         if keys == ["q"]:
             await pilot.press("q")
-        else:  # the results' New game starts nothing on this machine either
+        else:  # the results offer no menu and no new game on this machine either: q leaves
             from cardtable.screens.results import results_screen
 
             app.push_screen(results_screen(match, app.settings))
             await pilot.pause()
+            shown = {binding.description for (_, binding, enabled, _) in app.screen.active_bindings.values()
+                     if binding.show and enabled}
+            assert "Leave" in shown and not {"Main menu", "New game"} & shown
+            buttons = [str(button.label) for button in app.screen.query("#results-buttons Button")]
+            assert buttons == ["Replay", "Leave"]
             await pilot.press("n")
+            await pilot.pause()
+            assert app.is_running  # n is no key here: it says so
+            await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
     assert len(store.list()) == 1

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 class ResultsScreen(ReadOnlyTable):
     """The results of a finished game (see the module docstring)."""
 
-    ACTIONS = ReadOnlyTable.ACTIONS | {"menu", "new_game", "replay", "switch", "quit", "back", "analysis",
-                                       "stop_analysis"}
+    ACTIONS = ReadOnlyTable.ACTIONS | {"menu", "leave_app", "new_game", "replay", "switch", "quit", "back",
+                                       "analysis", "stop_analysis"}
     # The body scrolls (by the keys too, once focused) when it holds more than the screen: at
     # 80×24, one column (app.tcss) with the details whole (Abundance's every sale) and the chart
     # under them; side by side when wide. (CSS, not DEFAULT_CSS, to outweigh app.tcss; not
@@ -57,6 +57,7 @@ class ResultsScreen(ReadOnlyTable):
     """
     BINDINGS = [
         Binding("m,q", "menu", "Main menu"),  # q goes to the menu here as on every table
+        Binding("q", "leave_app", "Leave"),  # a confined seat (SSH, the join page): no menu
         Binding("n", "new_game", "New game"),
         Binding("r", "replay", "Replay"),
         Binding("t", "switch", "Table/results"),
@@ -106,10 +107,14 @@ class ResultsScreen(ReadOnlyTable):
                             with VerticalScroll(id="results-details"):
                                 yield details
                     with Horizontal(id="results-buttons"):
-                        yield Button("Main menu", variant="primary", compact=True, action="screen.menu")
-                        yield Button("Replay", compact=True, action="screen.replay")
-                        yield Button("New game", compact=True, action="screen.new_game")
-                        yield Button("Quit", compact=True, action="screen.quit")
+                        if self.confined:
+                            yield Button("Replay", variant="primary", compact=True, action="screen.replay")
+                            yield Button("Leave", compact=True, action="screen.leave_app")
+                        else:
+                            yield Button("Main menu", variant="primary", compact=True, action="screen.menu")
+                            yield Button("Replay", compact=True, action="screen.replay")
+                            yield Button("New game", compact=True, action="screen.new_game")
+                            yield Button("Quit", compact=True, action="screen.quit")
                 series = self.replay.scores()
                 chart = ScoreChart(series, names, id="results-chart")
                 chart.border_title = f"{series.label or 'Score'} over the game"
@@ -209,7 +214,14 @@ class ResultsScreen(ReadOnlyTable):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stop_analysis":
             return self.analysing  # shown only while an analysis runs
+        if action in ("menu", "new_game", "leave_app"):
+            # a confined seat's player has no menu and starts no game on this machine: q leaves
+            return self.confined == (action == "leave_app")
         return super().check_action(action, parameters)
+
+    @property
+    def confined(self) -> bool:
+        return bool(getattr(self.app, "confined", False))
 
     @property
     def analysing(self) -> bool:
@@ -290,11 +302,11 @@ class ResultsScreen(ReadOnlyTable):
     def action_new_game(self) -> None:
         from .setup import SetupScreen
 
-        if getattr(self.app, "confined", False):  # its player starts no game on this machine
-            self.app.exit()
-            return
         self.app.show_menu()
         self.app.push_screen(SetupScreen(self.replay.spec.name, self.replay.seats))
+
+    def action_leave_app(self) -> None:
+        self.app.exit()
 
     def action_replay(self) -> None:
         from .replay import replay_screen

@@ -54,8 +54,13 @@ def keys_of(screen: Screen) -> list[KeyRow]:
                 for binding in vars(cls)["BINDINGS"]:
                     if isinstance(binding, Binding) and binding.description and binding.priority == priority:
                         tried += [(key.strip(), node, binding) for key in binding.key.split(",") if key.strip()]
-    # a key means the first binding that takes it (the page lists keys "not now" too)
+    # a key means the first binding that acts on it now: Textual passes a key over a binding whose
+    # check_action says no (the saves list's Enter resumes, in the trash it restores); a key that
+    # nothing takes now means its first binding, listed "not now"
     meaning: dict[str, tuple[Widget, Binding]] = {}
+    for key, node, binding in tried:
+        if key not in meaning and node in chain and _state(app, node, binding):
+            meaning[key] = (node, binding)
     for key, node, binding in tried:
         meaning.setdefault(key, (node, binding))
     rows: dict[tuple[str, str], KeyRow] = {}

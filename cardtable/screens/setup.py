@@ -26,11 +26,14 @@ from rules.core.bots import RANDOM
 from rules.core.search import EXPERT, settings_for
 from rules.core.words import player_count
 
+from ..store.hints import hints_by_default
 from ..widgets.toggles import Tick
 
 HUMAN = "human"
 REMOTE = "remote"
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Fay")
+HINTS_HELP = ("i at the table shows the expert's three best moves and your chance of winning with each. "
+              "On by default with one person playing, off with several.")
 
 
 def kind_label(spec: Any, level: str) -> str:
@@ -107,6 +110,7 @@ class SetupScreen(Screen):
         self._seats: dict[int, Seat] = dict(enumerate(seats))
         self._count = len(seats) or None
         self._options: dict[str, Widget] = {}
+        self._hints_chosen = False  # the player ticked Hints themselves: the seats no longer decide it
 
     @property
     def spec(self) -> Any:
@@ -133,6 +137,10 @@ class SetupScreen(Screen):
                 with Horizontal(classes="field", id="setup-seed-field"):
                     yield Label("Seed", classes="field-label")
                     yield Input(placeholder="blank = random", type="integer", compact=True, id="setup-seed")
+                    # beside the seed, not under it: at 80×24 a line more hides the Start button
+                    hints = Tick("Hints", True, compact=True, id="setup-hints")
+                    hints.tooltip = HINTS_HELP
+                    yield hints
                 yield Static(id="setup-error", markup=False)
                 with Horizontal(id="setup-buttons"):
                     yield Button("Start game", variant="primary", compact=True, id="setup-start")
@@ -171,6 +179,25 @@ class SetupScreen(Screen):
             self._count = event.value
             await self._show_seats()
 
+    @on(Select.Changed, ".seat-kind")
+    def _kind_changed(self) -> None:
+        self._default_hints()
+
+    @on(Checkbox.Changed, "#setup-hints")
+    def _hints_changed(self, event: Checkbox.Changed) -> None:
+        if event.value != self._hints_default():
+            self._hints_chosen = True
+
+    def _hints_default(self) -> bool:
+        """Hints are on by default at a table of one person, off where several play."""
+        return hints_by_default(sum(1 for row in self.query(SeatRow) if row.seat.is_human))
+
+    def _default_hints(self) -> None:
+        if not self._hints_chosen:
+            tick = self.query_one("#setup-hints", Tick)
+            with tick.prevent(Checkbox.Changed):
+                tick.value = self._hints_default()
+
     async def _show_game(self) -> None:
         spec = self.spec
         low, high = spec.players
@@ -201,6 +228,7 @@ class SetupScreen(Screen):
         box = self.query_one("#setup-seats", Vertical)
         await box.remove_children()
         await box.mount(*rows)
+        self._default_hints()
 
     async def _show_options(self) -> None:
         box = self.query_one("#setup-options", Vertical)
@@ -251,15 +279,16 @@ class SetupScreen(Screen):
             self._set_error(sentence(str(error)))
             return
         remote = [row.index for row in self.query(SeatRow) if row.remote]
+        hints = self.query_one("#setup-hints", Tick).value
         try:
-            game_id = self.app.store.create(match, remote)
+            game_id = self.app.store.create(match, remote, hints=hints)
         except OSError as error:  # play on, unsaved: the table keeps trying after every move
             if remote:  # the other screens meet in the store: without it nobody can join
                 self._set_error(f"{sentence(str(error))} A game with players at other screens needs "
                                 "the store: it was not begun.")
                 return
             self.app.notify_not_saved(error)
-            self.app.open_table(match, None, error)
+            self.app.open_table(match, None, error, hints=hints)
             return
         if not remote:
             self.app.open_table(match, game_id)

@@ -88,10 +88,11 @@ class StatsScreen(Screen):
         try:
             self.stats = record.players()
             self.total = record.count()
+            self.hinted = record.count(hints=True)
             self.games = [None, *record.games()]
             self.problem = None
         except RecordError as error:
-            self.stats, self.total, self.games, self.problem = [], 0, [None], str(error)
+            self.stats, self.total, self.hinted, self.games, self.problem = [], 0, 0, [None], str(error)
         self.app.report_record()
         if self.game not in self.games:
             self.game = None
@@ -108,6 +109,8 @@ class StatsScreen(Screen):
             table.add_row(Text(s.label), *(_right(n) for n in numbers), key=f"{s.name.casefold()}|{s.bot or ''}")
         table.border_title = Text(f"Players · {game_title(self.game)}")
         games = f"{self.total} finished game{'s' * (self.total != 1)}"
+        if self.hinted:
+            games += f" ({self.hinted} with hints)"
         self.query_one("#stats-title", Static).update(
             Text.assemble(("Stats", "bold"), f" · {games} in the record · ", (game_title(self.game), "bold"),
                           (" (g: another game)" if len(self.games) > 1 else "", "dim")))

@@ -48,6 +48,7 @@ from ..widgets.footer import TableFooter
 from ..widgets.words import plain, styled
 from .confirm import ConfirmScreen
 from .handoff import HandoffScreen
+from .hint import HintKey
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -89,7 +90,7 @@ NO_BOARD = (
 # keys Textual itself answers (focus moves) and keys that are only held with others
 _FOCUS_KEYS = frozenset({"tab", "shift+tab", "shift", "ctrl", "alt", "meta", "escape"})
 
-class TableScreen(Screen[None]):
+class TableScreen(HintKey, Screen[None]):
     """The table of ``match`` (saved as ``game_id`` in ``store``).
 
     ``viewer`` is the seat whose private things are on screen: the only human at a table with
@@ -117,6 +118,7 @@ class TableScreen(Screen[None]):
     BINDINGS = [
         Binding("colon", "command_bar", "Command", key_display=":"),
         Binding("ctrl+z", "undo", "Undo"),
+        Binding("i", "hint", "Hint"),
         Binding("question_mark", "rules", "Rules & keys", key_display="?"),
         Binding("q", "leave", "Menu"),
         Binding("q", "leave_app", "Leave", show=True),  # a confined seat (SSH, the join page): no menu
@@ -124,9 +126,12 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
-                 settings: Settings, *, here: Iterable[int] | None = None, watching: bool = False) -> None:
+                 settings: Settings, *, here: Iterable[int] | None = None, watching: bool = False,
+                 hints: bool | None = None) -> None:
         super().__init__()
         self.match = match
+        self.hints = self._hints_stored(store, game_id) if hints is None else hints
+        """Whether the expert's hints are on for this game (a setting of the game, kept by the store)."""
         self.game_id = game_id
         self.store = store
         self.settings = settings
@@ -163,11 +168,27 @@ class TableScreen(Screen[None]):
         timer = self.__dict__.get("_frame_timer")
         if timer is None:
             timer = FrameTimer(self, UPDATE_PERIOD, name="screen_update", callback=self._on_timer_update,
-                               pause=True)
+                               pause=True, settled=self._settled)
             timer._start()
             self._timers.add(timer)
             self.__dict__["_frame_timer"] = timer
         return timer
+
+    def _settled(self) -> bool:
+        """No message waits in the app's queue or this screen's (a frame drawn now is whole)."""
+        return not self.app.message_queue_size and not any(
+            node.message_queue_size for node in self.walk_children(with_self=True))
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        # Screen runs its callbacks "after refresh" when it goes idle with nothing to draw. It
+        # can go idle before the changes of a move have reached it (each widget reports its own
+        # in a message), or while a frame settles (cardtable.frames): then a frame comes first,
+        # and the callbacks after it (a bot at delay 0 would otherwise move before its last move
+        # was drawn, and the next, a match played out on a screen left at its first position)
+        timer = self._update_timer
+        if timer.due or (self._callbacks and not self._settled()):
+            timer.resume()
+            event.prevent_default()
 
     # -- the hooks of a game's table -----------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -370,6 +391,7 @@ class TableScreen(Screen[None]):
 
     # -- the bus -------------------------------------------------------------------------------
     def _on_match_update(self, match: Match, update: Update) -> None:
+        self._close_hint()  # before a curtain can come over it
         if update.kind == "command" and match.over:
             self._record()
         viewer = self.viewer
@@ -491,7 +513,7 @@ class TableScreen(Screen[None]):
         if it cannot)."""
         record_game = getattr(self.app, "record_game", None)
         if callable(record_game):
-            record_game(self.match, self.game_id)
+            record_game(self.match, self.game_id, hints=self.hints)
 
     def _not_saved(self, error: Exception) -> None:
         """Warn at once (and again only when the reason changes) that moves are not saved."""
@@ -517,9 +539,7 @@ class TableScreen(Screen[None]):
         if self._results_shown:
             return
         self._results_shown = True
-        from .results import results_screen
-
-        screen = results_screen(self.match, self.settings, self.game_id)
+        screen = self.app.results_of(self.match, self.settings, self.game_id)
         # once this change has been drawn, not from inside the bus's callback. The results take
         # the finished table's place (their "Final table" tab shows it), so that leaving them
         # goes on, never back to a table where nothing can be played
@@ -729,6 +749,8 @@ class TableScreen(Screen[None]):
             return True if self.match.can_undo(self.viewer) else None
         if action == "command_bar":
             return True if self.my_turn else None
+        if action == "hint":
+            return True if self.hints and self.my_turn and self.legal else None
         return True
 
     def why_not(self, action: str) -> str | None:
@@ -743,6 +765,8 @@ class TableScreen(Screen[None]):
                 return "No player's hand is on the table: nobody can type a move from here now."
             waiting = join_names(players(self.match.names, sorted(self.match.awaiting)))
             return str(say("It is not your move: the game is waiting for {}.", waiting)) if waiting else None
+        if action == "hint":
+            return self.why_no_hint()
         return None
 
     def on_key(self, event: events.Key) -> None:

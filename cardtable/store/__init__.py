@@ -9,7 +9,8 @@ once, left where they are), exports and imports. ``info.py`` holds what callers 
 """
 
 from ..paths import UnusablePath, default_data_dir, user_path
-from .games import FILE, Diverged, GameChanged, MovedFirst, SaveError, SaveStore
+from .errors import Diverged, GameChanged, MovedFirst, SaveError
+from .games import FILE, SaveStore
 from .seats import AWAY_SECONDS, CodeError, Joined, Throttle
 from .info import Opened, Replayed, SaveInfo, is_valid_id, result_text, seat_label
 

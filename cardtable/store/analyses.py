@@ -11,6 +11,8 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+from .errors import SaveError
+
 MIGRATION = (
     """CREATE TABLE analyses (          -- rules.core.analysis of a finished game
         game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -74,7 +76,6 @@ def analysis_of(store: Any, game_id: str | None, replay: Any, seconds: float | N
     from rules.core import analysis as judging
     from rules.core.analysis import VERSION, Analysis, NotFinished
 
-    from .games import SaveError
 
     replay.goto(replay.moves)
     if not replay.over:

@@ -51,7 +51,8 @@ from rules.core.words import join_names, player, say
 
 from .. import sqlite
 from ..paths import default_data_dir, file_in_the_way, free_name, shorten, user_path, why, write_atomically
-from . import analyses, files, seats
+from . import analyses, files, hints, seats
+from .errors import Diverged, GameChanged, MovedFirst, SaveError
 from .info import Opened, Replayed, SaveInfo, is_valid_id, quoted, result_text
 
 if TYPE_CHECKING:
@@ -122,36 +123,13 @@ MIGRATIONS: dict[int, tuple[sqlite.Migration, ...]] = {
     ),
     2: seats.MIGRATION,
     3: analyses.MIGRATION,
+    4: hints.MIGRATION,
 }
 SCHEMA = sqlite.Schema("a cardtable games database", MIGRATIONS)
 SCHEMA_VERSION = SCHEMA.version
 PRAGMAS = ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL")
 
-_GAME_COLUMNS = "id, game, seats, turn, updated, over, result, to_play, moves"
-
-
-class SaveError(OSError):
-    """A game that could not be written: the message says where and why, in words. When it comes
-    from ``play`` or ``undo`` the change was made on the match all the same (the game goes on
-    unsaved) and the next write tries again."""
-
-    reading: str | None = None
-    """The same failure as a listing says it ("Cannot read the saved games in …")."""
-
-
-class MovedFirst(RulesError):
-    """A move refused because another cardtable wrote one first (or took one back): the match
-    has caught up, and the message names who."""
-
-
-class GameChanged(Exception):
-    """The game's moves changed elsewhere in a way this match cannot follow (moves taken back
-    beyond what it can undo, a move it cannot play): open the game again."""
-
-
-class Diverged(SaveError):
-    """This match has moves the store lacks (they could not be written), and the store has moves
-    this match lacks (another cardtable wrote them meanwhile): the store keeps its own."""
+_GAME_COLUMNS = "id, game, seats, turn, updated, over, result, to_play, moves, hints"
 
 
 @dataclass
@@ -187,7 +165,7 @@ class _Caught:
         return bool(self.undone or self.played)
 
 
-class SaveStore(seats.RemoteSeats, analyses.Analyses):
+class SaveStore(seats.RemoteSeats, analyses.Analyses, hints.Hints):
     """The games in ``root/games.sqlite3``; ``root`` defaults to ``default_data_dir()`` (either
     raises UnusablePath for a ``~user`` that cannot be found). The database is opened on first
     use.
@@ -328,9 +306,10 @@ class SaveStore(seats.RemoteSeats, analyses.Analyses):
             return True  # let opening say what is wrong
 
     # -- writing -----------------------------------------------------------------------------
-    def create(self, match: Match, remote: Sequence[int] = ()) -> str:
+    def create(self, match: Match, remote: Sequence[int] = (), *, hints: bool = False) -> str:
         """Save a new game (with the moves it has) under a fresh id and return the id; the
-        ``remote`` seats (played from other screens) get their join codes with it (``codes``).
+        ``remote`` seats (played from other screens) get their join codes with it (``codes``);
+        ``hints``: played with the expert's hints (store/hints.py).
         Raises SaveError (saying where and why) when it cannot be written."""
         if any(not 0 <= seat < len(match.seats) or not match.seats[seat].is_human for seat in remote):
             raise ValueError("only human seats can be played from other screens")
@@ -338,6 +317,8 @@ class SaveStore(seats.RemoteSeats, analyses.Analyses):
             game_id = self._new_id(connection, match.spec.name)
             now = _now()
             _insert_game(connection, game_id, match, now, now)
+            if hints:
+                connection.execute("UPDATE games SET hints = 1 WHERE id = ?", (game_id,))
             for seat in (*sorted(set(remote)), None):
                 seats.add_code(connection, game_id, seat)
         self._known[game_id] = _Known(weakref.ref(match), _moves_of(match), 0)
@@ -970,7 +951,7 @@ _EPOCH = datetime.fromtimestamp(0, timezone.utc)
 def _info(row: Sequence[Any], remote: frozenset[int] = frozenset()) -> SaveInfo:
     """A game's entry in the list, from its summary columns; a row the list cannot read (a
     database damaged inside) is listed as damaged rather than hiding the others."""
-    game_id, game, seats, turn, updated, over, result, to_play, moves = row[:9]
+    game_id, game, seats, turn, updated, over, result, to_play, moves, hinted = row[:10]
     info = rules.INFO.get(game) if isinstance(game, str) else None
     try:
         from rules.core.match import Seat
@@ -984,7 +965,8 @@ def _info(row: Sequence[Any], remote: frozenset[int] = frozenset()) -> SaveInfo:
             to_play=tuple(name for name in names if isinstance(name, str)) if isinstance(names, list) else (),
             best_bot=getattr(rules.GAMES[game], "best_bot", None) if info else None,
             damaged=info is None, reason="" if info else f"it is a game of {quoted(game, 40)}, which this "
-            "cardtable does not have", set_aside=info is not None, moves=_number(moves), remote=remote)
+            "cardtable does not have", set_aside=info is not None, moves=_number(moves), remote=remote,
+            hints=hinted == 1)
     except Exception:  # noqa: BLE001 — the border: one bad row never hides the others
         return SaveInfo(id=str(game_id), game=game if info else "", title=info.title if info else "Unknown game",
                         seats=(), turn=0, updated=files.timestamp(updated) or _EPOCH, finished=False, result="",

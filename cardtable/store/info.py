@@ -56,6 +56,8 @@ class SaveInfo:
     moves: int = 0
     remote: frozenset[int] = frozenset()
     """The seats played from other screens (those with a join code)."""
+    hints: bool = False
+    """Played with the expert's hints (store/hints.py)."""
 
     @property
     def players(self) -> str:
@@ -77,8 +79,10 @@ class SaveInfo:
         if self.damaged:
             return f"{'damaged' if self.set_aside else 'cannot open'} — {self.reason}"
         if self.finished:
-            return f"finished — {self.result}" if self.result else "finished"
-        return self.to_play_text or "in play"
+            status = f"finished — {self.result}" if self.result else "finished"
+        else:
+            status = self.to_play_text or "in play"
+        return f"{status} · with hints" if self.hints else status
 
 
 @dataclass(frozen=True)

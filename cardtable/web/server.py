@@ -31,7 +31,7 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from ..cli import CODE_VARIABLE
+from ..serving import CODE_VARIABLE
 from ..door import CodeError, Door
 from ..store.seats import EXAMPLE
 from .gate import Gate

@@ -188,6 +188,13 @@ class GameLog(RichLog):
             self._rendered[key] = strips
         return strips
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        # A layout of the screen hands a scroll view its viewport as its virtual size, which is
+        # not the log's (its lines): Textual's ScrollView took the difference for a change and
+        # repainted the scrollbar, a frame of its own a period after every layout (a key that
+        # relaid the table was drawn twice). The log's own size is the one to compare.
+        return super()._size_updated(size, self.virtual_size, container_size, layout)
+
     def clear(self) -> GameLog:
         self._widest = 0
         return super().clear()

@@ -1,13 +1,41 @@
 """What board widgets share: a Static that redraws only when what it shows has
 changed (the table redraws the whole board after every move, and most of it stays as it was),
-and plain columns of Text (cheaper to lay out than a Rich table, and comparable)."""
+``fitting`` (a widget whose content changes is laid out again only when its height does), and
+plain columns of Text (cheaper to lay out than a Rich table, and comparable)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from contextlib import contextmanager
+from typing import Iterator, Sequence
 
 from rich.text import Text
+from textual.widget import Widget
 from textual.widgets import Static
+
+
+def _content_height(widget: Widget) -> int | None:
+    """The widget's content height at its width as a layout measures it; None when a layout
+    is needed whatever it is (not laid out yet, or its width follows its content)."""
+    width = widget.content_size.width
+    if not widget.is_mounted or width <= 0 or (widget.styles.width is not None and widget.styles.width.is_auto):
+        return None
+    size = widget.app.size
+    return widget.get_content_height(size, size, width)
+
+
+@contextmanager
+def fitting(widget: Widget) -> Iterator[None]:
+    """Change what ``widget`` shows inside this block: it is repainted, and the screen laid out
+    again only when the widget's height changed. A layout is not free (Textual's Static lays
+    the screen out at every update), and a key that changes a line the size it was should
+    cost one repaint of that widget."""
+    height = widget.styles.height
+    fixed = height is not None and not height.is_auto
+    before = None if fixed else _content_height(widget)
+    yield
+    widget.refresh()  # (also forgets the measured height, for the one below)
+    if not fixed and (before is None or _content_height(widget) != before):
+        widget.refresh(layout=True)
 
 
 class Panel(Static):
@@ -29,7 +57,8 @@ class Panel(Static):
             self.border_title = title if isinstance(title, Text) else Text(title)
         if text != self._shown_text:
             self._shown_text = text
-            self.update(text)
+            with fitting(self):
+                self.update(text, layout=False)
 
 
 def columns(rows: Sequence[Sequence[Text]], gap: int = 1) -> Text:

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from rules.core import IllegalCommand, Option, Outcome, chance, check_awaited, check_setup
 from rules.core.auctions import OpenAuction
+from rules.core.known import forget
 from rules.core.listing import Listing, MadeWhenRead
 from rules.core.piles import deal, shuffled
 from rules.core.words import Sentence, join_names, player, players, plural, say, winners_sentence
@@ -174,6 +175,7 @@ def _bonus(state: CapitalAuctionState, seat: int, card: Investment) -> list[Even
                 card_taken = chance(state.seed, state.counter).choice(hand)
                 state.counter += 1
                 state.capital[victim].remove(card_taken)
+                state.known[victim].clear()  # any of them may be the one taken, unseen
                 state.capital[seat].append(card_taken)
                 taken.append((victim, card_taken))
         events.append(Stole(seat, tuple(taken)))
@@ -264,6 +266,7 @@ def _resolve_auction(state: CapitalAuctionState) -> list[Event]:
     for seat in range(n):
         if seat != winner:
             state.capital[seat] += state.bids[seat]
+            state.known[seat] += state.bids[seat]  # face up until now
     state.bids = [[] for _ in range(n)]
     for slot in lot:
         slot.seen.add(winner)
@@ -555,7 +558,7 @@ def _apply_effect(state: CapitalAuctionState, pending: Pending, targets: dict[st
     # tax: the victim chooses, unless they hold no more than it asks for
     hand = state.capital[other]
     if len(hand) <= kind.amount:
-        state.capital[other] = []
+        state.capital[other], state.known[other] = [], []
         state.capital_discard += hand
         return [CapitalDiscarded(other, values_of(hand))]
     state.pending = replace(pending, victim=other)
@@ -591,6 +594,23 @@ def _done_with_tool(state: CapitalAuctionState) -> list[Event]:
     if _full(state):
         return _finish(state)
     return _next_tool_turn(state)
+
+
+def _track_known(state: CapitalAuctionState, seat: int, checked: Any) -> None:
+    """What the table sees a command of ``seat`` put into its Capital hand or take out of it
+    (``checked``: what the check returned), noted in ``state.known`` before it is carried out;
+    the effects that follow note theirs where they happen (bids taken back, a steal, a tax)."""
+    known = state.known
+    phase = state.phase
+    if phase == BID and checked:  # the old bid comes back and the new one goes out, face up
+        known[seat] += state.bids[seat]
+        forget(known[seat], checked)
+    elif phase in (TOOL, REACT) and checked is not None:
+        forget(known[seat], checked[1])  # the pay, face up on the discard pile
+    elif phase == TAX:
+        forget(known[seat], checked)
+    elif phase == PICK:
+        known[state.pending.victim].clear()  # only the spy and the victim see which card goes
 
 
 # -- the result --------------------------------------------------------------------------------
@@ -636,6 +656,8 @@ class CapitalAuctionGame:
     # any set of Capital cards beating the standing bid is a bid, and a Tool may be paid with
     # any of the player's cards: legal lists the useful ones (see useful_bids, _cheapest)
     partial_legal = (Bid, Play)
+    # JSON fields newer than some saves: a save's snapshot without one still matches its replay
+    added_fields = ("known",)
 
     def __init__(self, bots: Mapping[str, Any] | None = None) -> None:
         self.notation = CapitalAuctionNotation()
@@ -852,6 +874,7 @@ class CapitalAuctionGame:
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state: CapitalAuctionState, seat: int, command: Command) -> list[Event]:
         checked = self._validate(state, seat, command)  # the one check of this command
+        _track_known(state, seat, checked)
         phase = state.phase
         if phase == BID:
             state.turns += 1
@@ -963,7 +986,8 @@ class CapitalAuctionGame:
             tool_order=tuple(state.tool_order), tool_turn=state.tool_turn, pending=state.pending,
             capital_deck=len(state.capital_deck), capital_discard=tuple(state.capital_discard),
             tool_deck=len(state.tool_deck), tool_discard=tuple(state.tool_discard),
-            investment_deck=len(state.investment_deck), turns=state.turns)
+            investment_deck=len(state.investment_deck), turns=state.turns,
+            known=tuple(tuple(cards) for cards in state.known))
 
     def sample(self, view: CapitalAuctionView, rng: random.Random) -> CapitalAuctionState:
         """A state the viewer cannot tell from the real one: the other hands, the decks and every
@@ -973,8 +997,10 @@ class CapitalAuctionGame:
         spied = view.zones.get("spied")
         victim = view.pending.victim if spied is not None and view.pending is not None else None
         # Capital: known are the own hand, the bids, the discard pile and a hand being spied on
+        # and the cards every seat knows to be in a hand, which stay there
+        in_hands = [list(cards) for cards in view.known] or [[] for _ in view.names]
         known = {c for c in (*view.capital, *view.capital_discard, *(c for b in view.bids for c in b),
-                             *(spied or ()))}
+                             *(spied or ()), *(c for cards in in_hands for c in cards))}
         unseen = [c for c in CARDS.capital_deck() if c not in known]
         rng.shuffle(unseen)
         capital = []
@@ -984,7 +1010,7 @@ class CapitalAuctionGame:
             elif s == victim:
                 capital.append(list(spied))
             else:
-                capital.append([unseen.pop() for _ in range(size)])
+                capital.append(in_hands[s] + [unseen.pop() for _ in range(size - len(in_hands[s]))])
         capital_deck = unseen
         pending = view.pending
         known_tools = {*view.tools, *view.tool_discard}
@@ -1017,7 +1043,7 @@ class CapitalAuctionGame:
             auction=view.auction, phase=view.phase, starter=view.starter,
             bids=[list(b) for b in view.bids] if view.bids else [[] for _ in range(n)], bidding=bidding,
             winner=view.winner, tool_order=list(view.tool_order), tool_turn=view.tool_turn,
-            pending=pending, turns=view.turns)
+            pending=pending, turns=view.turns, known=in_hands)
 
     def outcome(self, state: CapitalAuctionState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None

@@ -46,6 +46,7 @@ from typing import Any, Mapping, Sequence
 
 from rules.core import RulesError, View
 from rules.core.auctions import OpenAuction
+from rules.core.known import read_known
 from rules.core.jsonio import read_bool, read_int, read_list, read_object, read_str, require
 from rules.core.piles import stack, top_first
 from rules.core.words import Sentence, player, say
@@ -143,6 +144,13 @@ class CapitalAuctionState:
     tool_turn: int = 0
     pending: Pending | None = None
     turns: int = 0
+    # per seat, the Capital cards every seat saw go into that hand (bids taken back) and not
+    # leave it (rules.core.known)
+    known: list[list[Capital]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.known:
+            self.known = [[] for _ in self.names]
 
     @property
     def players(self) -> int:
@@ -208,7 +216,9 @@ class CapitalAuctionView(View):
       auction's turn order and how far it has gone.
     - ``winner``: this auction's Investment-phase winner; ``tool_order``/``tool_turn``: the
       Tool phase; ``pending``: a Tool being answered with Connections or resolved.
-    - ``current``: the seat awaited (None when the game is over)."""
+    - ``current``: the seat awaited (None when the game is over).
+    - ``known[seat]``: the Capital cards of that hand every seat knows of (bids taken back, not
+      seen to leave since)."""
 
     options: Mapping[str, Any]
     round: int
@@ -236,6 +246,7 @@ class CapitalAuctionView(View):
     tool_discard: tuple[Tool, ...]
     investment_deck: int
     turns: int
+    known: tuple[tuple[Capital, ...], ...] = ()
 
     @property
     def capital(self) -> tuple[Capital, ...]:
@@ -368,6 +379,7 @@ def state_to_json(state: CapitalAuctionState) -> dict[str, Any]:
             "connections": [t.key for t in pending.connections], "chain": list(pending.chain),
             "asking": list(pending.asking), "victim": pending.victim},
         "turns": state.turns,
+        "known": [[c.key for c in cards] for cards in state.known],
     }
 
 
@@ -428,6 +440,8 @@ def state_from_json(data: Mapping[str, Any]) -> CapitalAuctionState:
         tool_turn=read_int(data.get("tool_turn", 0), "tool_turn", 0),
         pending=None if pending is None else _read_pending(pending, seat, names),
         turns=read_int(data.get("turns", 0), "turns", 0))
+    if "known" in data:  # saved before hands kept what was seen go into them: none (a replay rebuilds it)
+        state.known = read_known(data["known"], capital, CARDS.read_capital, "Capital hand")
     _check_shape(state)
     return state
 

@@ -1,37 +1,16 @@
-"""Bots: the protocol, the RandomBot every game gets, and the registry of bot levels: a game's
+"""Bots: the registry of bot levels (the protocol and the RandomBot are in baseline.py): a game's
 own bots, then ``random`` and ``expert`` (the search of rules/core/search.py), which every game
 gets from the core."""
 
 from __future__ import annotations
 
-import random
-from typing import Any, Protocol, Sequence
+from typing import Any
 from weakref import WeakKeyDictionary
 
-from .engine import Command, View
+from .baseline import RANDOM, Bot, RandomBot
 from .errors import RulesError
 from .search import EXPERT, ExpertBot
 
-
-class Bot(Protocol):
-    """A seat's automatic player. It is given exactly what a human in its seat would have: the
-    seat's view and its legal commands. It may return a command not in ``legal`` when the game
-    lists only the useful ones (``check`` is the authority), and must draw any randomness from
-    ``rng`` so that a game replays exactly."""
-
-    def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command: ...
-
-
-class RandomBot:
-    """Plays a uniformly random legal command: the baseline every game's bot must beat."""
-
-    reads_view = False  # so headless simulations need not build a view it never looks at
-
-    def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command:
-        return rng.choice(legal)
-
-
-RANDOM = "random"
 _RANDOM = RandomBot()
 _EXPERTS: WeakKeyDictionary[Any, ExpertBot] = WeakKeyDictionary()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from operator import attrgetter
 from typing import Iterable
 
 from .errors import NotationError
@@ -222,7 +223,10 @@ def _deck(decks: int, jokers: int, ranks: tuple[int, ...]) -> tuple[Card, ...]:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=Card.sort_key)
+    return sorted(cards, key=_SORT_KEY)
+
+
+_SORT_KEY = attrgetter("_sort")  # Card.sort_key read in C: games sort hands at every command
 
 
 def find_card(cards: Iterable[Card], wanted: Card) -> Card | None:

@@ -59,6 +59,7 @@ import time
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Sequence
 
+from .baseline import own_bot
 from .engine import Command, View
 
 EXPERT = "expert"
@@ -247,8 +248,6 @@ class _Search:
 
     def __init__(self, spec: Any, settings: Settings, view: View, legal: Sequence[Command],
                  rng: random.Random, judging: bool = False) -> None:
-        from .bots import get_bot
-
         if view.seat is None:
             raise ValueError("the expert plays a seat: a spectator has no commands")
         self.started = time.perf_counter()
@@ -260,7 +259,7 @@ class _Search:
         self.me: int = view.seat
         self.players = len(view.names)
         self.rng = rng
-        self.policy = get_bot(spec, settings.playout or spec.best_bot)
+        self.policy = own_bot(spec, settings.playout or spec.best_bot)
         self.policy_reads_view = getattr(self.policy, "reads_view", True)
         self.estimate: Callable[[Any], Sequence[float]] | None = (
             getattr(spec, "estimate", None) or getattr(spec, "scores", None))

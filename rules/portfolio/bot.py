@@ -17,44 +17,20 @@ from rules.core import ACE, KING, Card, Command
 from .commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
 )
+from .estimate import collections_left
 from .rules import (
     acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, runs_in,
 )
-from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioState, PortfolioView
+from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 
-DRAW_RATE = 1.5  # cards a player draws per turn, on average: turns left ≈ cards left / 1.5
 TOP_RIVAL, OTHER_RIVAL = 1.0, 0.4  # how much hurting a rival is worth, by their standing
 GAIN_MARGIN = 1.0  # an action must gain this many dollars (over the horizon) to be taken
 
 
 def horizons(view: PortfolioView) -> list[int]:
     """For each seat, how many more times it will collect income (coming turns + the final)."""
-    return _horizons(len(view.money), view.current, view.dealer, view.last_round,
-                     view.stock_size + (view.discard_size if view.reshuffle_pending else 0))
-
-
-def _horizons(n: int, current: int, dealer: int, last_round: bool, cards_left: int) -> list[int]:
-    if last_round:
-        return [2 if current < s <= dealer else 1 for s in range(n)]
-    turns_left = cards_left / DRAW_RATE
-    result = []
-    for seat in range(n):
-        wait = (seat - current) % n or n  # turns until this seat starts a turn again
-        result.append(1 + (int((turns_left - wait) // n) + 1 if turns_left >= wait else 0))
-    return result
-
-
-def estimate(state: PortfolioState) -> tuple[float, ...]:
-    """Each seat's expected final money, judged from the table (the expert's estimate): its
-    money, plus its portfolios' income over the collections still to come."""
-    n = state.players
-    cards_left = len(state.stock) + (len(state.discard) if state.reshuffle_pending else 0)
-    # (the seat whose turn it is has collected this turn's income already: it is in its money)
-    horizon = _horizons(n, state.current, state.dealer, state.last_round, cards_left)
-    worth = [float(m) for m in state.money]
-    for p in state.portfolios:
-        worth[p.owner] += portfolio_value(p.cards) * horizon[p.owner]
-    return tuple(worth)
+    return collections_left(len(view.money), view.current, view.dealer, view.last_round,
+                            view.stock_size + (view.discard_size if view.reshuffle_pending else 0))
 
 
 class PortfolioBot:

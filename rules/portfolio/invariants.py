@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.invariants import as_dealt, not_negative
+from ..core.known import known_in_hands
 from .state import PortfolioState
 
 
 def invariants(spec: Any, state: PortfolioState) -> list[str]:
     """The broken ones, in words (empty: the position could be reached)."""
-    problems = as_dealt(spec, state) + not_negative(state.money, "money")
+    problems = as_dealt(spec, state) + not_negative(state.money, "money") + known_in_hands(state.known, state.hands)
     taken = state.taken_discard
     if taken is not None and not any(taken in hand for hand in state.hands) and not any(
             taken in p.all_cards() for p in state.portfolios):

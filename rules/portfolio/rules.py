@@ -18,9 +18,10 @@ from rules.core import (
     check_setup, find_card, sort_cards,
 )
 from rules.core.jsonio import (
-    card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
-    require,
+    card_keys, read_bool, read_card, read_card_or_none, read_cards, read_int, read_list, read_object,
+    read_str, require,
 )
+from rules.core.known import forget, read_known, show
 from rules.core.listing import Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
@@ -34,11 +35,13 @@ from .events import (
     Acquired, Capped, Discarded, Drew, Event, Extended, FinalIncome, GameOver, HandEmptied, Made,
     Neutralised, StockFinished, StockReshuffled, TurnStarted,
 )
+from .estimate import estimate
 from .notation import PortfolioNotation
 from .state import (
     ACT, DRAW, HIGH, LOW, OVER, RESPOND, Portfolio, PortfolioInfo, PortfolioState, PortfolioView,
     status_sentence,
 )
+from .values import portfolio_value
 
 START_MONEY = 6
 HAND_SIZE = 13
@@ -51,22 +54,12 @@ def card_value(card: Card) -> int:
     return 2 if card.rank <= 6 else 3 if card.rank <= 10 else 4
 
 
-def portfolio_value(cards: Iterable[Card]) -> int:
-    """The income a run pays: every card but the two lowest counts (caps are not in ``cards``)."""
-    return _value_of_ranks(tuple(card.rank for card in cards))
-
-
-@lru_cache(maxsize=4096)
-def _value_of_ranks(ranks: tuple[int, ...]) -> int:
-    # a card's worth grows with its rank, so the two lowest ranks are the two that do not count
-    return sum(2 if r <= 6 else 3 if r <= 10 else 4 for r in sorted(ranks)[2:])
-
-
 def draw_cost(n: int) -> int:
     """The price of drawing ``n`` cards in one turn: 2+3+…+n (the first card is free)."""
     return n * (n + 1) // 2 - 1 if n > 1 else 0
 
 
+@lru_cache(maxsize=256)  # a few incomes, asked at every draw
 def max_draw(income: int) -> int:
     """The most cards this turn's income pays for (at least one: the first card is free)."""
     n = 1
@@ -155,15 +148,24 @@ def _runs(lowest: dict[tuple[int, Suit], Card]) -> list[tuple[Card, ...]]:
     """``runs_in`` a hand whose lowest copy of each face is ``lowest``, in sort order (by suit,
     then rank): each maximal sequence is read in one pass."""
     runs: list[tuple[Card, ...]] = []
-    segment: list[Any] = []
-    for card in [*lowest.values(), None]:  # None ends the last sequence
-        if card is not None and segment and card.suit is segment[-1].suit and card.rank == segment[-1].rank + 1:
-            segment.append(card)
-            continue
-        for start in range(len(segment)):
-            runs += [tuple(segment[start:stop]) for stop in range(start + MIN_RUN, len(segment) + 1)]
-        segment = [card]
+    segment: list[Card] = []
+    rank, suit = -2, None  # the last card's: no card follows this
+    for card in lowest.values():
+        if card.rank != rank + 1 or card.suit is not suit:
+            if len(segment) >= MIN_RUN:  # (most sequences are a card or two)
+                runs += _sub_runs(segment)
+            segment = []
+        segment.append(card)
+        rank, suit = card.rank, card.suit
+    if len(segment) >= MIN_RUN:
+        runs += _sub_runs(segment)
     return runs
+
+
+def _sub_runs(sequence: list[Card]) -> list[tuple[Card, ...]]:
+    """Every run of three or more in one sequence, by start then length."""
+    return [tuple(sequence[start:stop]) for start in range(len(sequence))
+            for stop in range(start + MIN_RUN, len(sequence) + 1)]
 
 
 def _named(portfolio: Portfolio) -> Sentence:
@@ -289,16 +291,18 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
 def _side(state: PortfolioState, seat: int, side: Side, you: bool, money: bool = True) -> None:
     """The public part of one side of a deal, ``seat``'s (``you``: the player asking): its
     portfolios and (unless told not to) money."""
-    whose = Sentence("you") if you else player(state.names, seat)
+    def whose() -> Sentence:  # only a refusal names the player
+        return Sentence("you") if you else player(state.names, seat)
+
     for i, pid in enumerate(side.holdings):
         if pid in side.holdings[:i]:
             raise IllegalCommand(f"{pid} is named twice.")
         if _portfolio(state, pid).owner != seat:
-            raise IllegalCommand(say("{} does not belong to {}.", pid, whose))
+            raise IllegalCommand(say("{} does not belong to {}.", pid, whose()))
     if side.money < 0:
         raise IllegalCommand("Money in a deal cannot be negative.")
     if money and side.money > state.money[seat]:
-        raise IllegalCommand(say("{} {} only {}, not {}.", "You" if you else whose, "have" if you else "has",
+        raise IllegalCommand(say("{} {} only {}, not {}.", "You" if you else whose(), "have" if you else "has",
                                  dollars(state.money[seat]), dollars(side.money)))
 
 
@@ -455,6 +459,40 @@ def _draw(state: PortfolioState, count: int, from_discard: bool, pauper: bool) -
     return [Drew(seat, total, taken, cost, pauper, tuple(drawn)), *stock_events]
 
 
+def _track_known(state: PortfolioState, seat: int, command: Command, checked: Any) -> None:
+    """What the table sees ``command`` put into a hand or take out of one (``checked``: what
+    the check returned), noted in ``state.known`` before it is carried out. Every card leaving a
+    hand is played face up, so every leaving is seen."""
+    known = state.known
+    match command:
+        case Draw(_, True) | Pauper(True):
+            known[seat].append(state.discard[-1])
+        case Make(cards):
+            forget(known[seat], cards)
+        case Extend(_, card) | Cap(_, _, card) | Neutralise(_, card) | Acquire(_, card) | Discard(card):
+            forget(known[seat], [card])
+        case Offer(_, give, _):
+            show(known[seat], give.cards)
+        case Accept():
+            offer = state.offer
+            forget(known[offer.proposer], offer.give.cards)
+            forget(known[offer.responder], checked)
+            known[offer.responder] += offer.give.cards
+            known[offer.proposer] += checked
+
+
+def default_known(state: PortfolioState) -> list[list[Card]]:
+    """What a position saved without ``known`` shows of its hands: the card taken from the
+    discard pile this turn and a pending offer's cards (a replay of its moves knows more)."""
+    known: list[list[Card]] = [[] for _ in state.names]
+    taken = state.taken_discard
+    if taken is not None and taken in state.hands[state.current]:
+        known[state.current].append(taken)
+    if state.offer is not None:
+        show(known[state.offer.proposer], state.offer.give.cards)
+    return known
+
+
 def _result(state: PortfolioState) -> Outcome:
     n = state.players
     values = [income(state, seat) for seat in range(n)]
@@ -479,6 +517,12 @@ def _result(state: PortfolioState) -> Outcome:
 
 
 # -- the spec --------------------------------------------------------------------------------
+@lru_cache(maxsize=256)  # a few counts: made once, as commands are immutable
+def _draws(most: int, discard: bool) -> tuple[Draw, ...]:
+    """The draws of 1 to ``most`` cards."""
+    return tuple(Draw(n, discard) for n in range(1, most + 1))
+
+
 def _sell_one(other: int, card: Card) -> Offer:
     """The offer of ``card`` to ``other`` for $1."""
     return Offer(other, Side(cards=(card,)), Side(money=1))
@@ -505,6 +549,8 @@ class PortfolioGame:
     expert = {"indifference": 0.0, "analysis_scale": 70.0}
     # legal lists a useful few of these (any deal; more cards than the stock holds): check judges the rest
     partial_legal = (Offer, Draw)
+    # JSON fields newer than some saves: a save's snapshot without one still matches its replay
+    added_fields = ("known",)
 
     def __init__(self, bots: Mapping[str, Any] | None = None) -> None:
         self.notation = PortfolioNotation()
@@ -537,8 +583,6 @@ class PortfolioGame:
     def estimate(self, state: PortfolioState) -> tuple[float, ...]:
         """Each seat's expected final money (the expert's judge of a position): its money plus
         its portfolios' income over the collections still to come."""
-        from .bot import estimate
-
         if self.outcome(state) is not None:  # the game is over: its money is final
             return tuple(float(m) for m in state.money)
         return estimate(state)
@@ -587,18 +631,18 @@ class PortfolioGame:
             reachable = len(state.stock) + int(flag)
             if state.reshuffle_pending:
                 reachable += len(state.discard) - int(flag)
-            commands += [Draw(n, flag) for n in range(1, max(1, min(top, reachable)) + 1)]
+            commands += _draws(max(1, min(top, reachable)), flag)
         return commands
 
     def _legal_actions(self, state: PortfolioState) -> list[Command]:
         seat = state.current
         hand = state.hands[seat]
         lowest = _lowest(hand)
-        commands: list[Command] = [Make(run) for run in _runs(lowest)]
+        commands: list[Command] = []
         money = state.money[seat]
-        for portfolio in state.portfolios:
+        values = [portfolio_value(portfolio.cards) for portfolio in state.portfolios]
+        for portfolio, value in zip(state.portfolios, values):
             pid = portfolio.pid
-            value = portfolio_value(portfolio.cards)
             if portfolio.owner == seat:
                 for end in (LOW, HIGH):
                     face = extension(portfolio, end)
@@ -614,32 +658,47 @@ class PortfolioGame:
                 if money >= 2 * value:
                     commands += [Acquire(pid, lowest[f.face])
                                  for f in acquirers(portfolio) if f.face in lowest]
-        offers = self._legal_offers(state, seat, list(lowest.values())) if not state.offered else []
+        # the parts of the list, the empty ones left out (fewer to step over when one is read)
+        runs = _runs(lowest)
+        parts: list[Sequence[Command]] = [MadeWhenRead(runs, Make)] if runs else []  # seldom made at random
+        if commands:
+            parts.append(commands)
+        cards = list(lowest.values())
+        if not state.offered:
+            parts += self._legal_offers(state, seat, cards, values)
         if not hand:
-            return Listing(commands, offers, [End()])
+            return Listing(*parts, [End()])
         taken = state.taken_discard
-        if taken is None or len(hand) == 1:
-            choices = list(lowest.values())
-        else:  # each face's lowest copy but the card taken from the discard pile this turn
-            choices = list(_lowest(card for card in hand if card != taken).values())
-        return Listing(commands, offers, MadeWhenRead(choices, Discard))
+        if taken is not None and len(hand) > 1 and lowest.get(taken.face) == taken:
+            # the card taken from the discard pile this turn goes only as the last card: its
+            # face is discarded as its next lowest copy, if the hand holds another
+            cards = cards.copy()  # (the offers sell the card itself)
+            at = list(lowest).index(taken.face)
+            others = sort_cards(card for card in hand if card.face == taken.face and card != taken)
+            if others:
+                cards[at] = others[0]
+            else:
+                del cards[at]
+        return Listing(*parts, MadeWhenRead(cards, Discard))
 
-    def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card]) -> Sequence[Command]:
-        """A small useful set (``check`` judges any other): buy an opponent's portfolio for its
-        acquisition price, or sell one hand card for $1 to the next player (those offers made
-        when read: a random player seldom reads them)."""
+    def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card],
+                      values: list[int]) -> list[Sequence[Command]]:
+        """A small useful set (``check`` judges any other), in parts: buy an opponent's
+        portfolio for its acquisition price, or sell one hand card for $1 to the next player
+        (those offers made when read: a random player seldom reads them). ``values`` are the
+        portfolios' values."""
         parts: list[Sequence[Command]] = []
+        prices = [(portfolio, 2 * value) for portfolio, value in zip(state.portfolios, values)
+                  if 2 * value <= state.money[seat]]
         for step in range(1, state.players):
             other = (seat + step) % state.players
-            buys: list[Command] = []
-            for portfolio in state.owned(other):
-                price = 2 * portfolio_value(portfolio.cards)
-                if price <= state.money[seat]:
-                    buys.append(Offer(other, Side(money=price), Side(holdings=(portfolio.pid,))))
-            parts.append(buys)
+            buys = [Offer(other, Side(money=price), Side(holdings=(portfolio.pid,)))
+                    for portfolio, price in prices if portfolio.owner == other]
+            if buys:
+                parts.append(buys)
             if step == 1 and state.money[other] >= 1:
                 parts.append(MadeWhenRead(cards, partial(_sell_one, other)))
-        return Listing(*parts)
+        return parts
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: PortfolioState, seat: int, command: Command) -> None:
@@ -666,7 +725,9 @@ class PortfolioGame:
             if state.last_round:
                 raise IllegalCommand("The stock is finished: nobody draws any more.")
             raise IllegalCommand(say("{} has already drawn this turn.", player(state.names, state.current)))
-        match command:
+        match command:  # (the commonest first: a match tries its cases in turn)
+            case Discard(card):
+                return validate_discard(state, seat, card)
             case Make(cards):
                 return validate_make(state, seat, cards)
             case Extend(pid, card):
@@ -679,8 +740,6 @@ class PortfolioGame:
                 return validate_acquire(state, seat, pid, card)
             case Offer():
                 return validate_offer(state, seat, command)
-            case Discard(card):
-                return validate_discard(state, seat, card)
             case End():
                 if state.hands[seat]:
                     raise IllegalCommand("You still hold cards: end the turn by discarding one.")
@@ -711,10 +770,27 @@ class PortfolioGame:
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:
         checked = self._validate(state, seat, command)  # the one check of this command
+        _track_known(state, seat, command, checked)
         hand = state.hands[seat]
-        match command:
+        match command:  # (the commonest first: a match tries its cases in turn)
+            case Discard(card):
+                hand.remove(card)
+                state.discard.append(card)
+                return [Discarded(seat, card), *_end_turn(state)]
             case Draw(count, from_discard):
                 return _draw(state, count, from_discard, pauper=False)
+            case Offer(_, give, take):
+                responder = checked
+                state.offer = Deal(seat, responder, give, take)
+                state.offered = True
+                state.phase = RESPOND
+                return [Offered(seat, responder, give, take)]
+            case Accept():
+                return self._accept(state, checked)
+            case Decline():
+                offer = state.offer
+                state.offer, state.phase = None, ACT
+                return [DealDeclined(offer.proposer, offer.responder)]
             case Pauper(from_discard):
                 return _draw(state, 2, from_discard, pauper=True)
             case Make(cards):
@@ -761,22 +837,6 @@ class PortfolioGame:
                 else:
                     portfolio.cards.append(card)
                 return [Acquired(seat, pid, owner, card, cost, on_king)]
-            case Offer(_, give, take):
-                responder = checked
-                state.offer = Deal(seat, responder, give, take)
-                state.offered = True
-                state.phase = RESPOND
-                return [Offered(seat, responder, give, take)]
-            case Accept():
-                return self._accept(state, checked)
-            case Decline():
-                offer = state.offer
-                state.offer, state.phase = None, ACT
-                return [DealDeclined(offer.proposer, offer.responder)]
-            case Discard(card):
-                hand.remove(card)
-                state.discard.append(card)
-                return [Discarded(seat, card), *_end_turn(state)]
             case End():
                 return [HandEmptied(seat), *_end_turn(state)]
         raise IllegalCommand(f"{command!r} is not a Portfolio command.")
@@ -830,36 +890,21 @@ class PortfolioGame:
             dealer=state.dealer, next_pid=state.next_pid,
             score_sheet=tuple(tuple(column) for column in state.sheet),
             final_income=None if state.final_income is None else tuple(state.final_income),
-            offer=state.offer)
+            offer=state.offer, known=tuple(tuple(cards) for cards in state.known))
 
     def sample(self, view: PortfolioView, rng: random.Random) -> PortfolioState:
         """A state the viewer cannot tell from the real one: the other hands and the stock dealt
         at random from the cards it has not seen."""
         mine = list(view.hand)
-        # the cards a pending offer gives were shown: they are in the proposer's hand
-        shown = {} if view.offer is None else {view.offer.proposer: list(view.offer.give.cards)}
-        seen = set(mine) | set(view.discard) | {card for cards in shown.values() for card in cards}
+        # the cards every seat knows to be in a hand stay there (a pending offer's among them)
+        known = [list(cards) for cards in view.known] or [[] for _ in view.names]
+        seen = set(mine) | set(view.discard) | {card for cards in known for card in cards}
         seen |= {card for info in view.portfolios
                  for card in (info.low_cap, *info.cards, info.high_cap) if card is not None}
-        taken = view.taken_discard
-        if taken is not None and taken not in seen:
-            # taken from the discard pile this turn and not played: the player still holds it, or
-            # (when the seat is that player) a deal gave it to someone the view does not name
-            room = [s for s, size in enumerate(view.hand_sizes)
-                    if s != view.seat and size > len(shown.get(s, ()))]
-            if room:
-                holder = view.current if view.current in room else rng.choice(room)
-                shown.setdefault(holder, []).append(taken)
-                seen.add(taken)
         unseen = [card for card in build_deck(view.decks) if card not in seen]
         rng.shuffle(unseen)
-        hands = []
-        for s, size in enumerate(view.hand_sizes):
-            if s == view.seat:
-                hands.append(mine)
-                continue
-            known = shown.get(s, [])
-            hands.append(known + [unseen.pop() for _ in range(size - len(known))])
+        hands = [mine if s == view.seat else known[s] + [unseen.pop() for _ in range(size - len(known[s]))]
+                 for s, size in enumerate(view.hand_sizes)]
         return PortfolioState(
             names=list(view.names), seed=rng.randrange(10**9), decks=view.decks, stock=unseen,
             discard=list(view.discard), hands=hands, money=list(view.money), bank=view.bank,
@@ -869,7 +914,8 @@ class PortfolioGame:
             turn_income=view.turn_income, pauper=view.pauper, taken_discard=view.taken_discard,
             offered=view.offered, offer=view.offer, reshuffled=view.reshuffled,
             last_round=view.last_round, sheet=[list(column) for column in view.score_sheet],
-            final_income=None if view.final_income is None else list(view.final_income))
+            final_income=None if view.final_income is None else list(view.final_income),
+            known=[list(cards) for cards in known])
 
     def outcome(self, state: PortfolioState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
@@ -893,6 +939,7 @@ class PortfolioGame:
             "reshuffled": state.reshuffled, "last_round": state.last_round,
             "sheet": [list(column) for column in state.sheet],
             "final_income": list(state.final_income) if state.final_income is not None else None,
+            "known": [card_keys(cards) for cards in state.known],
         }
 
     def from_json(self, data: Mapping[str, Any]) -> PortfolioState:
@@ -951,6 +998,9 @@ class PortfolioGame:
             raise RulesError(f"the score sheet needs a column with a first total for each of the {n} players")
         if phase == RESPOND and state.offer is None:
             raise RulesError("a position awaiting an answer needs the offer")
+        # saved before hands kept what was seen go into them: a replay of the moves rebuilds it
+        state.known = (default_known(state) if "known" not in data
+                       else read_known(data["known"], hands, read_card))
         return state
 
 

@@ -18,6 +18,8 @@ OfferInfo = Deal  # a pending deal is the shared Deal of rules.core.offers
 
 DRAW, ACT, RESPOND, OVER = "draw", "act", "respond", "over"
 LOW, HIGH = "low", "high"
+_SEATS = tuple(frozenset((seat,)) for seat in range(5))  # who is awaited: one seat, asked at every command
+_NOBODY: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -83,6 +85,12 @@ class PortfolioState:
     last_round: bool = False
     sheet: list[list[int]] = field(default_factory=list)
     final_income: list[int] | None = None
+    # per seat, the cards every seat saw go into that hand and not leave it (rules.core.known)
+    known: list[list[Card]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.known:
+            self.known = [[] for _ in self.names]
 
     @property
     def players(self) -> int:
@@ -98,10 +106,10 @@ class PortfolioState:
         """The seat whose input the game awaits (the responder while an offer is pending);
         nobody once the game is over."""
         if self.phase == OVER:
-            return frozenset()
+            return _NOBODY
         if self.phase == RESPOND and self.offer is not None:
-            return frozenset((self.offer.responder,))
-        return frozenset((self.current,))
+            return _SEATS[self.offer.responder]
+        return _SEATS[self.current]
 
     @property
     def reshuffle_pending(self) -> bool:
@@ -143,7 +151,9 @@ class PortfolioView(View):
 
     ``current`` is the seat whose turn it is (during an offer the responder is awaited).
     ``draw_costs[k-1]`` is the cost of drawing k cards, for every k this turn's income affords.
-    ``reshuffle_pending``: the discard pile will still be shuffled into a new stock once."""
+    ``reshuffle_pending``: the discard pile will still be shuffled into a new stock once.
+    ``known[seat]``: the cards of that hand every seat knows of (taken from the discard pile,
+    offered, received in a deal, and not seen to leave since)."""
 
     portfolios: tuple[PortfolioInfo, ...] = ()
     money: tuple[int, ...] = ()
@@ -168,6 +178,7 @@ class PortfolioView(View):
     score_sheet: tuple[tuple[int, ...], ...] = ()
     final_income: tuple[int, ...] | None = None
     offer: Deal | None = None
+    known: tuple[tuple[Card, ...], ...] = ()  # per seat: the cards all saw go into its hand and stay
 
     @property
     def discard_top(self) -> Card | None:

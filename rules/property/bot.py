@@ -14,64 +14,16 @@ It is given only its seat's view (the grid, money, units and its own hand) and l
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+from typing import Sequence
 
 from ..core import Card, Command
 from .commands import Buy, Play
-from .rules import group, is_wild, multiplier, units_total, useful_purchases
-from .state import CELLS, SIZE, PropertyView, index
+from .estimate import BANKRUPT, UNIT_WORTH, estate
+from .rules import group_size, is_wild, multiplier, units_total, useful_purchases
+from .state import NEIGHBOURS, PropertyView, index
 
-GROUP_SQUARE = 0.6  # worth of a group: GROUP_SQUARE × size² + GROUP_CELL × size
-GROUP_CELL = 2.0
-MORTGAGE_RISK = 1.5  # a mortgaged cell is one forced play from being lost
 LOST_CELL = 12.0  # beyond its group worth: an emptied cell is for anyone to take, so only when forced
-UNIT_WORTH = 1.0  # units buy cells, and handed-over units arm the opponent
 WILD_KEPT = 3.0  # a 9 or 10 in hand gives choice next turn
-BANKRUPT = -1_000_000.0
-
-_NEIGHBOURS = [
-    [index(c, r) for c, r in ((col - 1, row), (col + 1, row), (col, row - 1), (col, row + 1))
-     if 1 <= c <= SIZE and 1 <= r <= SIZE]
-    for row in range(1, SIZE + 1) for col in range(1, SIZE + 1)
-]
-
-
-def _group_worth(size: int, risky: int) -> float:
-    return GROUP_SQUARE * size * size + GROUP_CELL * size - MORTGAGE_RISK * risky
-
-
-def _estate(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int,
-            starts: Iterable[int] = range(CELLS)) -> list[float]:
-    """Each seat's property worth, from the groups holding any of the ``starts`` cells (all
-    cells by default): each group by its size, less the mortgage risk."""
-    worth = [0.0] * players
-    seen: set[int] = set()
-    for start in starts:
-        owner = owners[start]
-        if owner is None or start in seen:
-            continue
-        seen.add(start)
-        stack, size, risky = [start], 0, 0
-        while stack:
-            i = stack.pop()
-            size += 1
-            risky += mortgaged[i]
-            for j in _NEIGHBOURS[i]:
-                if j not in seen and owners[j] == owner:
-                    seen.add(j)
-                    stack.append(j)
-        worth[owner] += _group_worth(size, risky)
-    return worth
-
-
-def estimate(state: Any) -> tuple[float, ...]:
-    """Each seat's worth as the bot judges a table (the expert's estimate of a position, in
-    dollars): money, its groups, its purchase units; a bankrupt seat far below everyone."""
-    players = len(state.money)
-    estate = _estate(state.owners, state.mortgaged, players)
-    return tuple(BANKRUPT if seat in state.bankrupt else
-                 state.money[seat] + estate[seat] + UNIT_WORTH * units_total(state.units[seat])
-                 for seat in range(players))
 
 
 class PropertyBot:
@@ -93,7 +45,7 @@ class _Table:
         self.view = view
         self.seat = seat
         self.players = len(view.money)
-        self.estate = _estate(view.owners, view.mortgaged, self.players)
+        self.estate = estate(view.owners, view.mortgaged, self.players)
         self.units = [units_total(u) for u in view.units]
         self.wilds = sum(is_wild(card) for card in view.hand)
         self._sizes: dict[int, int] = {}
@@ -108,7 +60,7 @@ class _Table:
     def group_size(self, col: int, row: int) -> int:
         key = index(col, row)
         if key not in self._sizes:
-            self._sizes[key] = len(group(self.view.owners, col, row))
+            self._sizes[key] = group_size(self.view.owners, col, row)
         return self._sizes[key]
 
     def cheapest_purchase(self, size: int) -> tuple[Card, ...] | None:
@@ -129,9 +81,9 @@ class _Table:
     def _estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
         owners, flags = list(self.view.owners), list(self.view.mortgaged)
         owners[i], flags[i] = owner, mortgaged
-        touched = [i, *_NEIGHBOURS[i]]
-        before = _estate(self.view.owners, self.view.mortgaged, self.players, touched)
-        after = _estate(owners, flags, self.players, touched)
+        touched = [i, *NEIGHBOURS[i]]
+        before = estate(self.view.owners, self.view.mortgaged, self.players, touched)
+        after = estate(owners, flags, self.players, touched)
         return [self.estate[s] - before[s] + after[s] for s in range(self.players)]
 
     def after_play(self, play: Play) -> float:
@@ -192,6 +144,6 @@ class GreedyBot:
                 return (-1, 0)  # a free cell: claim it
             if owner == view.seat:
                 return (0, 0)
-            return (0, len(group(view.owners, play.col, play.row)) * multiplier(play.red, play.black))
+            return (0, group_size(view.owners, play.col, play.row) * multiplier(play.red, play.black))
 
         return min(legal, key=cost)

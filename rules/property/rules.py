@@ -9,8 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections import deque
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from ..core import (
@@ -21,13 +20,14 @@ from ..core.listing import Listing, MadeWhenRead
 from ..core.piles import draw, shuffled, stack
 from ..core.words import Money, Sentence, dollars, join_names, player, players, say, winners_sentence
 from .commands import Buy, Decline, Play
+from .estimate import estimate
 from .events import (
     Bought, Claimed, Declined, Drew, GameOver, Lost, Mortgaged, RentPaid, StockRemade, Vacated,
     WentBankrupt, rent_reason,
 )
 from .state import (
-    CELLS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, hand_shape, index,
-    sort_units, state_from_json, state_to_json, status_sentence, unit_value,
+    CELLS, NEIGHBOURS, SIZE, LastPlay, PendingPurchase, PropertyState, PropertyView, cell_name, cell_of,
+    hand_shape, index, sort_units, state_from_json, state_to_json, status_sentence, unit_value, units_total,
 )
 
 # The text's chip table: (white $1, red $5, blue $10) per player, by player count.
@@ -35,6 +35,10 @@ CHIPS = {2: (15, 9, 9), 3: (16, 8, 8), 4: (12, 6, 6), 5: (10, 5, 5), 6: (8, 4, 4
 STARTING_MONEY = {n: white + 5 * red + 10 * blue for n, (white, red, blue) in CHIPS.items()}
 
 JOKER = 0
+_SEATS = tuple(frozenset((seat,)) for seat in range(6))  # who is awaited: one seat, asked at every command
+_NOBODY: frozenset[int] = frozenset()
+_RED = tuple(suit for suit in SUITS if suit.colour is Colour.RED)  # a card's colour, without a property call
+_BLACK = tuple(suit for suit in SUITS if suit.colour is Colour.BLACK)
 # The project's ruling for the lost purchase-unit table: the shares, before they are dealt
 # to the seats at random. Every count uses all 30 units except 4 players (jokers out).
 UNIT_SHARES: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -78,8 +82,11 @@ def _cells(red: int, black: int) -> tuple[tuple[int, int], ...]:
     return tuple((col, row) for col in cols for row in rows)
 
 
-def _play_at(red: Card, black: Card, cell: tuple[int, int]) -> Play:
-    return Play(red, black, *cell)
+@lru_cache(maxsize=1024)  # 20 reds by 20 blacks: every hand's pairs come back turn after turn
+def _plays(red: Card, black: Card) -> tuple[Play, ...]:
+    """The plays of a pair, one per cell it names, made once (commands are immutable): a few
+    thousand in all, though a wild pair names a whole line or the grid."""
+    return tuple(Play(red, black, col, row) for col, row in _cells(red.rank, black.rank))
 
 
 def _owners_of(state_or_owners: Any) -> Sequence[int | None]:
@@ -89,18 +96,25 @@ def _owners_of(state_or_owners: Any) -> Sequence[int | None]:
 def group(state_or_owners: Any, col: int, row: int) -> set[tuple[int, int]]:
     """The cells orthogonally connected to col·row that share its owner (mortgaged cells
     included); empty when the cell is empty."""
-    owners = _owners_of(state_or_owners)
-    owner = owners[index(col, row)]
+    return {cell_of(i) for i in _group(_owners_of(state_or_owners), index(col, row))}
+
+
+def group_size(state_or_owners: Any, col: int, row: int) -> int:
+    """How many cells ``group`` holds: what a rent is counted on."""
+    return len(_group(_owners_of(state_or_owners), index(col, row)))
+
+
+def _group(owners: Sequence[int | None], start: int) -> set[int]:
+    owner = owners[start]
     if owner is None:
         return set()
-    found = {(col, row)}
-    queue = deque(found)
-    while queue:
-        c, r = queue.popleft()
-        for nc, nr in ((c - 1, r), (c + 1, r), (c, r - 1), (c, r + 1)):
-            if 1 <= nc <= SIZE and 1 <= nr <= SIZE and (nc, nr) not in found and owners[index(nc, nr)] == owner:
-                found.add((nc, nr))
-                queue.append((nc, nr))
+    found = {start}
+    stack = [start]
+    while stack:
+        for i in NEIGHBOURS[stack.pop()]:
+            if i not in found and owners[i] == owner:
+                found.add(i)
+                stack.append(i)
     return found
 
 
@@ -109,33 +123,32 @@ def multiplier(red: Card, black: Card) -> int:
     return (2 if red.suit is Suit.HEARTS else 1) * (2 if black.suit is Suit.SPADES else 1)
 
 
-def units_total(cards: Iterable[Card]) -> int:
-    return sum(unit_value(card) for card in cards)
-
-
 def useful_purchases(units: Sequence[Card], needed: int) -> list[tuple[Card, ...]]:
     """The hand-overs worth offering: sets of units totalling at least ``needed`` from which no
     card could be left out, one per mix of values (which jack or king is given does not matter)."""
-    return list(_purchases(tuple(units), needed))
-
-
-@lru_cache(maxsize=1024)  # a payer's units change seldom: the same question comes back
-def _purchases(units: tuple[Card, ...], needed: int) -> tuple[tuple[Card, ...], ...]:
     by_value: dict[int, list[Card]] = {4: [], 2: [], 1: []}
     for card in sort_units(units):
         by_value[unit_value(card)].append(card)
-    options = []
-    for kings in range(len(by_value[4]) + 1):
-        for queens in range(len(by_value[2]) + 1):
-            ones = max(0, needed - 4 * kings - 2 * queens)  # more ones than this would be spare
-            if ones > len(by_value[1]):
+    fours, twos, ones = by_value[4], by_value[2], by_value[1]
+    # each mix taken from the front of each value's cards, in unit order: a hand-over in unit order
+    return [tuple(fours[:kings] + twos[:queens] + ones[:jacks])
+            for kings, queens, jacks in _mixes(len(fours), len(twos), len(ones), needed)]
+
+
+@lru_cache(maxsize=None)  # a few units of each value and a group's size: a small table, asked at every rent
+def _mixes(fours: int, twos: int, ones: int, needed: int) -> tuple[tuple[int, int, int], ...]:
+    """How many units of each value (4, 2, 1) make the useful purchases of ``useful_purchases``."""
+    mixes = []
+    for kings in range(fours + 1):
+        for queens in range(twos + 1):
+            jacks = max(0, needed - 4 * kings - 2 * queens)  # (or jokers) more than this would be spare
+            if jacks > ones:
                 continue
-            total = 4 * kings + 2 * queens + ones
-            smallest = 1 if ones else 2 if queens else 4 if kings else 0
+            total = 4 * kings + 2 * queens + jacks
+            smallest = 1 if jacks else 2 if queens else 4 if kings else 0
             if total >= needed and total - smallest < needed:
-                chosen = by_value[4][:kings] + by_value[2][:queens] + by_value[1][:ones]
-                options.append(tuple(sort_units(chosen)))
-    return tuple(options)
+                mixes.append((kings, queens, jacks))
+    return tuple(mixes)
 
 
 def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> Sentence:
@@ -151,7 +164,7 @@ def preview(view: PropertyView, red: Card, black: Card, col: int, row: int) -> S
         if view.mortgaged[i]:
             return Sentence(f"Your {where} is mortgaged: playing it loses it")
         return Sentence(f"Mortgage your {where}")
-    size = len(group(view.owners, col, row))
+    size = group_size(view.owners, col, row)
     rent = size * multiplier(red, black)
     text = say("Pay {} {} rent ({})", player(view.names, owner), Money(rent), rent_reason(size, red, black))
     if rent > view.money[seat]:
@@ -249,8 +262,8 @@ class PropertySpec:
     # -- asking --------------------------------------------------------------------------------
     def awaiting(self, state: PropertyState) -> frozenset[int]:
         if state.over:
-            return frozenset()
-        return frozenset((state.pending.payer if state.pending else state.current,))
+            return _NOBODY
+        return _SEATS[state.pending.payer if state.pending else state.current]
 
     def turn(self, state: PropertyState) -> int:
         return state.turn
@@ -267,8 +280,6 @@ class PropertySpec:
         outcome = self.outcome(state)
         if outcome is not None:
             return tuple(float(score) for score in outcome.scores)
-        from .bot import estimate
-
         return estimate(state)
 
     def legal(self, state: PropertyState, seat: int) -> list[Command]:
@@ -276,14 +287,16 @@ class PropertySpec:
             return []
         pending = state.pending
         if pending is not None:
-            buys: list[Command] = [Buy(units) for units in useful_purchases(state.units[pending.payer], pending.group_size)]
-            return buys + [Decline()]
-        hand = state.hands[state.current]
-        reds = sort_cards(c for c in hand if c.is_red)
-        blacks = sort_cards(c for c in hand if c.is_black)
-        # a wild pair names every cell of a line or of the grid: its plays are made when read
-        return Listing(*(MadeWhenRead(_cells(red.rank, black.rank), partial(_play_at, red, black))
-                         for red in reds for black in blacks))
+            purchases = useful_purchases(state.units[pending.payer], pending.group_size)
+            return Listing(MadeWhenRead(purchases, Buy), [Decline()])
+        hand = sort_cards(state.hands[state.current])
+        reds = [card for card in hand if card.suit in _RED]
+        blacks = [card for card in hand if card.suit in _BLACK]
+        plays: list[Command] = []
+        for red in reds:
+            for black in blacks:
+                plays += _plays(red, black)
+        return plays
 
     def check(self, state: PropertyState, seat: int, command: Command) -> None:
         check_awaited(self.awaiting(state), seat, state.names)
@@ -305,15 +318,17 @@ class PropertySpec:
     def _check_play(state: PropertyState, play: Play, seat: int) -> None:
         red, black = play.red, play.black
         for card in (red, black):
-            if card.is_joker or card.rank > 10:
+            if card.suit is None or card.rank > 10:  # a joker, or a court card
                 raise IllegalCommand(say("{} is a purchase unit, not a number card: play cards A-10.", card))
-        if red.colour is black.colour:
+        red_first = red.suit in _RED
+        if red_first is (black.suit in _RED):
             raise IllegalCommand(say("play needs one red and one black card; {} and {} are both {}",
                                      red, black, red.colour.value))
-        if not red.is_red:
+        if not red_first:
             raise IllegalCommand(say("a play names its red card first: play {} {}", black, red))
-        missing = [card for card in (red, black) if card not in state.hands[state.current]]
-        if missing:
+        hand = state.hands[state.current]
+        if red not in hand or black not in hand:
+            missing = [card for card in (red, black) if card not in hand]
             raise IllegalCommand(say("{} does not hold {}.", player(state.names, seat), Sentence(" or ").join(missing)))
         if not (1 <= play.col <= SIZE and 1 <= play.row <= SIZE):
             raise IllegalCommand(f"There is no cell {play.col}·{play.row}: columns and rows run from 1 to 8.")
@@ -390,7 +405,7 @@ class PropertySpec:
                 return [Lost(seat, red, black, col, row)] + self._end_turn(state)
             state.mortgaged[i] = True
             return [Mortgaged(seat, red, black, col, row)] + self._end_turn(state)
-        size = len(group(state, col, row))
+        size = group_size(state, col, row)
         times = multiplier(red, black)
         rent = size * times
         paid = min(rent, state.money[seat])
@@ -443,27 +458,24 @@ class PropertySpec:
         hand = state.hands[seat]
         events: list[Event] = []
         drawn: list[Card] = []
-
-        def report() -> None:
-            if drawn:
-                events.append(Drew(seat, tuple(drawn)))
-                drawn.clear()
-
         colours = {card.colour for card in hand}  # kept up to date as cards come (has_both_colours)
         while not (Colour.RED in colours and Colour.BLACK in colours):
             if not state.stock:
                 if not state.played:
                     break
-                report()
+                if drawn:
+                    events.append(Drew(seat, tuple(drawn)))
+                    drawn = []
                 state.stock = stack(shuffled(state.played, state.seed, state.counter))
                 state.played = []
                 state.counter += 1
                 events.append(StockRemade(len(state.stock)))
-            card, = draw(state.stock)
+            card = state.stock.pop()  # the top card
             hand.append(card)
             drawn.append(card)
             colours.add(card.colour)
-        report()
+        if drawn:
+            events.append(Drew(seat, tuple(drawn)))
         return events
 
     # -- showing -------------------------------------------------------------------------------
@@ -607,7 +619,7 @@ class PropertySpec:
 
 
 __all__ = [
-    "CHIPS", "STARTING_MONEY", "UNIT_SHARES", "PropertySpec", "cells_for", "group",
+    "CHIPS", "STARTING_MONEY", "UNIT_SHARES", "PropertySpec", "cells_for", "group", "group_size",
     "has_both_colours", "is_wild", "multiplier", "number_deck", "preview", "units_total",
     "useful_purchases",
 ]

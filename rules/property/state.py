@@ -38,12 +38,24 @@ def cell_of(i: int) -> tuple[int, int]:
     return (i % SIZE + 1, i // SIZE + 1)
 
 
+NEIGHBOURS = [
+    [index(c, r) for c, r in ((col - 1, row), (col + 1, row), (col, row - 1), (col, row + 1))
+     if 1 <= c <= SIZE and 1 <= r <= SIZE]
+    for row in range(1, SIZE + 1) for col in range(1, SIZE + 1)
+]
+"""Each grid index's orthogonal neighbours, by grid index."""
+
+
 UNIT_VALUES = {13: 4, 12: 2, 11: 1, 0: 1}  # king, queen, jack, joker
 
 
 def unit_value(card: Card) -> int:
     """The purchase value of a court card or joker: K 4, Q 2, J 1, joker 1 (0: not a unit)."""
     return UNIT_VALUES.get(card.rank, 0)
+
+
+def units_total(cards: Iterable[Card]) -> int:
+    return sum(unit_value(card) for card in cards)
 
 
 def sort_units(cards: Iterable[Card]) -> list[Card]:
@@ -114,8 +126,8 @@ class PropertyState:
     @property
     def over(self) -> bool:
         """The game ends at the bankruptcy the options ask for, or when one player is left."""
-        return (len(self.bankrupt) >= self.options.get("bankruptcies", 1)
-                or self.players - len(self.bankrupt) <= 1)
+        fallen = len(self.bankrupt)
+        return fallen >= self.options.get("bankruptcies", 1) or len(self.names) - fallen <= 1
 
     def cells_of(self, seat: int) -> list[int]:
         return [i for i, owner in enumerate(self.owners) if owner == seat]

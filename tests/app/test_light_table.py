@@ -24,21 +24,7 @@ from cardtable.widgets import GameLog
 from cardtable.widgets.footer import TableFooter
 from cardtable.widgets.game_log import MAX_ENTRIES, TRIM_SLACK, visible_lines
 from game_helpers import play_random
-from pilot_helpers import LogApp, settle
-
-
-def count_frames(app: App) -> list[int]:
-    """A list that grows by one for every frame the app renders for its terminal."""
-    frames: list[int] = []
-    display = app._display
-
-    def counted(screen, renderable) -> None:
-        display(screen, renderable)
-        if renderable is not None:
-            frames.append(1)
-
-    app._display = counted  # type: ignore[method-assign]
-    return frames
+from pilot_helpers import LogApp, count_frames, settle
 
 
 async def test_bots_at_bot_delay_0_are_drawn_move_by_move(tmp_path):

@@ -284,6 +284,13 @@ def footer_words(app) -> list[str]:
             if binding.show and enabled]
 
 
+def enter_means(app) -> str:
+    """What the keys page (F1) says Enter does on the saves screen as it is now."""
+    from cardtable.screens.rules import keys_of
+
+    return next(description for keys, description, _note in keys_of(app.screen) if {"enter", "⏎"} & set(keys.lower().split()))
+
+
 # -- the trash ----------------------------------------------------------------------------------
 async def test_deleted_games_go_to_the_trash_and_come_back(store):
     keep = store.create(in_play(1))
@@ -303,9 +310,12 @@ async def test_deleted_games_go_to_the_trash_and_come_back(store):
         words = footer_words(app)
         assert "Restore" in words and "Saved games" in words
         assert not {"Resume", "Trash", "Delete", "Import"} & set(words)
+        # and the keys page (F1) names Enter as it acts here, as the footer does
+        assert enter_means(app) == "Restore"
         await pilot.press("t")
         await pilot.pause()
         assert not app.screen.showing_trash and set(prompts(app)) == {keep}
+        assert enter_means(app) == "Resume"
         await pilot.press("t")
         await pilot.pause()
         await pilot.press("u")

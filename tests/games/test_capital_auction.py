@@ -1631,3 +1631,76 @@ def test_the_results_chart_follows_each_portfolios_face_up_value():
     state = match.state
     expected = tuple(sum(slot.card.value for slot in p if slot.up) for p in state.portfolios)
     assert SPEC.score_label == "Face-up value" and SPEC.scores(state) == expected
+
+
+# -- Capital cards every seat saw go into a hand (issue 25) -------------------------------------
+def known_values(state_or_view):
+    return [values(cards) for cards in state_or_view.known]
+
+
+def test_bid_cards_taken_back_stay_known_in_the_hand_until_they_leave_it_in_sight():
+    state = position(capital=[["5", "3", "1"], ["4", "2"], ["6", "1.1"]])
+    play(state, "bid 1")  # Ann
+    play(state, "bid 2")  # Bob
+    play(state, "bid 6")  # Cleo
+    play(state, "bid 5 3")  # Ann raises: her 1 goes back into her hand, face up till now
+    assert known_values(state) == [[1], [], []]
+    play(state, "pass")  # Bob
+    play(state, "pass")  # Cleo: Ann wins; Bob and Cleo take their bids back
+    assert known_values(state) == [[1], [2], [6]]
+    view = SPEC.view(state, BOB)
+    assert known_values(view) == [[1], [2], [6]] == known_values(SPEC.view(state, None))
+    for seed in range(5):  # Bob's samples keep them where they went
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert sampled.known == state.known and all(
+            set(cards) <= set(hand) for cards, hand in zip(state.known, sampled.capital))
+
+
+def test_known_capital_leaves_with_a_payment_a_tax_or_an_unseen_taking():
+    state = tools_for(ann=["espionage"], bob=["tax"], known=[["1", "2"], ["4.1", "2.1"], ["6"]])
+    apply(state, Play("espionage", BOB, pay=(1,)))  # Ann pays her known 1 face up
+    assert known_values(state) == [[2], [4, 2], [6]]
+    everyone_declines(state)
+    apply(state, Take(2))  # only Ann and Bob see which: Bob's known cards may be the one taken
+    assert known_values(state) == [[2], [], [6]]
+    state = tools_for(ann=["tax"], known=[[], ["4.1", "2.1"], ["6"]])
+    apply(state, Play("tax", BOB, pay=(1,)))
+    everyone_declines(state)
+    apply(state, DiscardCapital((2, 1)))  # face up: Bob's known 4 stays
+    assert known_values(state) == [[], [4], [6]]
+    state = tools_for(ann=["tax"], known=[[], [], ["6"]])
+    apply(state, Play("tax", CLEO, pay=(1,)))
+    everyone_declines(state)  # Cleo's two cards go, face up
+    assert known_values(state) == [[], [], []]
+    state = position(table=[[{"card": "failing-bank", "up": True}], [], []], capital=[["1"], ["4", "2"], []],
+                     known=[[], ["4"], []])
+    for text in ("bid 1", "pass", "pass"):  # Ann's Failing Bank takes one of Bob's cards at random
+        play(state, text)
+    assert known_values(state) == [[], [], []]
+
+
+def test_known_capital_is_saved_and_a_position_saved_before_it_still_reads():
+    state = tools_for(known=[["1"], [], ["6"]])
+    data = SPEC.to_json(state)
+    assert data["known"] == [["1"], [], ["6"]] and SPEC.from_json(copy.deepcopy(data)) == state
+    del data["known"]
+    assert SPEC.from_json(data).known == [[], [], []]
+    with pytest.raises(RulesError, match="known to be in seat 1's Capital hand"):
+        SPEC.from_json({**data, "known": [[], ["6"], []]})
+    broken = copy.deepcopy(state)
+    broken.known[1].append(Capital(6, 0))
+    assert set(SPEC.invariants(broken)) - set(SPEC.invariants(state)) == {
+        "6, known to be in seat 1's Capital hand, is not there"}
+
+
+def test_a_save_from_before_known_capital_loads_and_its_replay_rebuilds_it():
+    import rules
+    from rules.core.bots import RandomBot
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cleo")], seed=1)
+    while not any(match.state.known):  # a bid taken back
+        seat = min(match.awaiting)
+        match.submit(seat, RandomBot().choose(None, match.legal(seat), random.Random(len(match.history))))
+    data = match.to_json()
+    del data["snapshot"]["known"]
+    loaded = rules.load_match(data)  # no SnapshotMismatch: the moves rebuild what is missing
+    assert loaded.state.known == match.state.known and loaded.state == match.state

@@ -1078,3 +1078,74 @@ def test_a_game_between_hostile_names_saves_and_loads_to_the_same_state(names):
     assert offers and all(played.text.startswith(f"offer {played.command.to + 1}:") for played in offers)
     if players > 2:  # offers went to more than one other player
         assert len({(p.seat, p.command.to) for p in offers}) > 1
+
+
+# -- cards every seat saw go into a hand (issue 25) ----------------------------------------------
+def known_keys(view_or_state):
+    return [keys(cards) for cards in view_or_state.known]
+
+
+def test_a_card_taken_from_the_discard_pile_stays_known_in_that_hand_until_it_is_played():
+    owned = [pf("P1", 0, "JS QS KS"), pf("P2", 1, "JC QC KC"), pf("P3", 2, "JD QD KD")]
+    state = table(["5H 6H 9C", "8C", "3D"], phase="draw", discard="QS.1 7H", portfolios=owned)
+    play(state, "draw 1 +discard")
+    play(state, "discard 9C")  # Ann's turn ends with 7H still in her hand
+    for _ in range(2):  # Bob's turn and Cat's: the card taken a turn ago is still known
+        play(state, "draw 1")
+        play(state, f"discard {state.hands[state.current][0].key}")
+    assert state.taken_discard is None and known_keys(state) == [["7H"], [], []]
+    view = SPEC.view(state, 1)
+    assert known_keys(view) == [["7H"], [], []] and known_keys(SPEC.view(state, None)) == [["7H"], [], []]
+    for seed in range(5):  # Bob's samples keep it in Ann's hand
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert parse_card("7H") in sampled.hands[0] and sampled.known == state.known
+    play(state, "draw 1")
+    play(state, "make 5H 6H 7H")
+    assert known_keys(state) == [[], [], []]
+
+
+def test_a_declined_offers_cards_and_a_deals_cards_stay_known_where_they_went():
+    state = deal_table()
+    play(state, "offer Bob: give 5H take 8C")
+    play(state, "decline")
+    assert known_keys(state) == [["5H"], [], []]  # shown in the offer, still in Ann's hand
+    state.offered = False  # (a hand-written second offer this turn)
+    play(state, "offer Bob: give 5H,9S take 8C")
+    play(state, "accept")
+    assert known_keys(state) == [["8C"], ["5H", "9S"], []]
+    view = SPEC.view(state, 2)  # Cat saw the deal: her samples keep its cards where they went
+    for seed in range(5):
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert {"5H", "9S"} <= set(keys(sampled.hands[1])) and "8C" in keys(sampled.hands[0])
+    play(state, "discard 8C")
+    assert known_keys(state) == [[], ["5H", "9S"], []]
+
+
+def test_known_cards_are_saved_and_a_position_saved_before_them_still_reads():
+    state = deal_table()
+    play(state, "offer Bob: give 5H take 8C")
+    data = SPEC.to_json(state)
+    assert data["known"] == [["5H"], [], []] and SPEC.from_json(copy.deepcopy(data)).known == state.known
+    del data["known"]  # written before hands kept their known cards: the offer's are shown
+    assert known_keys(SPEC.from_json(data)) == [["5H"], [], []]
+    with pytest.raises(RulesError, match="known to be in seat 1's hand"):
+        SPEC.from_json({**data, "known": [[], ["5H"], []]})
+    with pytest.raises(RulesError, match="'known' needs a list"):
+        SPEC.from_json({**data, "known": [[]]})
+    broken = copy.deepcopy(state)
+    broken.known[2].append(parse_card("KS"))
+    assert set(SPEC.invariants(broken)) - set(SPEC.invariants(state)) == {
+        "KS, known to be in seat 2's hand, is not there"}
+
+
+def test_a_save_from_before_known_cards_loads_and_its_replay_rebuilds_them():
+    import rules
+    from rules.core import Match, Seat
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=2)
+    while not any(match.state.known):  # seed 2: Ann takes the discard and keeps it
+        seat = min(match.awaiting)
+        match.submit(seat, RandomBot().choose(None, match.legal(seat), random.Random(len(match.history))))
+    data = match.to_json()
+    del data["snapshot"]["known"]
+    loaded = rules.load_match(data)  # no SnapshotMismatch: the moves rebuild what is missing
+    assert loaded.state.known == match.state.known and loaded.state == match.state

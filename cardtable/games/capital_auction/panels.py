@@ -16,7 +16,7 @@ from rules.capital_auction.cards import Capital
 from rules.capital_auction.state import BID, CapitalAuctionView
 from rules.core.words import join_names, player, players, say
 
-from ...widgets.panel import Panel
+from ...widgets.panel import Panel, fitting
 from ...widgets.words import styled
 from .words import BACK, describe, phase_title, slot_text, values_text
 
@@ -160,13 +160,13 @@ class CapitalChips(Widget, can_focus=True):
         """Show ``cards``; when they change, the ``laid`` ones (a bid already on the table, which
         a raise may keep) start ticked."""
         cards = tuple(cards)
-        if cards != self.cards:
-            self.cards = cards
-            self.laid = frozenset(laid)
-            self.ticked = set(laid) & set(cards)
-            self.cursor = min(self.cursor, max(len(cards) - 1, 0))
-        self.note = note
-        self.refresh(layout=True)
+        with fitting(self):
+            if cards != self.cards:
+                self.cards = cards
+                self.laid = frozenset(laid)
+                self.ticked = set(laid) & set(cards)
+                self.cursor = min(self.cursor, max(len(cards) - 1, 0))
+            self.note = note
 
     @property
     def chosen(self) -> tuple[int, ...]:
@@ -208,8 +208,8 @@ class CapitalChips(Widget, can_focus=True):
     def show_hint(self, hint: str) -> None:
         """A line under the chips: what the ticked cards would do, or why they cannot."""
         if hint != self.hint:
-            self.hint = hint
-            self.refresh(layout=True)
+            with fitting(self):
+                self.hint = hint
 
     def get_content_height(self, container, viewport, width: int) -> int:
         lines = -(-len(self.cards) // max(1, (width + 2) // self.CHIP)) if self.cards else 1

@@ -37,6 +37,7 @@ from ...screens.confirm import ConfirmScreen
 from ...screens.table import TableScreen
 from ...widgets import HandWidget
 from ...widgets.card import card_text
+from ...widgets.panel import fitting
 from ...widgets.words import styled
 from .notes import HandNotes, Uses, buy_note, card_line, lay_note
 from .sheet import Certificates, Holdings, Line, PriceSheet, phase_line, table_line
@@ -165,7 +166,9 @@ class StockMarketTable(TableScreen, inherit_bindings=False):
 
     def _show_card_line(self) -> None:
         if self.is_mounted:
-            self.query_one("#card-line", Static).update(self.card_line_text())
+            line = self.query_one("#card-line", Static)
+            with fitting(line):
+                line.update(self.card_line_text(), layout=False)
 
     def card_line_text(self) -> Text:
         """The line under the notes: the selected card's uses, what the selected cards would do

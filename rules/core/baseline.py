@@ -1,0 +1,37 @@
+"""The bot protocol and the random baseline every game gets: what the expert's search plays its
+playouts with, below the registry of every level (rules/core/bots.py), which adds the expert."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol, Sequence
+
+from .engine import Command, View
+
+
+class Bot(Protocol):
+    """A seat's automatic player. It is given exactly what a human in its seat would have: the
+    seat's view and its legal commands. It may return a command not in ``legal`` when the game
+    lists only the useful ones (``check`` is the authority), and must draw any randomness from
+    ``rng`` so that a game replays exactly."""
+
+    def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command: ...
+
+
+class RandomBot:
+    """Plays a uniformly random legal command: the baseline every game's bot must beat."""
+
+    reads_view = False  # so headless simulations need not build a view it never looks at
+
+    def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command:
+        return rng.choice(legal)
+
+
+RANDOM = "random"
+
+
+def own_bot(spec: Any, level: str) -> Bot:
+    """The game's own bot of ``level``, or the random baseline; KeyError for any other level."""
+    if level == RANDOM:
+        return RandomBot()
+    return spec.bots[level]
