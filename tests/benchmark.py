@@ -1269,8 +1269,8 @@ def print_analysis(names: list[str] | None, games: int, calibration: int, iterat
                 tenth = tenths[min(9, int(chance // 10))]
                 tenth[0] += 1
                 tenth[1] += won
-        print(f"analysis {name}: calibration over {len(bots)} games of the bot against itself, every "
-              f"{stride}th decision (goal: of the decisions rated 70–80%, 60–80% won)")
+        print(f"analysis {name}: calibration over {len(bots)} games of the bot against itself, one decision "
+              f"in {stride} (goal: of the decisions rated 70–80%, 60–80% won)")
         print("  rated   decisions  won")
         for k, (count, won) in enumerate(tenths):
             share = f"{won / count:5.1f}%" if count else "    -"
