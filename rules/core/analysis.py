@@ -67,7 +67,8 @@ version are not shown."""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 """A loss of at least this many points of winning chance earns the verdict (the first met)."""
 PREFER = 1.5
-"""The best command must beat the played one by this many standard errors to count as better."""
+"""The best command must beat the played one by this many standard errors to count as better,
+when it is the only other one weighed (``prefer``: more for more)."""
 TURNING_POINTS = 5
 """The most costly decisions told, at most (those with a verdict), and as many swings of luck."""
 SWING = 20.0
