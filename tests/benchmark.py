@@ -57,7 +57,11 @@ Reports, with the goal of each:
   of the game's bot against random play (seats alternating), analysed at
   --analysis-iterations per position, how often the bot gets the higher accuracy (goal: 95 in
   100); a calibration table by tenths (of the decisions rated 60–70%, how often the mover won)
-  over those games; and the time to analyse one typical game at the default thinking time.
+  over --calibration-games games of the bot against itself, every --calibration-stride-th
+  decision (goal: 60–80% won at 70–80%; against random play the bot's positions are rightly won
+  more often than rated, as the playouts have it play on against a bot); and the time to
+  analyse one typical game at the default thinking time. Each game's figures can be had alone
+  (``--parts analysis portfolio --workers 1``).
 
 Timings on a busy machine wander: this is why they live here and not in the test suite.
 """
@@ -1158,7 +1162,11 @@ def main() -> None:
     parser.add_argument("--expert-games", type=int, default=200,
                         help="games of the expert against each game's bot (0: its speed only)")
     parser.add_argument("--analysis-games", type=int, default=20, help="bot-versus-random games per game analysed")
-    parser.add_argument("--analysis-iterations", type=int, default=48, help="iterations per position in those")
+    parser.add_argument("--calibration-games", type=int, default=20,
+                        help="games of the bot against itself per game analysed for the calibration table")
+    parser.add_argument("--calibration-stride", type=int, default=3,
+                        help="every how many decisions of those a position is analysed")
+    parser.add_argument("--analysis-iterations", type=int, default=96, help="iterations per position in those")
     parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--child-expert", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -1200,69 +1208,85 @@ def main() -> None:
     if "expert" in parts:
         print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
     if "analysis" in parts:
-        print_analysis(args.game or None, args.analysis_games, args.analysis_iterations, args.workers)
+        print_analysis(args.game or None, args.analysis_games, args.calibration_games, args.analysis_iterations,
+                       args.workers, args.calibration_stride)
     if "ending" in parts:
         import rules
 
         print_ending(args.game or sorted(rules.GAMES), args.seeds, args.workers)
 
 
-def _analysed_game(job: tuple[str, int, int | None, float | None]) -> dict[str, Any]:
-    """One game of the bot against random play (the bot's seat alternating with the seed),
-    analysed: the bot's and random's accuracy, each decision's (chance before, mover won), the
-    time it took and the decisions."""
+def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> dict[str, Any]:
+    """One game of the bot against ``rival`` ("random" or "bot"; the bot's seat alternating
+    with the seed), analysed (every ``stride``-th decision): each seat's accuracy, each
+    decision's (chance of the move played, mover's share of the win), the time it took and the
+    decisions."""
     import rules
     from rules.core import Match, Seat
-    from rules.core.analysis import analyse
+    from rules.core.analysis import analyse, decisions_of
     from rules.core.replay import Replay
 
-    game, seed, iterations, seconds = job
-    os.nice(5)
+    game, seed, iterations, seconds, rival, stride = job
     spec = rules.GAMES[game]
     bot = seed % 2
-    levels = ["bot", "random"] if bot == 0 else ["random", "bot"]
-    match = Match(spec, [Seat(level, level) for level in levels], None, seed)
+    levels = ["bot", rival] if bot == 0 else [rival, "bot"]
+    match = Match(spec, [Seat(f"{level} {seat + 1}", level) for seat, level in enumerate(levels)], None, seed)
     while not match.over:
         seat = min(match.awaiting)
         match.submit(seat, match.bot_move(seat))
     started = time.perf_counter()
-    result = analyse(Replay.of(match), seconds, iterations=iterations, seed=seed)
+    replay = Replay.of(match)
+    positions = decisions_of(replay)[seed % stride::stride]
+    result = analyse(replay, seconds, iterations=iterations, seed=seed, positions=positions)
     elapsed = time.perf_counter() - started
     winners = match.outcome.winners
-    return {"game": game, "seed": seed, "bot": result.players[bot].accuracy,
+    shares = [100 / len(winners) if seat in winners else 0.0 for seat in range(len(levels))]
+    return {"game": game, "seed": seed, "rival": rival, "bot": result.players[bot].accuracy,
             "random": result.players[1 - bot].accuracy, "seconds": elapsed, "decisions": len(result.decisions),
-            "points": [(d.chance_before, d.seat in winners) for d in result.decisions]}
+            "points": [(d.chance_after, shares[d.seat]) for d in result.decisions]}
 
 
-def print_analysis(names: list[str] | None, games: int, iterations: int, workers: int) -> None:
+def print_analysis(names: list[str] | None, games: int, calibration: int, iterations: int, workers: int,
+                   stride: int = 3) -> None:
+    """The bot's accuracy against random play's, game by game; the calibration over games of
+    the bot against itself (where the playouts' own continuation, the bot's, is the one the
+    game followed: against random play a position rated 70% is won far more often, rightly);
+    the time of one game at the game's thinking time."""
     import rules
     from rules.core.search import settings_for
 
     names = names or sorted(rules.GAMES)
-    jobs = [(name, seed, iterations, None) for name in names for seed in range(games)]
-    with multiprocessing.Pool(workers) as pool:
+    jobs = [(name, seed, iterations, None, "random", 1) for name in names for seed in range(games)]
+    jobs += [(name, 1000 + seed, iterations, None, "bot", stride) for name in names for seed in range(calibration)]
+    with multiprocessing.Pool(workers, initializer=os.nice, initargs=(5,)) as pool:  # once a worker, not a job
         done = pool.map(_analysed_game, jobs, chunksize=1)
     for name in names:
-        mine = [r for r in done if r["game"] == name]
-        higher = sum(1 for r in mine if (r["bot"] or 0) > (r["random"] or 0))
-        decisions = statistics.median(r["decisions"] for r in mine)
-        print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games "
-              f"(mean {statistics.mean(r['bot'] or 0 for r in mine):.0f} against "
-              f"{statistics.mean(r['random'] or 0 for r in mine):.0f}; {iterations} iterations a position, "
-              f"median {decisions:.0f} decisions, {statistics.median(r['seconds'] for r in mine):.1f} s a game)")
-        tenths = [[0, 0] for _ in range(10)]
-        for r in mine:
+        mine = [r for r in done if r["game"] == name and r["rival"] == "random"]
+        if mine:
+            higher = sum(1 for r in mine if (r["bot"] or 0) > (r["random"] or 0))
+            decisions = statistics.median(r["decisions"] for r in mine)
+            print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games "
+                  f"(mean {statistics.mean(r['bot'] or 0 for r in mine):.0f} against "
+                  f"{statistics.mean(r['random'] or 0 for r in mine):.0f}; {iterations} iterations a position, "
+                  f"median {decisions:.0f} decisions, {statistics.median(r['seconds'] for r in mine):.1f} s a game)")
+        bots = [r for r in done if r["game"] == name and r["rival"] == "bot"]
+        if not bots:
+            continue
+        tenths = [[0, 0.0] for _ in range(10)]
+        for r in bots:
             for chance, won in r["points"]:
                 tenth = tenths[min(9, int(chance // 10))]
                 tenth[0] += 1
                 tenth[1] += won
+        print(f"analysis {name}: calibration over {len(bots)} games of the bot against itself, one decision "
+              f"in {stride} (goal: of the decisions rated 70–80%, 60–80% won)")
         print("  rated   decisions  won")
         for k, (count, won) in enumerate(tenths):
-            share = f"{100 * won / count:5.1f}%" if count else "    -"
+            share = f"{won / count:5.1f}%" if count else "    -"
             print(f"  {10 * k:3d}–{10 * k + 10:<3d}% {count:9d}  {share}")
     for name in names:  # one typical game at the game's own thinking time
         seconds = settings_for(rules.GAMES[name]).seconds
-        timed = _analysed_game((name, 0, None, seconds))
+        timed = _analysed_game((name, 0, None, seconds, "random", 1))
         print(f"analysis {name}: one game at {seconds:g} s a position: {timed['seconds']:.0f} s "
               f"({timed['decisions']} decisions)")
 

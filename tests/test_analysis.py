@@ -4,12 +4,19 @@ cards."""
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
 import rules
-from rules.core import Match, Seat
-from rules.core.analysis import THRESHOLDS, NotFinished, Stopped, analyse, decisions_of, verdict
+from rules.core import Match, Outcome, Seat, View
+from rules.core.analysis import (
+    PREFER, THRESHOLDS, NotFinished, Stopped, analyse, decisions_of, judge, prefer, verdict,
+)
 from rules.core.replay import Replay
+from rules.core.search import ExpertBot, settings_for, weigh
+from tests.test_search import Nudge, Toss
 
 ITERATIONS = 12
 
@@ -37,11 +44,12 @@ def test_every_decision_is_judged_with_chances_and_verdicts_by_the_thresholds(an
         assert 0 <= d.chance_after <= d.chance_before <= 100
         assert d.played == replay.history[d.number - 1].text
         assert d.legal > 1
-        loss = d.chance_before - d.chance_after
-        expected = next((name for name, at in THRESHOLDS if loss >= at), None)
+        # the loss is the chance lost and the margin lost as a tie-break: never less than the chance
+        assert d.loss >= d.chance_before - d.chance_after - 1e-6
+        expected = next((name for name, at in THRESHOLDS if d.loss >= at), None)
         assert d.verdict == expected
         if d.best == d.played:
-            assert d.chance_before == d.chance_after
+            assert d.chance_before == d.chance_after and d.loss == 0
     assert verdict(4.99) is None and verdict(5) == "inaccuracy" and verdict(10) == "mistake"
     assert verdict(19.9) == "mistake" and verdict(20) == "blunder"
 
@@ -210,3 +218,85 @@ def test_ctrl_c_stops_the_command_and_keeps_nothing(stored, capsys, monkeypatch)
     store = SaveStore(root)
     moves = store.replay(done).replay.moves
     assert store.kept_analysis(done, VERSION, 0.01, moves) is None
+
+
+# -- the judgement: a tie-break on the margin, calibrated chances, no call on noise ------------
+
+class Hopeless(Toss):
+    """Seat 0 is far behind and cannot catch up: it calls 1 or 2, adding five times that to its score (the
+    deal adds a little noise), then the game ends and seat 1 wins whatever it did. Calling 2
+    loses by less."""
+
+    name, title = "hopeless", "Hopeless"
+
+    def sample(self, view, rng):
+        return {"noise": rng.randrange(3), "called": None}
+
+    def scores(self, state):
+        return (state["noise"] + 5 * (state["called"] or 0), 100)
+
+    def outcome(self, state):
+        return None if not state["called"] else Outcome(ranks=(2, 1), scores=self.scores(state))
+
+
+def weighed_hopeless(**overrides):
+    spec = Hopeless()
+    settings = settings_for(spec, seconds=None, iterations=64, turns=0, analysis_scale=5.0, **overrides)
+    legal = spec.legal(None, 0)
+    # keep: the command played, here the worse one (never dropped from the race)
+    return legal, weigh(spec, View(0, ("Ann", "Bob"), frozenset({0})), legal, legal[:1], random.Random(2), settings)
+
+
+def test_a_hopeless_position_still_ranks_the_clearly_worse_move_lower():
+    """Every command loses (chance 0), yet the one that loses by more is the worse move: the
+    margin breaks the tie, so a player who is far behind is still judged on what they do."""
+    (one, two), weighed = weighed_hopeless()
+    assert all(w.mean == 0 and set(w.rewards) == {0.0} for w in weighed)
+    best, loss = judge(weighed, one)
+    assert best.command == two and loss > 5
+    best, loss = judge(weighed, two)
+    assert best.command == two and loss == 0
+    # without the tie-break the two are alike, and calling 1 costs nothing
+    _legal, flat = weighed_hopeless(tie_break=0.0)
+    assert judge(flat, one) == (next(w for w in flat if w.command == one), 0.0)
+
+
+def test_the_chance_reported_is_the_playouts_share_of_the_win():
+    """Played to the end, each deal's reward is the seat's share of the win (here 0 or 1), and
+    the chance is their mean; the judged value adds the margin in the fitted scale."""
+    spec = Toss()
+    legal = spec.legal(None, 0)
+    settings = settings_for(spec, seconds=None, iterations=40, turns=0, analysis_scale=1.0, tie_break=0.5)
+    weighed = weigh(spec, View(0, ("Ann", "Bob"), frozenset({0})), legal, legal[:1], random.Random(3), settings)
+    for w in weighed:
+        assert set(w.rewards) <= {0.0, 1.0} and 0 < w.mean < 1
+        assert w.mean == pytest.approx(sum(w.rewards) / len(w.rewards))
+        # the coin's winner leads by 1: a margin of ±1 scale
+        assert w.margins == tuple(1.0 if r else -1.0 for r in w.rewards)
+        assert w.values == pytest.approx([r + 0.5 * m for r, m in zip(w.rewards, w.margins)])
+
+
+def test_the_analysis_judges_by_the_fitted_scale_and_the_expert_by_its_own():
+    """A position judged before the end: the analysis's chance is the logistic of the lead in
+    the game's fitted ``analysis_scale``; the expert's own race keeps the game's scale."""
+
+    class Ahead(Nudge):
+        def sample(self, view, rng):
+            return {"nudge": 1.0, "called": None}
+
+    spec = Ahead()
+    legal = spec.legal(None, 0)
+    settings = settings_for(spec, seconds=None, iterations=8, turns=0, analysis_scale=2.0)
+    weighed = weigh(spec, View(0, ("Ann", "Bob"), frozenset({0})), legal, legal[:1], random.Random(3), settings)
+    called_two = next(w for w in weighed if w.command == legal[1])
+    assert called_two.mean == pytest.approx(1 / (1 + math.exp(-1.0 / 2.0)))
+    expert = ExpertBot(spec, seconds=None, iterations=8, turns=0, analysis_scale=2.0)
+    expert.choose(View(0, ("Ann", "Bob"), frozenset({0})), legal, random.Random(3))
+    means = {command: mean for command, _deals, mean in expert.last.choices}
+    assert means[legal[1]] == pytest.approx(1 / (1 + math.exp(-1.0 / spec.estimate_scale)))
+
+
+def test_the_best_of_many_must_beat_the_played_move_by_more():
+    assert prefer(2) == PREFER
+    assert PREFER < prefer(3) < prefer(12)
+    assert prefer(12) == pytest.approx(2.5, abs=0.1)

@@ -4,27 +4,46 @@ For every decision of a finished game (a move whose seat had more than one legal
 forced move is no decision and is not judged) the expert's race (``search.weigh``) runs at the
 position from the mover's view at that moment — what that seat saw, its legal commands, and
 hidden cards dealt by the game's ``sample`` from that view, never the real ones — for
-``seconds`` (or ``iterations``) per position. Every command weighed gets the mover's chance of
-winning (its mean share of the win over the deals, in percent). When the legal list is long the
-race weighs the game's bot's choice and the best of the rest at a glance (``Settings.candidates``,
-12 by default) and always the command played: "best" is the best of those.
+``seconds`` (or ``iterations``) per position. When the legal list is long the race weighs the
+game's bot's choice and the best of the rest at a glance (``Settings.candidates``, 12 by
+default) and always the command played. On each deal a command gets:
 
-- **Best, played, loss.** ``chance_after`` is the played command's chance; ``chance_before`` the
-  best command's — but only when it beats the played one clearly (by ``PREFER`` standard errors of
-  their paired difference over the same deals, as the expert itself departs from its bot's
-  choice), else the played one's: a move is not called wrong on noise. The loss is the difference.
-- **Verdict.** A loss of at least 5 points of winning chance is an *inaccuracy*, 10 a *mistake*,
-  20 a *blunder* (``THRESHOLDS``).
+- **its chance**, the mover's share of the win: at the end of the game if the playout gets
+  there, else ``1 / (1 + e^(−lead / s))`` of the mover's lead over its best rival by the game's
+  estimate, ``s`` being the game's ``analysis_scale`` (its ``expert`` settings), fitted on games
+  of its bot by tests/fit_scale.py (Platt scaling) so that the chances are calibrated: of the
+  positions rated 70%, the player wins about 70 in 100 if both play on as the bot would
+  (tests/benchmark.py --parts analysis measures it). A command's chance is the mean over the
+  deals, in percent.
+- **its judged value**, the chance with the margin as a tie-break: ``chance + tie_break ·
+  lead / s`` (``Settings.tie_break``, 0.5: half a point of chance for each hundredth of the
+  scale, 50 for a whole one), the lead at the end of the playout, not clipped. Far behind (or far ahead), every
+  command has the same chance, 0 (or 100), and the margin alone tells a move that loses by
+  little from one that throws the rest away: without it, a player who fell behind early would
+  be "accurate" whatever they did. The race drops commands on this value.
+
+Then:
+
+- **Best, played, loss.** The best command is the one of the highest value among those with no
+  lower chance than the command played (a move is never called wrong for keeping more chance of
+  winning). It counts as better only when it beats the played one clearly, by ``prefer(k)``
+  standard errors of their paired difference over the same deals, ``k`` being the commands
+  weighed: 1.5 for two, more for more (Bonferroni: the best of twelve noisy estimates is ahead
+  of the played one by chance alone far more often than one rival is), else the played one is
+  the best. ``chance_before`` is the best command's chance, ``chance_after`` the played one's,
+  and the **loss** the difference of their values in points (at least the chance lost).
+- **Verdict.** A loss of at least 5 points is an *inaccuracy*, 10 a *mistake*, 20 a *blunder*
+  (``THRESHOLDS``).
 - **Accuracy** of a player, 0–100: the mean over their decisions of Lichess's move accuracy
   ``103.1668 · e^(−0.04354 · loss) − 3.1669`` (clamped to 0–100): 100 for no loss, about 79 for
   5 points, 63 for 10, 39 for 20. None for a player who made no decision.
-- **Skill and luck**, per player, in points, from their own view only. Skill is the sum of
-  ``chance_after − chance_before`` over their decisions (what their choices cost: 0 at best).
-  Luck is the rest of the way: the change from the chance after each of their decisions to the
-  chance at their next one (the cards drawn, dealt and turned, and the others' moves, neither of
-  which they chose), and from the last one to the result (100 for a win, a share for a shared
-  win, 0 for a loss). So ``start + skill + luck = result``, ``start`` being the chance at their
-  first decision.
+- **Skill and luck**, per player, in points of chance, from their own view only. Skill is the
+  sum of ``chance_after − chance_before`` over their decisions (what their choices cost: 0 at
+  best). Luck is the rest of the way: the change from the chance after each of their decisions
+  to the chance at their next one (the cards drawn, dealt and turned, and the others' moves,
+  neither of which they chose), and from the last one to the result (100 for a win, a share for
+  a shared win, 0 for a loss). So ``start + skill + luck = result``, ``start`` being the chance
+  at their first decision.
 
 Deterministic given ``seed`` with an ``iterations`` budget (each position has its own random
 numbers, ``Random(f"{seed}:{move}")``); with a ``seconds`` budget the deals are the same ones in
@@ -36,18 +55,20 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
 from typing import Any, Callable, Sequence
 
 from .errors import RulesError
-from .search import paired, settings_for, weigh
+from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 1
+VERSION = 2
 """Changes whenever the same game would be judged differently: kept analyses of another
 version are not shown."""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 """A loss of at least this many points of winning chance earns the verdict (the first met)."""
 PREFER = 1.5
-"""The best command must beat the played one by this many standard errors to count as better."""
+"""The best command must beat the played one by this many standard errors to count as better,
+when it is the only other one weighed (``prefer``: more for more)."""
 TURNING_POINTS = 5
 """The most costly decisions told, at most (those with a verdict), and as many swings of luck."""
 SWING = 20.0
@@ -86,10 +107,9 @@ class Decision:
     chance_after: float
     legal: int
     choices: tuple[tuple[str, float, int], ...] = ()
-
-    @property
-    def loss(self) -> float:
-        return max(0.0, self.chance_before - self.chance_after)
+    loss: float = 0.0
+    """What the move cost, in points of judged value: the chance lost, and the margin lost as
+    a tie-break (see the module's docstring); at least ``chance_before − chance_after``."""
 
     @property
     def verdict(self) -> str | None:
@@ -179,8 +199,10 @@ class Analysis:
         points: list[tuple[int, str]] = []
         costly = sorted((d for d in self.decisions if d.verdict), key=lambda d: -d.loss)[:TURNING_POINTS]
         for d in costly:
+            # a loss mostly of the margin (where the chances are alike) is told as such
+            margin = " and a better score" if d.chance_before - d.chance_after < d.loss / 2 else ""
             points.append((d.number, f"Move {d.number}: {self.names[d.seat]} played {d.played!r} ({d.verdict}); "
-                                     f"{d.best!r} kept {d.chance_before:.0f}% against {d.chance_after:.0f}%."))
+                                     f"{d.best!r} kept {d.chance_before:.0f}% against {d.chance_after:.0f}%{margin}."))
         swings = []
         for seat in range(len(self.names)):
             own = [d for d in self.decisions if d.seat == seat]
@@ -265,18 +287,38 @@ def analyse(replay: Any, seconds: float | None = None, *, iterations: int | None
                     players, series, turns, VERSION, seed, time.perf_counter() - started)
 
 
-def _decision(number: int, played: Any, weighed: Sequence[Any], legal: int,
-              format: Callable[[Any], str]) -> Decision:
-    mine = next(w for w in weighed if w.command == played.command)
+def prefer(weighed: int) -> float:
+    """The standard errors by which the best of ``weighed`` commands must beat the played one:
+    ``PREFER`` for one other command, more for more (Bonferroni: the best of many looks better
+    than it is by chance alone, and a move is not called wrong on noise)."""
+    if weighed <= 2:
+        return PREFER
+    return NormalDist().inv_cdf(1 - (1 - NormalDist().cdf(PREFER)) / (weighed - 1))
+
+
+def judge(weighed: Sequence[Weighed], played: Any) -> tuple[Weighed, float]:
+    """The best of the commands ``weigh`` weighed, by the mover's judged value (its chance of
+    winning, the margin breaking ties) among those with no lower chance than ``played``, and
+    what playing ``played`` lost against it in points (0, and the played one itself as the best,
+    unless the best is clearly better: ``prefer``)."""
+    mine = next(w for w in weighed if w.command == played)
     racing = [w for w in weighed if not w.out] or list(weighed)
-    best = max(racing, key=lambda w: (w.mean, w is mine))
+    rivals = [w for w in racing if w.mean >= mine.mean]
+    best = max(rivals, key=lambda w: (w.value, w is mine))
     if best is not mine:
-        diff, error = paired(best.rewards, mine.rewards)
-        if not (diff > 0 and diff > PREFER * error):
-            best = mine
+        diff, error = paired(best.values, mine.values)
+        if diff > 0 and diff > prefer(len(weighed)) * error:
+            return best, 100 * max(diff, best.mean - mine.mean)
+    return mine, 0.0
+
+
+def _decision(number: int, played: Any, weighed: Sequence[Weighed], legal: int,
+              format: Callable[[Any], str]) -> Decision:
+    best, loss = judge(weighed, played.command)
+    mine = next(w for w in weighed if w.command == played.command)
     choices = tuple((format(w.command), round(100 * w.mean, 2), len(w.rewards)) for w in weighed)
     return Decision(number, played.seat, played.text, played.text if best is mine else format(best.command),
-                    100 * best.mean, 100 * mine.mean, legal, choices)
+                    100 * best.mean, 100 * mine.mean, legal, choices, loss)
 
 
 def _player(seat: int, name: str, own: Sequence[Decision], result: float) -> Player:
@@ -309,4 +351,4 @@ def _series(decisions: Sequence[Decision], seats: int, moves: int,
 
 
 __all__ = ["Analysis", "Decision", "NotFinished", "Player", "Stopped", "THRESHOLDS", "VERSION", "analyse",
-           "decisions_of", "move_accuracy", "verdict"]
+           "decisions_of", "judge", "move_accuracy", "prefer", "verdict"]

@@ -103,6 +103,16 @@ class Settings:
     searched like the expert's own seat (plain single-observer ISMCTS)."""
     playout: str | None = None
     """The bot level that plays past the tree; None: the game's own bot (``best_bot``)."""
+    analysis_scale: float | None = None
+    """The scale of the logistic when the search judges for the analysis (``weigh``): fitted
+    per game on games of its bot (tests/fit_scale.py), so that the chances it gives are
+    calibrated. None: the expert's own scale. The expert's play keeps its own (a change of
+    scale changes its races, unmeasured)."""
+    tie_break: float = 0.5
+    """Judging only: the weight of the margin in a deal's judged value, ``share + tie_break ·
+    lead / scale``, so that where every command wins (or loses) alike, the one that wins (or
+    loses) by more still counts as better. Linear, not clipped: far behind, a lead of −20
+    scales against −19 is what tells a good move from a bad one."""
 
     def but(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -141,11 +151,12 @@ class _Node:
 class _Candidate:
     """A command in the race at the root: its rewards deal by deal, and its subtree."""
 
-    __slots__ = ("command", "rewards", "node", "out")
+    __slots__ = ("command", "rewards", "margins", "node", "out")
 
     def __init__(self, command: Command, seat: int) -> None:
         self.command = command
         self.rewards: list[float] = []
+        self.margins: list[float] = []  # judging only (``weigh``): the seat's lead at each deal's end
         self.node = _Node(command, seat)
         self.out = False
 
@@ -206,6 +217,16 @@ class Weighed:
     rewards: tuple[float, ...]
     out: bool
     """Dropped from the race: clearly worse than the leader (its rewards stop there)."""
+    margins: tuple[float, ...] = ()
+    """The seat's lead over its best rival at the end of each deal's playout (the final scores
+    at a finished game, else the estimate), in units of the judging scale."""
+    values: tuple[float, ...] = ()
+    """The judged value on each deal: the reward with the margin as a tie-break
+    (``Settings.tie_break``); what the race of ``weigh`` is run on."""
+
+    @property
+    def value(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else 0.0
 
     @property
     def mean(self) -> float:
@@ -217,15 +238,16 @@ def weigh(spec: Any, view: View, legal: Sequence[Command], keep: Sequence[Comman
     """The expert's race at ``view`` (what the seat sees, nothing more) run to its budget for
     judging rather than playing (the analysis of a finished game): the commands ``run`` would
     weigh, and ``keep`` (the command played) which is never dropped, best first."""
-    field = _Search(spec, settings, view, legal, rng).weigh(keep)
-    return [Weighed(c.command, tuple(c.rewards), c.out) for c in field]
+    search = _Search(spec, settings, view, legal, rng, judging=True)
+    field = search.weigh(keep)
+    return [Weighed(c.command, tuple(c.rewards), c.out, tuple(c.margins), tuple(search.values(c))) for c in field]
 
 
 class _Search:
     """One decision of the expert."""
 
     def __init__(self, spec: Any, settings: Settings, view: View, legal: Sequence[Command],
-                 rng: random.Random) -> None:
+                 rng: random.Random, judging: bool = False) -> None:
         if view.seat is None:
             raise ValueError("the expert plays a seat: a spectator has no commands")
         self.started = time.perf_counter()
@@ -242,6 +264,10 @@ class _Search:
         self.estimate: Callable[[Any], Sequence[float]] | None = (
             getattr(spec, "estimate", None) or getattr(spec, "scores", None))
         self.scale: float | None = getattr(spec, "estimate_scale", None)
+        self.judging = judging
+        if judging and settings.analysis_scale is not None:
+            self.scale = settings.analysis_scale
+        self._lead = 0.0  # judging: the expert's lead at the end of the last playout
         self._lead_total = 0.0
         self._lead_count = 0
         self.iterations = 0
@@ -290,7 +316,7 @@ class _Search:
             self._round(racing)
             self._drop_losers()
         self.elapsed = time.perf_counter() - self.started
-        return sorted(self.field, key=lambda c: (not c.out, c.mean), reverse=True)
+        return sorted(self.field, key=lambda c: (not c.out, self._mean(c)), reverse=True)
 
     def _round(self, racing: Sequence[_Candidate]) -> None:
         """One batch of deals, every command in ``racing`` tried on each (until the budget)."""
@@ -306,6 +332,8 @@ class _Search:
                     self.iterations -= 1  # left unfinished: it counts for nothing
                     return
                 candidate.rewards.append(reward)
+                if self.judging:
+                    candidate.margins.append(self._lead)
 
     def _out_of_time(self) -> bool:
         settings = self.settings
@@ -337,17 +365,29 @@ class _Search:
         values = self.estimate(after)  # type: ignore[misc]
         return values[self.me] - max(v for s, v in enumerate(values) if s != self.me)
 
+    def values(self, candidate: _Candidate) -> list[float]:
+        """What the race compares deal by deal: the rewards, or when judging the judged values
+        (the reward with the margin as a tie-break)."""
+        if not self.judging:
+            return candidate.rewards
+        weight = self.settings.tie_break
+        return [r + weight * m for r, m in zip(candidate.rewards, candidate.margins)]
+
+    def _mean(self, candidate: _Candidate) -> float:
+        values = self.values(candidate)
+        return sum(values) / len(values) if values else 0.0
+
     def _drop_losers(self) -> None:
         settings = self.settings
         racing = [c for c in self.field if not c.out]
-        leader = max(racing, key=lambda c: c.mean)
+        leader = max(racing, key=self._mean)
         bot = self.field[0]
         if not bot.out and leader is not bot and self._no_better(leader, bot):
             leader = bot  # the leader is no real gain on the bot's choice: measure against that
         for candidate in racing:
             if candidate is leader or candidate.command in self.keep or len(candidate.rewards) < 2 * settings.batch:
                 continue
-            diff, error = paired(leader.rewards, candidate.rewards)
+            diff, error = paired(self.values(leader), self.values(candidate))
             if diff > settings.drop * error and diff > 0:
                 candidate.out = True
             elif candidate is not bot and self._no_better(candidate, leader):
@@ -361,7 +401,7 @@ class _Search:
         settings = self.settings
         if min(len(candidate.rewards), len(than.rewards)) < 4 * settings.batch:
             return False
-        diff, error = paired(candidate.rewards, than.rewards)
+        diff, error = paired(self.values(candidate), self.values(than))
         return diff + settings.drop * error < settings.indifference
 
     def _decision(self) -> _Candidate:
@@ -486,9 +526,23 @@ class _Search:
             spec.apply(state, seat, self._policy(state, seat, legal, rng))
             self.playout_commands += 1
         outcome = spec.outcome(state)
+        if self.judging:
+            self._lead = self._margin(state, outcome)
         if outcome is not None:
             return _shares(outcome.winners, self.players)
         return self._judge(state)
+
+    def _margin(self, state: Any, outcome: Any) -> float:
+        """The expert's lead over its best rival, by the final scores or else the estimate, in
+        units of the scale (0 when there is nothing to measure it by)."""
+        if outcome is not None:
+            values: Sequence[float] = outcome.scores
+        elif self.estimate is not None:
+            values = self.estimate(state)
+        else:
+            return 0.0
+        lead = values[self.me] - max(v for s, v in enumerate(values) if s != self.me)
+        return lead / (self.scale or max(1.0, self._lead_total / max(1, self._lead_count)))
 
     def _judge(self, state: Any) -> list[float]:
         """Each seat's chance of winning, from its lead over its best rival by the estimate."""

@@ -193,7 +193,9 @@ class PropertySpec:
     longest = 1405
     # the expert plays six turns out before judging: what a play does shows over the next few
     # rents and purchases (two turns won 55 of 100 games against the bot, six won 65)
-    expert = {"turns": 6}
+    # analysis_scale: the estimate's lead that makes a win e times as likely as a loss, fitted
+    # on 30 games of the bot (tests/fit_scale.py --games 30) so that the analysis's chances are calibrated
+    expert = {"turns": 6, "analysis_scale": 92.0}
     # legal lists one purchase per mix of unit values that pays no more than it must; check
     # also takes any other hand-over of enough units (which king is given does not matter)
     partial_legal = (Buy,)
