@@ -55,10 +55,13 @@ def keys_of(screen: Screen) -> list[KeyRow]:
                     if isinstance(binding, Binding) and binding.description and binding.priority == priority:
                         tried += [(key.strip(), node, binding) for key in binding.key.split(",") if key.strip()]
     # a key means the first binding that acts on it now: Textual passes a key over a binding whose
-    # check_action says no (the saves list's Enter resumes, in the trash it restores); a key that
-    # nothing takes now means its first binding, listed "not now"
+    # check_action says no (the saves list's Enter resumes, in the trash it restores). The first
+    # binding of a key is listed too, "not now" when another acts instead (Abundance's 1-4 choose
+    # a pile, and type a bid during an auction)
+    first: dict[str, tuple[Widget, Binding]] = {}
     meaning: dict[str, tuple[Widget, Binding]] = {}
     for key, node, binding in tried:
+        first.setdefault(key, (node, binding))
         if key not in meaning and node in chain and _state(app, node, binding):
             meaning[key] = (node, binding)
     for key, node, binding in tried:
@@ -67,7 +70,8 @@ def keys_of(screen: Screen) -> list[KeyRow]:
     summed: set[tuple[str, str]] = set()
     seen: set[int] = set()
     for _key, node, binding in tried:
-        keys = [key.strip() for key in binding.key.split(",") if meaning.get(key.strip()) == (node, binding)]
+        keys = [key.strip() for key in binding.key.split(",")
+                if (node, binding) in (meaning.get(key.strip()), first.get(key.strip()))]
         if not keys or id(binding) in seen:
             continue
         seen.add(id(binding))

@@ -291,7 +291,8 @@ def enter_means(app) -> str:
     """What the keys page (F1) says Enter does on the saves screen as it is now."""
     from cardtable.screens.rules import keys_of
 
-    return next(description for keys, description, _note in keys_of(app.screen) if {"enter", "⏎"} & set(keys.lower().split()))
+    return next(description for keys, description, note in keys_of(app.screen)
+                if {"enter", "⏎"} & set(keys.lower().split()) and not note)
 
 
 # -- the trash ----------------------------------------------------------------------------------
