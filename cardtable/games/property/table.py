@@ -166,8 +166,11 @@ class PropertyTable(TableScreen):
         widget.update(text)
 
     def seat_labels(self) -> list[Text]:
-        """The scoreboard names each seat beside its initials in the grid's colour: the grid's key."""
-        return [Text.assemble((self.initials[seat], self.grid.seat_style(seat)), f" {name}")
+        """The scoreboard names each seat beside its initials in the grid's colour: the grid's key
+        (plain while the grid is not mounted: a results screen can fill its scores first)."""
+        grids = self.query("#grid").results(PropertyGrid)
+        grid = next(grids, None)
+        return [Text.assemble((self.initials[seat], grid.seat_style(seat) if grid else ""), f" {name}")
                 for seat, name in enumerate(self.match.names)]
 
     def _show_legend(self) -> None:
