@@ -151,3 +151,10 @@ def one_bot_move_from_the_end(game: str) -> "Match":
                 match.submit(seat, command)
             return match
     raise AssertionError(f"no seed where the bot makes the last move of {game}")
+
+
+def drawn(screen) -> bool:
+    """No frame of ``screen``'s is on its way (cardtable.frames): what it shows is what it holds.
+    A snapshot taken while a frame is due would catch a layout half-way."""
+    timer = screen.__dict__.get("_frame_timer")
+    return timer is None or not timer.due

@@ -18,6 +18,7 @@ from cardtable.settings import Settings
 from rules.core import Match, Replay, Seat
 
 from game_helpers import play_bot
+from pilot_helpers import drawn, settle
 
 SIZES = [(80, 24), (120, 40)]
 SEED = 7
@@ -40,7 +41,7 @@ def test_replay_as_a_player_saw_it(snap_compare, tmp_path, size):
     async def to_move_12_as_ann(pilot):
         await pilot.press(*["right"] * 12, "1")
         pilot.app.clear_notifications()
-        await pilot.pause()
+        await settle(pilot, lambda: drawn(pilot.app.screen))
 
     app = app_with(tmp_path, replay=Replay.of(finished()))
     assert snap_compare(app, terminal_size=size, run_before=to_move_12_as_ann)

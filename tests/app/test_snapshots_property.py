@@ -18,6 +18,7 @@ from cardtable.app import CardtableApp
 from cardtable.store import SaveStore
 from cardtable.settings import Settings
 from game_helpers import bot_choice
+from pilot_helpers import drawn, settle
 
 SIZES = [(80, 24), (120, 40)]
 SEED, PLIES = 7, 63
@@ -41,7 +42,7 @@ async def select_pair(pilot) -> None:
     for card in PAIR:
         await pilot.press("home", *["right"] * hand.cards.index(card), "space")
     await pilot.press("up", "up", "up")  # the 9♣ is wild: up the column to Cleo's 5·4
-    await pilot.pause()
+    await settle(pilot, lambda: drawn(table))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
