@@ -81,3 +81,26 @@ def in_symbols(text: str) -> str:
         return parse_card(f"{found.group(1)}{found.group(2)}").symbol
 
     return _CARD_WORD.sub(symbol, text)
+
+
+def played_until(match, done):
+    """``match`` played on by random commands (each move's randomness from its number) until
+    ``done(match)``; returns it."""
+    import random
+
+    from rules.core.baseline import RandomBot
+
+    while not done(match):
+        seat = min(match.awaiting)
+        match.submit(seat, RandomBot().choose(None, match.legal(seat), random.Random(len(match.history))))
+    return match
+
+
+def loads_without(match, field: str):
+    """``match`` saved with ``field`` missing from its snapshot (a save from before the field),
+    loaded again: the replay of its moves must rebuild it."""
+    import rules
+
+    data = match.to_json()
+    del data["snapshot"][field]
+    return rules.load_match(data)
