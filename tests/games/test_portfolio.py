@@ -729,6 +729,17 @@ def test_json_round_trip_keeps_every_detail():
         SPEC.from_json({**data, "phase": "lunch"})
 
 
+def test_a_position_written_by_hand_may_leave_out_what_has_a_default():
+    """Two decks and an empty bank unless said (a hand-written position, as this file's tables)."""
+    state = SPEC.setup(["Ann", "Bob"], None, 1)
+    data = SPEC.to_json(state)
+    assert (data["decks"], data["bank"]) == (2, 0)
+    short = {key: value for key, value in data.items() if key not in ("decks", "bank")}
+    assert SPEC.from_json(short) == state
+    with pytest.raises(RulesError, match="pid is P1, P2"):
+        SPEC.from_json({**data, "portfolios": [{"pid": "Q1", "owner": 0, "cards": ["2H", "3H", "4H"]}]})
+
+
 def test_turn_counts_turns_begun_and_conserved_holds_through_a_game():
     state = SPEC.setup(["Ann", "Bob", "Cat"], None, seed=9)
     conserved = SPEC.conserved(state)
