@@ -157,4 +157,5 @@ def drawn(screen) -> bool:
     """No frame of ``screen``'s is on its way (cardtable.frames): what it shows is what it holds.
     A snapshot taken while a frame is due would catch a layout half-way."""
     timer = screen.__dict__.get("_frame_timer")
-    return timer is None or not timer.due
+    # nor a callback "after refresh" waiting (a board fitted to its room once drawn)
+    return (timer is None or not timer.due) and not getattr(screen, "_callbacks", None)
