@@ -54,8 +54,8 @@ def play_game(
     names = [f"{level} {seat + 1}" for seat, level in enumerate(levels)]
     state = spec.setup(names, options, seed)
     # one generator for the bots' whole game, seeded once from the game's seed: seeding one per
-    # command (random.Random(str) hashes the string with SHA-512) was a fifth to a quarter of random play's
-    # time. The game's own draws are chance(seed, counter) in its rules, untouched by this.
+    # command (random.Random(str) hashes the string with SHA-512) was a fifth to a quarter of
+    # random play's time. The game's own draws, chance(seed, counter) in its rules, are untouched.
     rng = chance(seed, "bot")
     commands = 0
     moves = [0] * len(levels)
