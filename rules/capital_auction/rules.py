@@ -25,7 +25,7 @@ from rules.core.listing import Listing, MadeWhenRead
 from rules.core.piles import deal, shuffled
 from rules.core.words import Sentence, join_names, player, players, plural, say, winners_sentence
 
-from .cards import CARDS, CONNECTION, Capital, Investment, ToolKind, by_value, total, values_of
+from .cards import CARDS, CONNECTION, Capital, Investment, Tool, ToolKind, by_value, total, values_of
 from .commands import Bid, Command, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take
 from .events import (
     AuctionOpened, AuctionWon, BidMade, Cancelled, CapitalDiscarded, CapitalTaken, Declined, Drew,
@@ -69,6 +69,7 @@ def effect_of(key: str) -> str:
 
 # a Capital card's value, and (value, copy), read in C: its kind is its value
 _VALUE, _VALUE_COPY = attrgetter("kind"), attrgetter("kind", "copy")
+_COPY = attrgetter("copy")
 
 
 def _pick(cards: Sequence[Capital], values: Iterable[int]) -> list[Capital] | None:
@@ -357,16 +358,20 @@ def _other_player(state: CapitalAuctionState, seat: int, other: int | None, tool
     return other
 
 
-def _whose(state: CapitalAuctionState, owner: int) -> Sentence:
-    return say("{}'s", player(state.names, owner))
+def _whose(state: CapitalAuctionState, seat: int, owner: int) -> Sentence:
+    """"Your" to ``seat`` for its own portfolio, else "Bob's"."""
+    return Sentence("Your") if owner == seat else say("{}'s", player(state.names, owner))
 
 
-def _card_of(state: CapitalAuctionState, owner: int, position: int, whose: str) -> Slot:
+def _card_of(state: CapitalAuctionState, seat: int, owner: int, position: int) -> Slot:
+    """The card at ``position`` in ``owner``'s portfolio, named by ``seat``; the words of a
+    refusal are written only for a refusal (a Tool's check asks this at every play)."""
     portfolio = state.portfolios[owner]
     if not portfolio:
-        raise IllegalCommand(say("{} portfolio is empty.", whose))
+        raise IllegalCommand(say("{} portfolio is empty.", _whose(state, seat, owner)))
     if not 1 <= position <= len(portfolio):
-        raise IllegalCommand(say("{} portfolio has cards 1 to {}, not {}.", whose, len(portfolio), position))
+        raise IllegalCommand(say("{} portfolio has cards 1 to {}, not {}.", _whose(state, seat, owner),
+                                 len(portfolio), position))
     return portfolio[position - 1]
 
 
@@ -400,14 +405,14 @@ def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolvin
                                  "(a player and the card's place).")
         # any portfolio, the player's own too: it shows them nothing new, but the card allows it
         owner = seat if play.player == seat else _other_player(state, seat, play.player, name)
-        whose = Sentence("Your") if owner == seat else _whose(state, owner)
-        slot = _card_of(state, owner, play.card, whose)
+        slot = _card_of(state, seat, owner, play.card)
         if slot.up:
-            raise IllegalCommand(say("{} card {} lies face up: there is nothing to look at.", whose, play.card))
+            raise IllegalCommand(say("{} card {} lies face up: there is nothing to look at.",
+                                     _whose(state, seat, owner), play.card))
         return {"slot": slot, "owner": owner, "position": play.card}
     if effect in ("press", "cover-up", "write-off"):
         _refuse_extra(play, {"own"}, kind)
-        slot = _card_of(state, seat, play.own, "Your")
+        slot = _card_of(state, seat, seat, play.own)
         if effect == "press" and slot.up:
             raise IllegalCommand(f"Your card {play.own} is already face up.")
         if effect == "cover-up" and not slot.up:
@@ -416,13 +421,13 @@ def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolvin
     if effect in ("audit", "takeover"):
         _refuse_extra(play, {"player", "card"}, kind)
         other = _other_player(state, seat, play.player, name)
-        slot = _card_of(state, other, play.card, _whose(state, other))
+        slot = _card_of(state, seat, other, play.card)
         return {"slot": slot, "owner": other, "position": play.card}
     if effect == "merger":
         _refuse_extra(play, {"own", "player", "card"}, kind)
         if not state.portfolios[seat]:
             raise IllegalCommand(f"{name} first gives one of your Investment cards, and you have none.")
-        give = _card_of(state, seat, play.own, "Your")
+        give = _card_of(state, seat, seat, play.own)
         other = _other_player(state, seat, play.player, name)
         them = player(state.names, other)
         if not state.portfolios[other]:
@@ -433,7 +438,7 @@ def validate_targets(state: CapitalAuctionState, seat: int, play: Play, resolvin
         if not play.card:
             raise IllegalCommand(say("Name the card you take from {}: 'tool merger {} {} 1'.", them, play.own,
                                      other + 1))
-        slot = _card_of(state, other, play.card, _whose(state, other))
+        slot = _card_of(state, seat, other, play.card)
         return {"give": give, "other": other, "slot": slot}
     if effect in ("tax", "espionage"):
         _refuse_extra(play, {"player"}, kind)
@@ -816,7 +821,7 @@ class CapitalAuctionGame:
         if not isinstance(command, DiscardTool):
             raise IllegalCommand("Venture Fund: discard one Tool card from your hand first, e.g. "
                                  "'discard audit'.")
-        tool = next((t for t in sorted(state.tools[seat]) if t.kind == command.tool), None)
+        tool = _lowest_tool(state.tools[seat], command.tool)
         if tool is None:
             raise IllegalCommand(f"You hold no {_tool_name(command.tool)} to discard.")
         return tool
@@ -863,7 +868,7 @@ class CapitalAuctionGame:
         if kind.effect == CONNECTION:
             raise IllegalCommand(f"{kind.name} is a reaction: it answers another player's Tool and is "
                                  "never a Tool turn of its own.")
-        tool = next((t for t in sorted(state.tools[seat]) if t.kind == kind.key), None)
+        tool = _lowest_tool(state.tools[seat], kind.key)
         if tool is None:
             raise IllegalCommand(f"You hold no {kind.name}.")
         pay = self._pay(state, seat, kind, command.pay)
@@ -889,7 +894,7 @@ class CapitalAuctionGame:
         if isinstance(command, Decline):
             return None
         kind = connection_kind()
-        tool = next((t for t in sorted(state.tools[seat]) if t.kind == kind.key), None)
+        tool = _lowest_tool(state.tools[seat], kind.key)
         if tool is None:
             raise IllegalCommand(f"You hold no {kind.name}: decline.")
         return tool, self._pay(state, seat, kind, command.pay)
@@ -1093,25 +1098,47 @@ class CapitalAuctionGame:
         return state_from_json(data)
 
 
-_FIELDS = {Bid: {"values": "values"}, Flip: {"lot": str}, React: {"pay": "values"}, Take: {"value": int},
-           DiscardCapital: {"values": "values"}, DiscardTool: {"tool": str},
-           Play: {"tool": str, "player": "seat", "card": int, "own": int, "lot": str, "pay": "values"}}
+def _is_int(value: Any) -> bool:
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _is_values(value: Any) -> bool:
+    if type(value) is tuple:
+        for v in value:  # a loop, not all() over a generator: every bid and payment asks this
+            if type(v) is not int and not _is_int(v):
+                return False
+        return True
+    return isinstance(value, tuple) and all(map(_is_int, value))
+
+
+def _is_seat(value: Any) -> bool:  # a player is named by seat, or not at all
+    return value is None or _is_int(value)
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {
+    Bid: (("values", _is_values),), Flip: (("lot", _is_str),), React: (("pay", _is_values),),
+    Take: (("value", _is_int),), DiscardCapital: (("values", _is_values),), DiscardTool: (("tool", _is_str),),
+    Play: (("tool", _is_str), ("player", _is_seat), ("card", _is_int), ("own", _is_int), ("lot", _is_str),
+           ("pay", _is_values))}
 
 
 def _well_formed(command: Any) -> None:
     """Refuse a command whose fields are not of their kinds (one built by hand, not parsed)."""
     if not isinstance(command, Command):
         raise IllegalCommand(f"{command!r} is not a Capital Auction command.")
-    for name, kind in _FIELDS.get(type(command), {}).items():
+    for name, ok in _FIELDS.get(type(command), ()):
         value = getattr(command, name, None)
-        if kind == "values":
-            ok = isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        elif kind == "seat":  # a player is named by seat, or not at all
-            ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
-        else:
-            ok = isinstance(value, kind) and not isinstance(value, bool)
-        if not ok:
+        if not ok(value):
             raise IllegalCommand(f"{command!r} is not a well-formed command: its {name} is {value!r}.")
+
+
+def _lowest_tool(tools: Iterable[Tool], key: str) -> Tool | None:
+    """The lowest copy of the Tool ``key`` among ``tools`` (the first of them sorted), or None."""
+    return min((tool for tool in tools if tool.kind == key), key=_COPY, default=None)
 
 
 def _tool_name(key: str) -> str:
