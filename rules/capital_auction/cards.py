@@ -16,6 +16,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
@@ -312,13 +313,16 @@ def by_value(cards: Iterable[Capital]) -> list[Capital]:
     return sorted(cards, key=lambda c: (-c.value, c.copy))
 
 
+_VALUE = attrgetter("kind")  # a Capital card's value, read in C (bids are totalled at every command)
+
+
 def values_of(cards: Iterable[Capital]) -> tuple[int, ...]:
     """The values of Capital cards, highest first: ``(5, 3, 1)``."""
-    return tuple(sorted((card.value for card in cards), reverse=True))
+    return tuple(sorted(map(_VALUE, cards), reverse=True))
 
 
 def total(cards: Iterable[Capital]) -> int:
-    return sum(card.value for card in cards)
+    return sum(map(_VALUE, cards))
 
 
 __all__ = [

@@ -111,9 +111,9 @@ def _best_bids(counts: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tu
     """Every total the cards can make, lowest first, and the bid of ``useful_bids`` making each."""
     best: dict[int, tuple[int, ...]] = {0: ()}
     for value, count in sorted(counts, reverse=True):
-        step: dict[int, tuple[int, ...]] = {}
+        step = best.copy()  # none of this value: every bid made so far stands
         for made, cards in best.items():
-            for k in range(count + 1):
+            for k in range(1, count + 1):
                 key = made + k * value
                 bid = cards + (value,) * k
                 old = step.get(key)

@@ -72,7 +72,7 @@ class Listing(_ReadAsList[T]):
     __slots__ = ("_parts", "_lengths", "_length")
 
     def __init__(self, *parts: Sequence[T]) -> None:
-        self._lengths = [len(part) for part in parts]
+        self._lengths = list(map(len, parts))
         self._parts = parts
         self._length = sum(self._lengths)
 

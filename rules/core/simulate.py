@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .bots import get_bot
 from .engine import Outcome, chance
+from .errors import RulesError
 
 
 def limit_of(spec: Any) -> int:
@@ -51,6 +52,7 @@ def play_game(
     run past ``max_commands`` (by default twice the game's longest)."""
     limit = limit_of(spec) if max_commands is None else max_commands
     bots = [get_bot(spec, level) for level in levels]
+    reads_view = [getattr(bot, "reads_view", True) for bot in bots]
     names = [f"{level} {seat + 1}" for seat, level in enumerate(levels)]
     state = spec.setup(names, options, seed)
     # one generator for the bots' whole game, seeded once from the game's seed: seeding one per
@@ -60,21 +62,24 @@ def play_game(
     commands = 0
     moves = [0] * len(levels)
     thinking = [0.0] * len(levels)
-    while (outcome := spec.outcome(state)) is None:
+    # the game awaits nobody once it is over (the contract): its outcome is asked once, at the end
+    while awaiting := spec.awaiting(state):
         if commands >= limit:
             raise NeverEnds(spec, seed, limit, levels)
         # several seats may be awaited at once (sealed bids): each answers in turn, lowest first,
         # seeing only its own view, so the order cannot matter
-        seat = min(spec.awaiting(state))
+        seat = min(awaiting)
         legal = spec.legal(state, seat)
-        bot = bots[seat]
         start = time.perf_counter()
-        view = spec.view(state, seat) if getattr(bot, "reads_view", True) else None
-        command = bot.choose(view, legal, rng)
+        view = spec.view(state, seat) if reads_view[seat] else None
+        command = bots[seat].choose(view, legal, rng)
         thinking[seat] += time.perf_counter() - start
         moves[seat] += 1
         spec.apply(state, seat, command)
         commands += 1
+    outcome = spec.outcome(state)
+    if outcome is None:
+        raise RulesError(f"{spec.name} seed {seed} awaits nobody but is not over")
     return GameResult(outcome, commands, spec.turn(state), tuple(moves), tuple(thinking))
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 import rules
+from rules.core.errors import RulesError
 from rules.core.simulate import play_game, simulate
 
 
@@ -19,3 +20,25 @@ def test_a_seed_plays_the_same_game_alone_or_after_others(game):
     first_three = simulate(spec, levels, 3, seed=0)
     assert after.commands - first_three.commands == alone.commands
     assert after.turns - first_three.turns == alone.turns
+
+
+def test_a_game_that_awaits_nobody_but_is_not_over_is_named():
+    # the harness asks a game's outcome once, when it awaits nobody: a game breaking the contract
+    # (nobody awaited, no outcome) is named rather than counted as ended
+    spec = rules.GAMES["stock-market"]
+
+    class Stuck:
+        name, longest = "stuck", 10
+        bots: dict = {}
+
+        def __getattr__(self, attribute):
+            return getattr(spec, attribute)
+
+        def awaiting(self, state):
+            return frozenset()
+
+        def outcome(self, state):
+            return None
+
+    with pytest.raises(RulesError, match="^stuck seed 2 awaits nobody but is not over$"):
+        play_game(Stuck(), ["random", "random"], 2)
