@@ -109,20 +109,22 @@ def useful_bids(counts: tuple[tuple[int, int], ...], high: int) -> tuple[tuple[i
 @lru_cache(maxsize=4096)  # a hand stays the same while the bids of an auction climb
 def _best_bids(counts: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """Every total the cards can make, lowest first, and the bid of ``useful_bids`` making each."""
-    best: dict[int, tuple[int, ...]] = {0: ()}
+    # each total's best bid so far and its size; a bid is made only where it may be the best
+    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
     for value, count in sorted(counts, reverse=True):
         step = best.copy()  # none of this value: every bid made so far stands
-        for made, cards in best.items():
+        for made, (size, cards) in best.items():
             for k in range(1, count + 1):
                 key = made + k * value
-                bid = cards + (value,) * k
                 old = step.get(key)
                 # fewer cards, then the higher cards (tuples of one length compare card by card)
-                if old is None or len(bid) < len(old) or (len(bid) == len(old) and bid > old):
-                    step[key] = bid
+                if old is None or size + k < old[0]:
+                    step[key] = (size + k, cards + (value,) * k)
+                elif size + k == old[0] and (bid := cards + (value,) * k) > old[1]:
+                    step[key] = (size + k, bid)
         best = step
     totals = tuple(sorted(best))
-    return totals, tuple(best[t] for t in totals)
+    return totals, tuple(best[t][1] for t in totals)
 
 
 @lru_cache(maxsize=4096)
@@ -506,6 +508,7 @@ def _play(play: tuple[str, tuple[int, ...], dict[str, Any]]) -> Play:
 
 
 _PASS = (Pass(),)  # commands are immutable: every legal list may end with the same one
+_DECLINE = Decline()
 
 
 def _face_down_lots(state: CapitalAuctionState) -> list[dict[str, Any]]:
@@ -745,9 +748,9 @@ class CapitalAuctionGame:
         if phase == REACT:
             kind = connection_kind()
             if not can_react(state, seat):
-                return [Decline()]
+                return [_DECLINE]
             pays = _multisets([c.value for c in state.capital[seat]], kind.cost)
-            return [*(React(pay) for pay in pays), Decline()]
+            return [*(React(pay) for pay in pays), _DECLINE]
         pending = state.pending
         if phase == PICK:
             return [Take(v) for v in sorted({c.value for c in state.capital[pending.victim]}, reverse=True)]

@@ -116,8 +116,14 @@ class Pending:
 
     def but(self, **changes: Any) -> Pending:
         """This Pending with ``changes``: ``dataclasses.replace`` without its generic reading of
-        the fields (every answer to a Tool replaces the Pending)."""
-        return Pending(**{**self.__dict__, **changes})
+        the fields (every answer to a Tool replaces the Pending), nor the frozen ``__init__``'s
+        setting of each field in turn: the fields are copied whole (there is no
+        ``__post_init__`` to run)."""
+        if not changes.keys() <= self.__dict__.keys():
+            raise TypeError(f"a Pending has no field {', '.join(changes.keys() - self.__dict__.keys())}")
+        new = object.__new__(Pending)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
 
 
 @dataclass

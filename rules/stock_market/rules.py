@@ -741,7 +741,7 @@ def _sellable(state: StockMarketState, seat: int) -> list[Card]:
     prices = state.prices
     out: list[Card] = []
     named = None  # the face whose copy is already named
-    for card in sorted(state.holdings[seat], key=Card.sort_key):
+    for card in sort_cards(state.holdings[seat]):
         if card.face != named and (allow or card not in bought):
             named = card.face
             if cash is None or cash >= prices[card.suit] * shares(card):
