@@ -466,8 +466,9 @@ class StockMarketGame:
             if not is_court(card) and card.suit not in price_cards:
                 price_cards[card.suit] = card
         # rule 6 and the ruling: everything else, both decks, no jokers, shuffled; 2 cards × 4 each
-        chosen = set(price_cards.values())
-        rest = [card for card in build_deck(2) if card not in chosen]
+        # (by face, a tuple hashed in C: the price cards are the first deck's, copy 0)
+        chosen = {card.face for card in price_cards.values()}
+        rest = [card for card in build_deck(2) if card.copy or card.face not in chosen]
         stock = shuffled(rest, seed, 1)
         first = chance(seed, 2).randrange(n)
         hands: list[list[Card]] = [[] for _ in range(n)]
