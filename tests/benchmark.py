@@ -1210,7 +1210,8 @@ def main() -> None:
                     print(f"simulation {label}: does not end: {f['never_ends']}")
                     continue
                 print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
-                      f"{f['mean_turns']:.1f} turns a game ({args.games} games, CPU time)" + random_goal(label, f["commands_per_s"]))
+                      f"{f['mean_turns']:.1f} turns a game ({args.games} games, CPU time)"
+                      + random_goal(label, f["commands_per_s"]))
     if "expert" in parts:
         print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
     if "analysis" in parts:
