@@ -16,8 +16,8 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
-from operator import attrgetter
 from importlib import resources
+from operator import attrgetter
 from typing import Any, Iterable, Mapping
 
 from rules.core import RulesError
