@@ -55,10 +55,12 @@ def play_game(
     reads_view = [getattr(bot, "reads_view", True) for bot in bots]
     names = [f"{level} {seat + 1}" for seat, level in enumerate(levels)]
     state = spec.setup(names, options, seed)
-    # one generator for the bots' whole game, seeded once from the game's seed: seeding one per
+    # one generator per bot for the whole game, seeded once from the game's seed: seeding one per
     # command (random.Random(str) hashes the string with SHA-512) was a fifth to a quarter of
-    # random play's time. The game's own draws, chance(seed, counter) in its rules, are untouched.
-    rng = chance(seed, "bot")
+    # random play's time. One per seat, so that how many draws a bot makes (which may follow its
+    # hidden hand) never shifts another bot's. The game's own draws, chance(seed, counter) in its
+    # rules, are untouched.
+    rngs = [chance(seed, f"bot/seat {seat}") for seat in range(len(levels))]
     commands = 0
     moves = [0] * len(levels)
     thinking = [0.0] * len(levels)
@@ -72,7 +74,7 @@ def play_game(
         legal = spec.legal(state, seat)
         start = time.perf_counter()
         view = spec.view(state, seat) if reads_view[seat] else None
-        command = bots[seat].choose(view, legal, rng)
+        command = bots[seat].choose(view, legal, rngs[seat])
         thinking[seat] += time.perf_counter() - start
         moves[seat] += 1
         spec.apply(state, seat, command)

@@ -76,10 +76,11 @@ def test_both_bots_are_registered():
 def test_the_bot_beats_two_random_players_in_1000_three_player_games():
     # over 1,000 games: the bot wins about 76%, and 300 games (±2.5% at one standard error)
     # fall on either side of the standard by the seeds' luck alone: seeds 0-299 won 232 with the
-    # bots' draws of one generator per command, 224 with one per game (seeds 0-999: 769, 753.5)
+    # bots' draws of one generator per command, 224 with one per game, 233 with one per seat
+    # (seeds 0-999: 769, 753.5, 762)
     summary = simulate(SPEC, ["bot", "random", "random"], 1000, seed=0)
     assert summary.games == 1000
-    assert summary.shares[0] >= 0.75, summary.shares  # 753.5 of 1000 (seeds 0-999)
+    assert summary.shares[0] >= 0.75, summary.shares  # 762 of 1000 (seeds 0-999)
 
 
 def test_the_bot_beats_one_random_player_in_300_two_player_games():
