@@ -895,3 +895,59 @@ def test_a_tie_in_the_cut_is_drawn_again_from_a_fresh_shuffle():
     # the next chance the game draws on (the set-up drew on the ones before it)
     assert data["counter"] == 3
     assert data["hands"][4] == ["AH", "6H", "3D", "2D", "5C"]  # drawn until both colours
+
+
+# -- what the second mutation run showed untested -------------------------------------------------
+
+@pytest.mark.parametrize("bankruptcies", [1, 2, 3])
+def test_the_game_may_end_at_the_first_second_or_third_bankruptcy(bankruptcies):
+    # the rule text: the game ends at the first bankruptcy, or "for a longer game … until two
+    # or, if desired, three players are bankrupt"
+    state = SPEC.setup(["A", "B", "C", "D"], {"bankruptcies": bankruptcies}, 1)
+    assert state.options["bankruptcies"] == bankruptcies
+
+
+@pytest.mark.parametrize("bankruptcies", [0, 4])
+def test_no_other_count_of_bankruptcies_ends_the_game(bankruptcies):
+    with pytest.raises(RulesError, match="bankruptcies takes one of 1, 2, 3"):
+        SPEC.setup(["A", "B", "C", "D"], {"bankruptcies": bankruptcies}, 1)
+
+
+def test_tied_players_draw_again_from_the_rest_of_the_deck_until_it_runs_out(monkeypatch):
+    """The cut reshuffles only when the deck holds fewer cards than there are tied players: a
+    deck rigged so that every draw of two ties serves twenty rounds, the last one from its last
+    two cards, and only the twenty-first comes from a fresh shuffle."""
+    import rules.property.rules as property_rules
+
+    real = property_rules.shuffled
+    by_rank = sorted(number_deck(), key=lambda card: card.rank)  # each two cards in a row tie
+    cut_shuffles = []
+
+    def rigged(cards, seed, counter):
+        cards = list(cards)
+        if len(cards) == 40 and not cut_shuffles:
+            cut_shuffles.append(counter)
+            return list(by_rank)  # listed top first: seat 0 takes by_rank[0], seat 1 by_rank[1], …
+        return real(cards, seed, counter)
+
+    monkeypatch.setattr(property_rules, "shuffled", rigged)
+    state = SPEC.setup(["A", "B"], None, 1)
+    assert [card for draw in state.cut[:20] for _, card in draw] == by_rank
+    assert len(state.cut) > 20  # the twentieth round tied as well: drawn again from a new shuffle
+
+
+def test_a_stock_that_runs_out_mid_draw_shows_both_draws_around_the_remake():
+    # Ann keeps 7♥ and needs a black card; the stock holds only 2♦, so she draws it, the
+    # played cards become the new stock, and she goes on drawing from that one
+    hands = (("3D", "5C", "7H"), ("7D", "2S"))
+    held = {k for hand in hands for k in hand}
+    played = [k for k in NUMBER_KEYS if k not in held and k != "2D" and C(k).is_red]
+    state = position(hands=hands, stock=["2D"], played=played)
+    events = play(state, "play 3D 5C")
+    draws = [e for e in events if isinstance(e, (Drew, StockRemade))]
+    assert [type(e) for e in draws] == [Drew, StockRemade, Drew]
+    assert draws[0].cards == (C("2D"),)
+    assert draws[1].size == len(played) + 2  # the pair just played is shuffled in too
+    assert draws[2].cards[-1].is_black and not any(c.is_black for c in draws[2].cards[:-1])
+    # every card that came to the hand is told, in the order it came
+    assert state.hands[0] == [C("7H")] + list(draws[0].cards + draws[2].cards)
