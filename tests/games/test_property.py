@@ -951,3 +951,59 @@ def test_a_stock_that_runs_out_mid_draw_shows_both_draws_around_the_remake():
     assert draws[2].cards[-1].is_black and not any(c.is_black for c in draws[2].cards[:-1])
     # every card that came to the hand is told, in the order it came
     assert state.hands[0] == [C("7H")] + list(draws[0].cards + draws[2].cards)
+
+
+def sampled_hands(state, viewer, seat, seeds=range(40)):
+    """The hands ``sample`` deals ``seat`` from ``viewer``'s view, each sample checked to look
+    the same to the viewer and to hold every card once."""
+    import random
+
+    view = SPEC.view(state, viewer)
+    hands = []
+    for seed in seeds:
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert SPEC.view(sampled, viewer) == view
+        assert SPEC.conserved(sampled)["cards"] == SPEC.conserved(state)["cards"]
+        hands.append(sampled.hands[seat])
+    return hands
+
+
+def reds(hand):
+    return sum(card.is_red for card in hand)
+
+
+@pytest.mark.parametrize("cards, money", [
+    ("3D 5C", 150),  # the payer deciding on a purchase has not drawn yet
+    ("3H 5S", 20),  # nor has the player whose bankruptcy ended the game
+])
+def test_a_sample_deals_a_player_who_has_not_drawn_yet_one_colour(cards, money):
+    state = position(board=JB_BOARD, hands=(cards.split() + ["7D", "8D"], ("7H", "2S")), money=[money, 150])
+    play(state, f"play {cards}")
+    assert (state.pending is not None) is (money == 150) and (SPEC.outcome(state) is None) is (money == 150)
+    assert state.hands[0] == parse_cards("7D 8D")
+    hands = sampled_hands(state, 1, 0)
+    assert {reds(hand) for hand in hands} == {0, 2}  # both black or both red, never one of each
+
+
+@pytest.mark.parametrize("scarce", ["red", "black"])
+def test_a_sample_deals_only_hands_the_unseen_cards_can_make(scarce):
+    # two unseen cards of the scarce colour, four of the other; the two other hands of three
+    # must each hold both colours, so each holds one of the scarce two and two of the rest
+    hands = {"red": (("3D", "5C"), ("7H", "2S", "4S"), ("AD", "AC", "6S")),
+             "black": (("3D", "5C"), ("7S", "2H", "4H"), ("AC", "AD", "6H"))}[scarce]
+    held = {key for hand in hands for key in hand}
+    state = position(hands=hands, players=("Ann", "J.B.", "Cid"), stock=[],
+                     played=[key for key in NUMBER_KEYS if key not in held])
+    for seat in (1, 2):
+        for hand in sampled_hands(state, 0, seat, range(20)):
+            assert len(hand) == 3 and reds(hand) == (1 if scarce == "red" else 2)
+
+
+def test_a_sample_deals_a_hand_the_rules_cannot_make_in_any_colours():
+    # written by hand: a bankrupt player still holding three cards (the rules would have put
+    # them on the played pile), so the sample cannot assume the hand's shape
+    state = position(hands=(("3D", "5C"), ("7H", "2S"), ("AD", "AC", "6S")), players=("Ann", "J.B.", "Cid"),
+                     bankrupt=[2], options={"bankruptcies": 2})
+    hands = sampled_hands(state, 0, 2)
+    assert all(len(hand) == 3 for hand in hands)
+    assert {reds(hand) for hand in hands} == {0, 1, 2, 3}
