@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import random
+
 import pytest
 
 from rules.core import IllegalCommand, NotationError, RulesError, parse_card, parse_cards
@@ -760,7 +762,6 @@ def test_a_seat_outside_the_game_sees_no_hand():
 
 
 def test_a_sampled_state_deals_the_unseen_cards_and_looks_the_same_to_the_viewer():
-    import random
     state = position(hands=(("3D", "5C", "9H"), ("7H", "2S", "AD")), played=("4S", "4H"))
     view = SPEC.view(state, 0)
     deals = []
@@ -956,8 +957,6 @@ def test_a_stock_that_runs_out_mid_draw_shows_both_draws_around_the_remake():
 def sampled_hands(state, viewer, seat, seeds=range(40)):
     """The hands ``sample`` deals ``seat`` from ``viewer``'s view, each sample checked to look
     the same to the viewer and to hold every card once."""
-    import random
-
     view = SPEC.view(state, viewer)
     hands = []
     for seed in seeds:
@@ -1007,3 +1006,13 @@ def test_a_sample_deals_a_hand_the_rules_cannot_make_in_any_colours():
     hands = sampled_hands(state, 0, 2)
     assert all(len(hand) == 3 for hand in hands)
     assert {reds(hand) for hand in hands} == {0, 1, 2, 3}
+
+
+def test_a_sampled_stock_is_shuffled_not_sorted_by_colour():
+    # the unseen cards are dealt by colour to fit the hands' shapes; what is left for the stock
+    # must be shuffled again, or the next card drawn would always be red while reds remain
+    state = SPEC.setup(["Ann", "Bob"], None, 2)
+    for seed in range(5):
+        stock = SPEC.sample(SPEC.view(state, 0), random.Random(seed)).stock
+        changes = sum(a.colour is not b.colour for a, b in zip(stock, stock[1:]))
+        assert len(stock) > 30 and changes > 1
