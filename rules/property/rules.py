@@ -34,7 +34,7 @@ from .state import (
 CHIPS = {2: (15, 9, 9), 3: (16, 8, 8), 4: (12, 6, 6), 5: (10, 5, 5), 6: (8, 4, 4)}
 STARTING_MONEY = {n: white + 5 * red + 10 * blue for n, (white, red, blue) in CHIPS.items()}
 
-JOKER = 0
+JOKER = 0  # a joker's rank, as KING, QUEEN and JACK are the court cards
 _SEATS = tuple(frozenset((seat,)) for seat in range(6))  # who is awaited: one seat, asked at every command
 _NOBODY: frozenset[int] = frozenset()
 _RED = tuple(suit for suit in SUITS if suit.colour is Colour.RED)  # a card's colour, without a property call
@@ -223,7 +223,7 @@ class PropertySpec:
     @staticmethod
     def _unit_shares(n: int) -> list[list[Card]]:
         pools = {rank: [Card(rank, suit) for suit in SUITS] for rank in (KING, QUEEN, JACK)}
-        pools[JOKER] = [Card(0, None, 0), Card(0, None, 1)]
+        pools[JOKER] = [Card(JOKER, None, 0), Card(JOKER, None, 1)]
         return [[pools[rank].pop(0) for rank in share] for share in UNIT_SHARES[n]]
 
     @staticmethod
@@ -534,7 +534,7 @@ class PropertySpec:
         others = [s for s in range(len(view.names)) if s != view.seat]
         choices = []  # per other seat: the (reds, blacks) its hand may hold
         for s in others:
-            size = view.zone_sizes[s].get("hand", 0)
+            size = view.hand_sizes[s]
             shape = hand_shape(s, view.pending, view.bankrupt_order, over)
             if shape == "one single" and size >= 2:
                 choices.append(sorted({(size - 1, 1), (1, size - 1)}))
@@ -558,7 +558,7 @@ class PropertySpec:
             rng.shuffle(unseen)
         else:  # no deal fits the shapes (a position written by hand): deal without them
             for s in others:
-                hands[s] = [unseen.pop() for _ in range(view.zone_sizes[s].get("hand", 0))]
+                hands[s] = [unseen.pop() for _ in range(view.hand_sizes[s])]
         return PropertyState(
             names=list(view.names), options=dict(view.options), seed=rng.randrange(10**9), counter=0,
             owners=list(view.owners), mortgaged=list(view.mortgaged), money=list(view.money),

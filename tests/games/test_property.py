@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import random
+
 import pytest
 
 from rules.core import IllegalCommand, NotationError, RulesError, parse_card, parse_cards
@@ -760,7 +762,6 @@ def test_a_seat_outside_the_game_sees_no_hand():
 
 
 def test_a_sampled_state_deals_the_unseen_cards_and_looks_the_same_to_the_viewer():
-    import random
     state = position(hands=(("3D", "5C", "9H"), ("7H", "2S", "AD")), played=("4S", "4H"))
     view = SPEC.view(state, 0)
     deals = []
@@ -895,3 +896,123 @@ def test_a_tie_in_the_cut_is_drawn_again_from_a_fresh_shuffle():
     # the next chance the game draws on (the set-up drew on the ones before it)
     assert data["counter"] == 3
     assert data["hands"][4] == ["AH", "6H", "3D", "2D", "5C"]  # drawn until both colours
+
+
+# -- what the second mutation run showed untested -------------------------------------------------
+
+@pytest.mark.parametrize("bankruptcies", [1, 2, 3])
+def test_the_game_may_end_at_the_first_second_or_third_bankruptcy(bankruptcies):
+    # the rule text: the game ends at the first bankruptcy, or "for a longer game … until two
+    # or, if desired, three players are bankrupt"
+    state = SPEC.setup(["A", "B", "C", "D"], {"bankruptcies": bankruptcies}, 1)
+    assert state.options["bankruptcies"] == bankruptcies
+
+
+@pytest.mark.parametrize("bankruptcies", [0, 4])
+def test_no_other_count_of_bankruptcies_ends_the_game(bankruptcies):
+    with pytest.raises(RulesError, match="bankruptcies takes one of 1, 2, 3"):
+        SPEC.setup(["A", "B", "C", "D"], {"bankruptcies": bankruptcies}, 1)
+
+
+def test_tied_players_draw_again_from_the_rest_of_the_deck_until_it_runs_out(monkeypatch):
+    """The cut reshuffles only when the deck holds fewer cards than there are tied players: a
+    deck rigged so that every draw of two ties serves twenty rounds, the last one from its last
+    two cards, and only the twenty-first comes from a fresh shuffle."""
+    import rules.property.rules as property_rules
+
+    real = property_rules.shuffled
+    by_rank = sorted(number_deck(), key=lambda card: card.rank)  # each two cards in a row tie
+    cut_shuffles = []
+
+    def rigged(cards, seed, counter):
+        cards = list(cards)
+        if len(cards) == 40 and not cut_shuffles:
+            cut_shuffles.append(counter)
+            return list(by_rank)  # listed top first: seat 0 takes by_rank[0], seat 1 by_rank[1], …
+        return real(cards, seed, counter)
+
+    monkeypatch.setattr(property_rules, "shuffled", rigged)
+    state = SPEC.setup(["A", "B"], None, 1)
+    assert [card for draw in state.cut[:20] for _, card in draw] == by_rank
+    assert len(state.cut) > 20  # the twentieth round tied as well: drawn again from a new shuffle
+
+
+def test_a_stock_that_runs_out_mid_draw_shows_both_draws_around_the_remake():
+    # Ann keeps 7♥ and needs a black card; the stock holds only 2♦, so she draws it, the
+    # played cards become the new stock, and she goes on drawing from that one
+    hands = (("3D", "5C", "7H"), ("7D", "2S"))
+    held = {k for hand in hands for k in hand}
+    played = [k for k in NUMBER_KEYS if k not in held and k != "2D" and C(k).is_red]
+    state = position(hands=hands, stock=["2D"], played=played)
+    events = play(state, "play 3D 5C")
+    draws = [e for e in events if isinstance(e, (Drew, StockRemade))]
+    assert [type(e) for e in draws] == [Drew, StockRemade, Drew]
+    assert draws[0].cards == (C("2D"),)
+    assert draws[1].size == len(played) + 2  # the pair just played is shuffled in too
+    assert draws[2].cards[-1].is_black and not any(c.is_black for c in draws[2].cards[:-1])
+    # every card that came to the hand is told, in the order it came
+    assert state.hands[0] == [C("7H")] + list(draws[0].cards + draws[2].cards)
+
+
+def sampled_hands(state, viewer, seat, seeds=range(40)):
+    """The hands ``sample`` deals ``seat`` from ``viewer``'s view, each sample checked to look
+    the same to the viewer and to hold every card once."""
+    view = SPEC.view(state, viewer)
+    hands = []
+    for seed in seeds:
+        sampled = SPEC.sample(view, random.Random(seed))
+        assert SPEC.view(sampled, viewer) == view
+        assert SPEC.conserved(sampled)["cards"] == SPEC.conserved(state)["cards"]
+        hands.append(sampled.hands[seat])
+    return hands
+
+
+def reds(hand):
+    return sum(card.is_red for card in hand)
+
+
+@pytest.mark.parametrize("cards, money", [
+    ("3D 5C", 150),  # the payer deciding on a purchase has not drawn yet
+    ("3H 5S", 20),  # nor has the player whose bankruptcy ended the game
+])
+def test_a_sample_deals_a_player_who_has_not_drawn_yet_one_colour(cards, money):
+    state = position(board=JB_BOARD, hands=(cards.split() + ["7D", "8D"], ("7H", "2S")), money=[money, 150])
+    play(state, f"play {cards}")
+    assert (state.pending is not None) is (money == 150) and (SPEC.outcome(state) is None) is (money == 150)
+    assert state.hands[0] == parse_cards("7D 8D")
+    hands = sampled_hands(state, 1, 0)
+    assert {reds(hand) for hand in hands} == {0, 2}  # both black or both red, never one of each
+
+
+@pytest.mark.parametrize("scarce", ["red", "black"])
+def test_a_sample_deals_only_hands_the_unseen_cards_can_make(scarce):
+    # two unseen cards of the scarce colour, four of the other; the two other hands of three
+    # must each hold both colours, so each holds one of the scarce two and two of the rest
+    hands = {"red": (("3D", "5C"), ("7H", "2S", "4S"), ("AD", "AC", "6S")),
+             "black": (("3D", "5C"), ("7S", "2H", "4H"), ("AC", "AD", "6H"))}[scarce]
+    held = {key for hand in hands for key in hand}
+    state = position(hands=hands, players=("Ann", "J.B.", "Cid"), stock=[],
+                     played=[key for key in NUMBER_KEYS if key not in held])
+    for seat in (1, 2):
+        for hand in sampled_hands(state, 0, seat, range(20)):
+            assert len(hand) == 3 and reds(hand) == (1 if scarce == "red" else 2)
+
+
+def test_a_sample_deals_a_hand_the_rules_cannot_make_in_any_colours():
+    # written by hand: a bankrupt player still holding three cards (the rules would have put
+    # them on the played pile), so the sample cannot assume the hand's shape
+    state = position(hands=(("3D", "5C"), ("7H", "2S"), ("AD", "AC", "6S")), players=("Ann", "J.B.", "Cid"),
+                     bankrupt=[2], options={"bankruptcies": 2})
+    hands = sampled_hands(state, 0, 2)
+    assert all(len(hand) == 3 for hand in hands)
+    assert {reds(hand) for hand in hands} == {0, 1, 2, 3}
+
+
+def test_a_sampled_stock_is_shuffled_not_sorted_by_colour():
+    # the unseen cards are dealt by colour to fit the hands' shapes; what is left for the stock
+    # must be shuffled again, or the next card drawn would always be red while reds remain
+    state = SPEC.setup(["Ann", "Bob"], None, 2)
+    for seed in range(5):
+        stock = SPEC.sample(SPEC.view(state, 0), random.Random(seed)).stock
+        changes = sum(a.colour is not b.colour for a, b in zip(stock, stock[1:]))
+        assert len(stock) > 30 and changes > 1
