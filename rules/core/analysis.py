@@ -20,8 +20,8 @@ default) and always the command played. On each deal a command gets:
   playout (the final scores, or the game's estimate), not clipped, and ``σ`` the decision's
   ``spread``: how much the luck of the deals moves that lead from this position (the standard
   deviation of each command's lead about its own mean, pooled over the commands; where no luck
-  moves it, the spread of every command's lead). Giving up as much lead as the cards'
-  luck moves costs 20 points, a blunder, and a quarter of that an inaccuracy. Far behind (or far
+  moves it, the spread of every command's lead). Giving up as much lead as the cards' luck
+  moves costs 20 points, a blunder, and a quarter of that an inaccuracy. Far behind (or far
   ahead), every command has the same chance, 0 (or 100), and the margin alone tells a move
   that loses by little from one that throws the rest away: without it, a player who fell
   behind early would be "accurate" whatever they did. The margin is measured in the
@@ -29,9 +29,9 @@ default) and always the command played. On each deal a command gets:
   each player has $50, bidding all of it for a card that round 1's sale pays little for is a
   blunder however hopeless the match; in its last round, where a sale pays hundreds, the
   same $50 costs far less. (It needs no scale of the game's, so the judgement does not move
-  when ``analysis_scale`` is fitted again for the chances.) The race
-  itself, which the hints share, drops commands on its own tie-break (``Settings.tie_break``,
-  in the game's scale); the judgement weighs the deals each command got by the value above.
+  when ``analysis_scale`` is fitted again for the chances.) The race itself, which the hints
+  share, drops commands on its own tie-break (``Settings.tie_break``, in the game's scale);
+  the judgement weighs the deals each command got by the value above.
 
 Then:
 
