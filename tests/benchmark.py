@@ -1218,6 +1218,10 @@ def main() -> None:
         print_ending(args.game or sorted(rules.GAMES), args.seeds, args.workers)
 
 
+ACCURACY_TIE = 1e-6
+"""Accuracies this close are the same (a sum of weighed accuracies rounds differently)."""
+
+
 def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> dict[str, Any]:
     """One game of the bot against ``rival`` ("random" or "bot"; the bot's seat alternating
     with the seed), analysed (every ``stride``-th decision): each seat's accuracy, each
@@ -1265,10 +1269,15 @@ def print_analysis(names: list[str] | None, games: int, calibration: int, iterat
     for name in names:
         mine = [r for r in done if r["game"] == name and r["rival"] == "random"]
         if mine:
-            higher = sum(1 for r in mine if (r["bot"] or 0) > (r["random"] or 0))
+            # Higher by more than a rounding error: a player with no loss at all has the same
+            # accuracy however its decisions are weighed, but not to the last bit.
+            gaps = [(r["bot"] or 0) - (r["random"] or 0) for r in mine]
+            higher = sum(1 for gap in gaps if gap > ACCURACY_TIE)
+            tied = sum(1 for gap in gaps if abs(gap) <= ACCURACY_TIE)
             decisions = statistics.median(r["decisions"] for r in mine)
             every = "every decision" if accuracy_stride == 1 else f"one decision in {accuracy_stride}"
-            print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games "
+            print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games, "
+                  f"the same in {tied} "
                   f"(mean {statistics.mean(r['bot'] or 0 for r in mine):.0f} against "
                   f"{statistics.mean(r['random'] or 0 for r in mine):.0f}; {iterations} iterations a position, "
                   f"{every}, median {decisions:.0f} decisions analysed, "
