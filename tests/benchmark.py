@@ -56,13 +56,13 @@ Reports, with the goal of each:
   ``longest`` (the figure each game states, measured so).
 - the analysis (``--parts analysis``, not run by default): per game, over --analysis-games games
   of the game's bot against random play (seats alternating), analysed at
-  --analysis-iterations per position, how often the bot gets the higher accuracy (goal: 95 in
-  100); a calibration table by tenths (of the decisions rated 60–70%, how often the mover won)
-  over --calibration-games games of the bot against itself, every --calibration-stride-th
-  decision (goal: 60–80% won at 70–80%; against random play the bot's positions are rightly won
-  more often than rated, as the playouts have it play on against a bot); and the time to
-  analyse one typical game at the default thinking time. Each game's figures can be had alone
-  (``--parts analysis portfolio --workers 1``).
+  --analysis-iterations per position (every --analysis-stride-th decision), how often the bot
+  gets the higher accuracy (goal: 95 in 100); a calibration table by tenths (of the decisions
+  rated 60–70%, how often the mover won) over --calibration-games games of the bot against
+  itself, every --calibration-stride-th decision (goal: 60–80% won at 70–80%; against random
+  play the bot's positions are rightly won more often than rated, as the playouts have it play
+  on against a bot); and the time to analyse one typical game at the default thinking time.
+  Each game's figures can be had alone (``--parts analysis portfolio --workers 1``).
 
 Timings on a busy machine wander: this is why they live here and not in the test suite.
 """
@@ -1173,6 +1173,8 @@ def main() -> None:
     parser.add_argument("--calibration-stride", type=int, default=3,
                         help="every how many decisions of those a position is analysed")
     parser.add_argument("--analysis-iterations", type=int, default=96, help="iterations per position in those")
+    parser.add_argument("--analysis-stride", type=int, default=1,
+                        help="every how many decisions of the bot-versus-random games are analysed (1: all)")
     parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--child-expert", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -1216,11 +1218,15 @@ def main() -> None:
         print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
     if "analysis" in parts:
         print_analysis(args.game or None, args.analysis_games, args.calibration_games, args.analysis_iterations,
-                       args.workers, args.calibration_stride)
+                       args.workers, args.calibration_stride, args.analysis_stride)
     if "ending" in parts:
         import rules
 
         print_ending(args.game or sorted(rules.GAMES), args.seeds, args.workers)
+
+
+ACCURACY_TIE = 1e-6
+"""Accuracies this close are the same (a sum of weighed accuracies rounds differently)."""
 
 
 def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> dict[str, Any]:
@@ -1254,7 +1260,7 @@ def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> 
 
 
 def print_analysis(names: list[str] | None, games: int, calibration: int, iterations: int, workers: int,
-                   stride: int = 3) -> None:
+                   stride: int = 3, accuracy_stride: int = 1) -> None:
     """The bot's accuracy against random play's, game by game; the calibration over games of
     the bot against itself (where the playouts' own continuation, the bot's, is the one the
     game followed: against random play a position rated 70% is won far more often, rightly);
@@ -1263,19 +1269,26 @@ def print_analysis(names: list[str] | None, games: int, calibration: int, iterat
     from rules.core.search import settings_for
 
     names = names or sorted(rules.GAMES)
-    jobs = [(name, seed, iterations, None, "random", 1) for name in names for seed in range(games)]
+    jobs = [(name, seed, iterations, None, "random", accuracy_stride) for name in names for seed in range(games)]
     jobs += [(name, 1000 + seed, iterations, None, "bot", stride) for name in names for seed in range(calibration)]
     with multiprocessing.Pool(workers, initializer=os.nice, initargs=(5,)) as pool:  # once a worker, not a job
         done = pool.map(_analysed_game, jobs, chunksize=1)
     for name in names:
         mine = [r for r in done if r["game"] == name and r["rival"] == "random"]
         if mine:
-            higher = sum(1 for r in mine if (r["bot"] or 0) > (r["random"] or 0))
+            # Higher by more than a rounding error: a player with no loss at all has the same
+            # accuracy however its decisions are weighed, but not to the last bit.
+            gaps = [(r["bot"] or 0) - (r["random"] or 0) for r in mine]
+            higher = sum(1 for gap in gaps if gap > ACCURACY_TIE)
+            tied = sum(1 for gap in gaps if abs(gap) <= ACCURACY_TIE)
             decisions = statistics.median(r["decisions"] for r in mine)
-            print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games "
+            every = "every decision" if accuracy_stride == 1 else f"one decision in {accuracy_stride}"
+            print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games, "
+                  f"the same in {tied} "
                   f"(mean {statistics.mean(r['bot'] or 0 for r in mine):.0f} against "
                   f"{statistics.mean(r['random'] or 0 for r in mine):.0f}; {iterations} iterations a position, "
-                  f"median {decisions:.0f} decisions, {statistics.median(r['seconds'] for r in mine):.1f} s a game)")
+                  f"{every}, median {decisions:.0f} decisions analysed, "
+                  f"{statistics.median(r['seconds'] for r in mine):.1f} s a game)")
         bots = [r for r in done if r["game"] == name and r["rival"] == "bot"]
         if not bots:
             continue

@@ -12,10 +12,11 @@ import pytest
 import rules
 from rules.core import Match, Outcome, Seat, View
 from rules.core.analysis import (
-    PREFER, THRESHOLDS, NotFinished, Stopped, analyse, decisions_of, judge, prefer, verdict,
+    MARGIN, PREFER, STAKES, THRESHOLDS, NotFinished, Stopped, analyse, decisions_of, judge, prefer, spread, stake,
+    verdict,
 )
 from rules.core.replay import Replay
-from rules.core.search import ExpertBot, settings_for, weigh
+from rules.core.search import ExpertBot, Weighed, settings_for, weigh
 from tests.test_search import Nudge, Toss
 
 ITERATIONS = 12
@@ -63,7 +64,10 @@ def test_skill_and_luck_add_up_to_the_result(analysed):
         assert p.skill <= 0
         own = [d for d in analysis.decisions if d.seat == p.seat]
         assert 0 <= p.accuracy <= 100
-        assert p.accuracy == pytest.approx(sum(d.accuracy for d in own) / len(own))
+        # each decision weighs what was at stake in it
+        assert all(STAKES[0] <= d.stake <= STAKES[1] for d in own)
+        assert len({d.stake for d in own}) > 1
+        assert p.accuracy == pytest.approx(sum(d.stake * d.accuracy for d in own) / sum(d.stake for d in own))
         assert (p.inaccuracies, p.mistakes, p.blunders) == tuple(
             sum(d.verdict == v for d in own) for v in ("inaccuracy", "mistake", "blunder"))
     # the chart: every seat's chance after every move, ending at the result
@@ -239,9 +243,9 @@ class Hopeless(Toss):
         return None if not state["called"] else Outcome(ranks=(2, 1), scores=self.scores(state))
 
 
-def weighed_hopeless(**overrides):
+def weighed_hopeless(analysis_scale=5.0, **overrides):
     spec = Hopeless()
-    settings = settings_for(spec, seconds=None, iterations=64, turns=0, analysis_scale=5.0, **overrides)
+    settings = settings_for(spec, seconds=None, iterations=64, turns=0, analysis_scale=analysis_scale, **overrides)
     legal = spec.legal(None, 0)
     # keep: the command played, here the worse one (never dropped from the race)
     return legal, weigh(spec, View(0, ("Ann", "Bob"), frozenset({0})), legal, legal[:1], random.Random(2), settings)
@@ -256,9 +260,76 @@ def test_a_hopeless_position_still_ranks_the_clearly_worse_move_lower():
     assert best.command == two and loss > 5
     best, loss = judge(weighed, two)
     assert best.command == two and loss == 0
-    # without the tie-break the two are alike, and calling 1 costs nothing
-    _legal, flat = weighed_hopeless(tie_break=0.0)
-    assert judge(flat, one) == (next(w for w in flat if w.command == one), 0.0)
+
+
+
+def test_without_the_margin_a_hopeless_position_judges_every_move_alike(monkeypatch):
+    import rules.core.analysis as analysis_module
+
+    monkeypatch.setattr(analysis_module, "MARGIN", 0.0)
+    (one, _two), weighed = weighed_hopeless()
+    assert judge(weighed, one) == (next(w for w in weighed if w.command == one), 0.0)
+
+
+def test_the_margin_is_judged_in_the_decisions_own_spread_whatever_the_games_scale():
+    """The tie-break's unit is the spread of the lead over the deals (the luck's), so the
+    judgement is the same whatever scale the chances are computed in (``analysis_scale``,
+    fitted for calibration alone); the race's drops aside, which the tie-break in that scale
+    still steers, the values compared are the same."""
+    (one, two), small = weighed_hopeless(analysis_scale=5.0, tie_break=0.0)
+    _legal, large = weighed_hopeless(analysis_scale=5000.0, tie_break=0.0)
+    assert [w.rewards for w in small] == [w.rewards for w in large]
+    assert spread(large) == pytest.approx(spread(small) / 1000)
+    assert judge(small, one)[1] == pytest.approx(judge(large, one)[1]) and judge(small, one)[1] > 20
+    # the deals' noise, 0, 1 or 2 points of score, is all that moves the lead: its spread, in
+    # the scale's units of 5 points
+    noise = {round(5 * m - 5 * w.command.n + 100) for w in small for m in w.margins}
+    assert noise == {0, 1, 2} and 0.1 < spread(small) < 0.25
+
+
+def test_what_was_at_stake_is_the_spread_of_the_positions_commands():
+    """A decision between commands that come to the same thing weighs least in its player's
+    accuracy, one between a sound move and a ruinous one most; a command weighed only because it
+    was played does not make the stakes (they are the position's, whatever was played)."""
+    toss = Toss()
+    settings = settings_for(toss, seconds=None, iterations=40, turns=0, analysis_scale=1.0)
+    alike = weigh(toss, View(0, ("Ann", "Bob"), frozenset({0})), toss.legal(None, 0), (), random.Random(3), settings)
+    assert stake(alike, alike[0].command, candidates=12) == STAKES[0]
+    (one, two), apart = weighed_hopeless()
+    assert stake(apart, one, candidates=12) == STAKES[1]
+    # the same two, the worse one added to a race of one beyond the candidates: nothing at stake
+    assert stake(apart, one, candidates=1) == STAKES[0]
+    assert stake(apart, two, candidates=1) == STAKES[0]
+
+
+def test_a_spread_with_no_luck_is_the_spread_between_the_commands():
+    sure = [Weighed("a", (0.0, 0.0), False, (1.0, 1.0)), Weighed("b", (0.0, 0.0), False, (3.0, 3.0))]
+    assert spread(sure) == pytest.approx(1.0)  # the margins 1, 1, 3, 3 about their mean 2
+    assert spread([Weighed("a", (0.0,), False, (4.0,))]) == 1.0
+    best, loss = judge(sure, "a")
+    assert best.command == "b" and loss == pytest.approx(100 * MARGIN * 2)
+
+
+def test_in_a_hopeless_match_of_abundance_a_bid_that_throws_money_away_is_a_mistake():
+    """Nine thousand dollars behind in the second rubber, every command keeps the same chance
+    (next to none); bidding all one's $50 for a five of spades early in the round, which no sale
+    of round 1 pays back, is still judged a mistake at least, and passing (the bot's choice) none."""
+    from rules.abundance.commands import Bid
+
+    spec = rules.GAMES["abundance"]
+    state = spec.from_json({"names": ["Ann", "Bob"], "rubber": 2, "rubbers": [[9000, 0]], "round": 1,
+                            "phase": "auction", "card": "5S"})
+    assert spec.awaiting(state) == {1} and state.money == [50, 50]
+    view = spec.view(state, 1)
+    legal = list(spec.legal(state, 1))
+    ruin = Bid(50)
+    weighed = weigh(spec, view, legal, [ruin], random.Random(1), settings_for(spec, seconds=None, iterations=156))
+    assert max(w.mean for w in weighed) < 0.01
+    assert max(w.mean for w in weighed) - min(w.mean for w in weighed) < 0.001
+    best, loss = judge(weighed, ruin)
+    assert best.command != ruin and verdict(loss) in ("mistake", "blunder")
+    sound = spec.bots[spec.best_bot].choose(view, legal, random.Random(0))
+    assert judge(weighed, sound)[1] == 0
 
 
 def test_the_chance_reported_is_the_playouts_share_of_the_win():

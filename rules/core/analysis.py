@@ -15,12 +15,23 @@ default) and always the command played. On each deal a command gets:
   positions rated 70%, the player wins about 70 in 100 if both play on as the bot would
   (tests/benchmark.py --parts analysis measures it). A command's chance is the mean over the
   deals, in percent.
-- **its judged value**, the chance with the margin as a tie-break: ``chance + tie_break ·
-  lead / s`` (``Settings.tie_break``, 0.5: half a point of chance for each hundredth of the
-  scale, 50 for a whole one), the lead at the end of the playout, not clipped. Far behind (or far ahead), every
-  command has the same chance, 0 (or 100), and the margin alone tells a move that loses by
-  little from one that throws the rest away: without it, a player who fell behind early would
-  be "accurate" whatever they did. The race drops commands on this value.
+- **its judged value**, the chance with the margin as a tie-break: ``chance + MARGIN · lead /
+  σ`` (``MARGIN``, 0.2), ``lead`` the mover's lead over its best rival at the end of the
+  playout (the final scores, or the game's estimate), not clipped, and ``σ`` the decision's
+  ``spread``: how much the luck of the deals moves that lead from this position (the standard
+  deviation of each command's lead about its own mean, pooled over the commands; where no luck
+  moves it, the spread of every command's lead). Giving up as much lead as the cards' luck
+  moves costs 20 points, a blunder, and a quarter of that an inaccuracy. Far behind (or far
+  ahead), every command has the same chance, 0 (or 100), and the margin alone tells a move
+  that loses by little from one that throws the rest away: without it, a player who fell
+  behind early would be "accurate" whatever they did. The margin is measured in the
+  position's own stakes, not in a scale of the game's: early in an Abundance rubber, where
+  each player has $50, bidding all of it for a card that round 1's sale pays little for is a
+  blunder however hopeless the match; in its last round, where a sale pays hundreds, the
+  same $50 costs far less. (It needs no scale of the game's, so the judgement does not move
+  when ``analysis_scale`` is fitted again for the chances.) The race itself, which the hints
+  share, drops commands on its own tie-break (``Settings.tie_break``, in the game's scale);
+  the judgement weighs the deals each command got by the value above.
 
 Then:
 
@@ -35,8 +46,15 @@ Then:
 - **Verdict.** A loss of at least 5 points is an *inaccuracy*, 10 a *mistake*, 20 a *blunder*
   (``THRESHOLDS``).
 - **Accuracy** of a player, 0–100: the mean over their decisions of Lichess's move accuracy
-  ``103.1668 · e^(−0.04354 · loss) − 3.1669`` (clamped to 0–100): 100 for no loss, about 79 for
-  5 points, 63 for 10, 39 for 20. None for a player who made no decision.
+  ``103.1668 · e^(−0.04354 · loss) − 3.1669`` (clamped to 0–100: 100 for no loss, about 79
+  for 5 points, 63 for 10, 39 for 20), each decision weighing what was at stake in it
+  (``stake``): the spread of the judged values of the commands the position offered, the
+  best's less the worst's, in points, clamped to 0.5–12 (``STAKES``; Lichess weighs its moves
+  by the volatility of the position, clamped alike). A choice between commands that come to
+  the same thing tells little of a player; one between a sound move and a ruinous one tells
+  much. The command played counts in the stakes only when the race would have weighed it
+  anyway (not when it is added beyond the ``candidates``): the stakes are the position's,
+  whatever was played. None for a player who made no decision.
 - **Skill and luck**, per player, in points of chance, from their own view only. Skill is the
   sum of ``chance_after − chance_before`` over their decisions (what their choices cost: 0 at
   best). Luck is the rest of the way: the change from the chance after each of their decisions
@@ -61,7 +79,7 @@ from typing import Any, Callable, Sequence
 from .errors import RulesError
 from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 2
+VERSION = 3
 """Changes whenever the same game would be judged differently: kept analyses of another
 version are not shown."""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
@@ -73,6 +91,12 @@ TURNING_POINTS = 5
 """The most costly decisions told, at most (those with a verdict), and as many swings of luck."""
 SWING = 20.0
 """A change of at least this many points between two of a player's decisions is told."""
+MARGIN = 0.2
+"""The margin's weight in a deal's judged value: a fifth of a point of chance for each
+hundredth of the decision's ``spread`` of lead (20 points, a blunder, for a whole one)."""
+STAKES = (0.5, 12.0)
+"""A decision's weight in its player's accuracy, in points at stake, is clamped to this range
+(Lichess clamps its volatility weights so)."""
 
 
 class NotFinished(RulesError):
@@ -110,6 +134,8 @@ class Decision:
     loss: float = 0.0
     """What the move cost, in points of judged value: the chance lost, and the margin lost as
     a tie-break (see the module's docstring); at least ``chance_before − chance_after``."""
+    stake: float = 1.0
+    """What was at stake, in points (``stake``): the decision's weight in its player's accuracy."""
 
     @property
     def verdict(self) -> str | None:
@@ -272,7 +298,8 @@ def analyse(replay: Any, seconds: float | None = None, *, iterations: int | None
             legal = list(spec.legal(replay.state, played.seat))
             rng = random.Random(f"{seed}:{position + 1}")
             weighed = weigh(spec, view, legal, [played.command], rng, settings)
-            decisions.append(_decision(position + 1, played, weighed, len(legal), spec.notation.format))
+            decisions.append(_decision(position + 1, played, weighed, len(legal), spec.notation.format,
+                                       settings.candidates))
             if progress is not None:
                 progress(done + 1, len(todo))
     finally:
@@ -296,29 +323,77 @@ def prefer(weighed: int) -> float:
     return NormalDist().inv_cdf(1 - (1 - NormalDist().cdf(PREFER)) / (weighed - 1))
 
 
+def spread(weighed: Sequence[Weighed]) -> float:
+    """The margin's unit at a decision: how much the luck of the deals moves the mover's lead,
+    the standard deviation of each command's margin about its own mean over its deals, pooled
+    over the commands (the margins' spread over everything, when no deal's luck moved them: a
+    position whose rest is certain; 1 when every margin is the same)."""
+    squares, freedom = 0.0, 0
+    for w in weighed:
+        if len(w.margins) > 1:
+            mean = sum(w.margins) / len(w.margins)
+            squares += sum((m - mean) ** 2 for m in w.margins)
+            freedom += len(w.margins) - 1
+    if freedom and squares > 0:
+        return math.sqrt(squares / freedom)
+    every = [m for w in weighed for m in w.margins]
+    if len(every) > 1:
+        mean = sum(every) / len(every)
+        deviation = math.sqrt(sum((m - mean) ** 2 for m in every) / len(every))
+        if deviation > 0:
+            return deviation
+    return 1.0
+
+
+def values(weighed: Sequence[Weighed]) -> dict[Any, tuple[float, ...]]:
+    """Each command's judged value deal by deal: its chance with the margin as a tie-break,
+    ``share + MARGIN · lead / spread`` (see the module's docstring)."""
+    unit = spread(weighed)
+    return {w.command: tuple(r + MARGIN * m / unit for r, m in zip(w.rewards, w.margins)) for w in weighed}
+
+
 def judge(weighed: Sequence[Weighed], played: Any) -> tuple[Weighed, float]:
     """The best of the commands ``weigh`` weighed, by the mover's judged value (its chance of
-    winning, the margin breaking ties) among those with no lower chance than ``played``, and
-    what playing ``played`` lost against it in points (0, and the played one itself as the best,
-    unless the best is clearly better: ``prefer``)."""
+    winning, the margin breaking ties: ``values``) among those with no lower chance than
+    ``played``, and what playing ``played`` lost against it in points (0, and the played one
+    itself as the best, unless the best is clearly better: ``prefer``)."""
+    judged = values(weighed)
     mine = next(w for w in weighed if w.command == played)
     racing = [w for w in weighed if not w.out] or list(weighed)
     rivals = [w for w in racing if w.mean >= mine.mean]
-    best = max(rivals, key=lambda w: (w.value, w is mine))
+    best = max(rivals, key=lambda w: (_mean(judged[w.command]), w is mine))
     if best is not mine:
-        diff, error = paired(best.values, mine.values)
+        diff, error = paired(judged[best.command], judged[played])
         if diff > 0 and diff > prefer(len(weighed)) * error:
             return best, 100 * max(diff, best.mean - mine.mean)
     return mine, 0.0
 
 
+def stake(weighed: Sequence[Weighed], played: Any, candidates: int) -> float:
+    """What was at stake at a decision, in points: the spread of the judged values of the
+    commands the position offered the race (the best's less the worst's), within ``STAKES``.
+    The played command counts only when the race would have weighed it anyway (it is added
+    beyond the ``candidates`` when it was not): the stakes are the position's, whatever was
+    played."""
+    judged = values(weighed)
+    offered = [w for w in weighed if len(weighed) <= candidates or w.command != played]
+    means = [_mean(judged[w.command]) for w in offered if w.rewards]
+    low, high = STAKES
+    return min(high, max(low, 100 * (max(means) - min(means)))) if means else low
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
 def _decision(number: int, played: Any, weighed: Sequence[Weighed], legal: int,
-              format: Callable[[Any], str]) -> Decision:
+              format: Callable[[Any], str], candidates: int) -> Decision:
     best, loss = judge(weighed, played.command)
     mine = next(w for w in weighed if w.command == played.command)
     choices = tuple((format(w.command), round(100 * w.mean, 2), len(w.rewards)) for w in weighed)
     return Decision(number, played.seat, played.text, played.text if best is mine else format(best.command),
-                    100 * best.mean, 100 * mine.mean, legal, choices, loss)
+                    100 * best.mean, 100 * mine.mean, legal, choices, loss,
+                    stake(weighed, played.command, candidates))
 
 
 def _player(seat: int, name: str, own: Sequence[Decision], result: float) -> Player:
@@ -327,7 +402,8 @@ def _player(seat: int, name: str, own: Sequence[Decision], result: float) -> Pla
     skill = sum(d.chance_after - d.chance_before for d in own)
     luck = sum(b.chance_before - a.chance_after for a, b in zip(own, own[1:])) + result - own[-1].chance_after
     verdicts = [d.verdict for d in own]
-    return Player(seat, name, sum(d.accuracy for d in own) / len(own), verdicts.count("inaccuracy"),
+    accuracy = sum(d.stake * d.accuracy for d in own) / sum(d.stake for d in own)
+    return Player(seat, name, accuracy, verdicts.count("inaccuracy"),
                   verdicts.count("mistake"), verdicts.count("blunder"), skill, luck, own[0].chance_before, result)
 
 
@@ -350,5 +426,5 @@ def _series(decisions: Sequence[Decision], seats: int, moves: int,
     return tuple(series)
 
 
-__all__ = ["Analysis", "Decision", "NotFinished", "Player", "Stopped", "THRESHOLDS", "VERSION", "analyse",
-           "decisions_of", "judge", "move_accuracy", "prefer", "verdict"]
+__all__ = ["Analysis", "Decision", "MARGIN", "NotFinished", "Player", "STAKES", "Stopped", "THRESHOLDS", "VERSION",
+           "analyse", "decisions_of", "judge", "move_accuracy", "prefer", "spread", "stake", "values", "verdict"]

@@ -109,10 +109,11 @@ class Settings:
     calibrated. None: the expert's own scale. The expert's play keeps its own (a change of
     scale changes its races, unmeasured)."""
     tie_break: float = 0.5
-    """Judging only: the weight of the margin in a deal's judged value, ``share + tie_break ·
-    lead / scale``, so that where every command wins (or loses) alike, the one that wins (or
-    loses) by more still counts as better. Linear, not clipped: far behind, a lead of −20
-    scales against −19 is what tells a good move from a bad one."""
+    """Judging only (``weigh``): the weight of the margin in the value the race drops commands
+    on, ``share + tie_break · lead / scale``, so that where every command wins (or loses)
+    alike, the one that wins (or loses) by more stays in the race. Linear, not clipped: far
+    behind, a lead of −20 scales against −19 is what tells a good move from a bad one. The
+    analysis judges the deals by its own value (rules/core/analysis.py)."""
 
     def but(self, **changes: Any) -> Settings:
         return replace(self, **changes)
