@@ -10,11 +10,11 @@ default) and always the command played. On each deal a command gets:
 
 - **its chance**, the mover's share of the win: at the end of the game if the playout gets
   there, else ``1 / (1 + e^(−lead / s))`` of the mover's lead over its best rival by the game's
-  estimate, ``s`` being the game's ``analysis_scale`` (its ``expert`` settings), fitted on games
-  of its bot by tests/fit_scale.py (Platt scaling) so that the chances are calibrated: of the
-  positions rated 70%, the player wins about 70 in 100 if both play on as the bot would
-  (tests/benchmark.py --parts analysis measures it). A command's chance is the mean over the
-  deals, in percent.
+  estimate, ``s`` being the game's ``analysis_scale`` (its ``expert`` settings), fitted by
+  tests/fit_scale.py on this very chance (the analysis's own, over games of the bot against
+  itself) so that the chances are calibrated: of the positions rated 70%, the player wins about
+  70 in 100 if both play on as the bot would (tests/benchmark.py --parts analysis measures it
+  on other games). A command's chance is the mean over the deals, in percent.
 - **its judged value**, the chance with the margin as a tie-break: ``chance + tie_break ·
   lead / s`` (``Settings.tie_break``, 0.5: half a point of chance for each hundredth of the
   scale, 50 for a whole one), the lead at the end of the playout, not clipped. Far behind (or far ahead), every
@@ -61,7 +61,7 @@ from typing import Any, Callable, Sequence
 from .errors import RulesError
 from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 2
+VERSION = 3
 """Changes whenever the same game would be judged differently: kept analyses of another
 version are not shown."""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
