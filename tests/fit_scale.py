@@ -20,12 +20,16 @@ out: tests/benchmark.py --parts analysis checks the fitted scale on other seeds 
 analysis itself.
 
     .venv/bin/python tests/fit_scale.py [GAME ...] [--games N] [--stride K | --decisions D] [--iterations I]
-        [--seed S] [--workers W] [--save FILE] [--load FILE]
+        [--seed S] [--workers W] [--save FILE] [--load FILE ...] [--check FILE ...]
 
 Prints per game the fitted scale, the log loss at the game's scale and at the fitted one, and
 the reliability table by tenths at both (in sample); the constant goes into the game's
-``expert`` mapping (``"analysis_scale"``). ``--save`` keeps the recorded playouts (JSON) and
-``--load`` fits them again without playing. A game whose playouts all reach the end (Capital
+``expert`` mapping (``"analysis_scale"``). ``--save`` keeps the recorded playouts (JSON, with
+the scale they were recorded at), ``--load`` fits those of one or more such files again without
+playing, and ``--check`` shows the same for other recorded games, not fitted on (e.g. the
+benchmark's seeds: ``--seed 1000 --decisions 4 --iterations 48`` records the very decisions
+tests/benchmark.py --parts analysis --calibration-decisions 4 --analysis-iterations 48 rates).
+The figures of the scales now in the games: see each game's comment by its ``expert`` mapping. A game whose playouts all reach the end (Capital
 Auction: ``turns`` 0) has chances no scale changes; its scale only weighs the margin.
 """
 
@@ -36,7 +40,7 @@ import json
 import math
 import multiprocessing
 import os
-from typing import Any
+from typing import Any, Callable
 from unittest import mock
 
 import rules
@@ -106,41 +110,54 @@ def record(job: tuple[str, int, int, int, int | None]) -> list[tuple[float, Play
     return found
 
 
-def chance(playouts: Playouts, scale: float) -> float:
-    """The analysis's chance (0..1) of a decision's playouts at ``scale``."""
+def chance(playouts: Playouts, scale: float, lead: float = 0.0) -> float:
+    """The analysis's chance (0..1) of a decision's playouts at ``scale`` (and ``analysis_lead``)."""
     total = 0.0
     for ended, value in playouts:
-        total += value if ended else 1 / (1 + math.exp(max(-60.0, min(60.0, -value / scale))))
+        total += value if ended else 1 / (1 + math.exp(max(-60.0, min(60.0, -(value + lead) / scale))))
     return total / len(playouts)
 
 
-def log_loss(points: list[tuple[float, Playouts]], scale: float) -> float:
+def log_loss(points: list[tuple[float, Playouts]], scale: float, lead: float = 0.0) -> float:
     total = 0.0
     for won, playouts in points:
-        p = min(1 - 1e-6, max(1e-6, chance(playouts, scale)))
+        p = min(1 - 1e-6, max(1e-6, chance(playouts, scale, lead)))
         total -= won * math.log(p) + (1 - won) * math.log(1 - p)
     return total / len(points)
 
 
-def fit(points: list[tuple[float, Playouts]], around: float) -> float:
-    """The scale of least log loss, by golden-section search on its logarithm within a factor
-    of 1000 of ``around``."""
-    lo, hi = math.log(around / 1000), math.log(around * 1000)
+def _least(f: Callable[[float], float], lo: float, hi: float, steps: int) -> float:
+    """Golden-section search: the x in lo..hi where f is least (f unimodal)."""
     ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
+    for _ in range(steps):
         a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-        if log_loss(points, math.exp(a)) < log_loss(points, math.exp(b)):
+        if f(a) < f(b):
             hi = b
         else:
             lo = a
-    return math.exp((lo + hi) / 2)
+    return (lo + hi) / 2
 
 
-def tenths(points: list[tuple[float, Playouts]], scale: float) -> list[tuple[int, float]]:
+def fit(points: list[tuple[float, Playouts]], around: float, lead: float = 0.0, steps: int = 60) -> float:
+    """The scale of least log loss (at ``lead``), searched on its logarithm within a factor of
+    1000 of ``around``."""
+    return math.exp(_least(lambda x: log_loss(points, math.exp(x), lead), math.log(around / 1000),
+                           math.log(around * 1000), steps))
+
+
+def fit_with_lead(points: list[tuple[float, Playouts]], around: float) -> tuple[float, float]:
+    """The scale and the lead (``analysis_lead``) of least log loss together, the lead within
+    three times ``around`` either way."""
+    # the inner fits to a millionth of their range, which is plenty, in half the steps
+    lead = _least(lambda c: log_loss(points, fit(points, around, c, 30), c), -3 * around, 3 * around, 30)
+    return fit(points, around, lead), lead
+
+
+def tenths(points: list[tuple[float, Playouts]], scale: float, lead: float = 0.0) -> list[tuple[int, float]]:
     """The reliability table: per tenth of the chance, (decisions, % won)."""
     rows = [[0, 0.0] for _ in range(10)]
     for won, playouts in points:
-        row = rows[min(9, int(10 * chance(playouts, scale)))]
+        row = rows[min(9, int(10 * chance(playouts, scale, lead)))]
         row[0] += 1
         row[1] += won
     return [(n, 100 * w / n if n else math.nan) for n, w in rows]
@@ -156,34 +173,66 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5000, help="the first game's seed")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--save", help="keep the recorded playouts in this JSON file")
-    parser.add_argument("--load", help="fit the playouts of this JSON file (--save) instead of playing")
+    parser.add_argument("--load", nargs="+", default=[], metavar="FILE",
+                        help="fit the playouts of these JSON files (--save) instead of playing")
+    parser.add_argument("--check", nargs="+", default=[], metavar="FILE",
+                        help="and show the tables of these (games not fitted on) at the game's scale and the fitted one")
+    parser.add_argument("--lead", action="store_true",
+                        help="fit the game's analysis_lead with the scale (a calibration map of two numbers)")
     args = parser.parse_args()
     names = args.names or sorted(rules.GAMES)
-    if args.load:
-        with open(args.load) as f:
-            data = json.load(f)
-    else:
-        jobs = [(name, args.seed + k, args.iterations, args.stride, args.decisions) for name in names for k in range(args.games)]
+    if not args.load:
+        jobs = [(name, args.seed + k, args.iterations, args.stride, args.decisions)
+                for name in names for k in range(args.games)]
         with multiprocessing.Pool(args.workers, initializer=os.nice, initargs=(5,)) as pool:
             done = pool.map(record, jobs, chunksize=1)
-        data = {name: [] for name in names}
+        saved: dict[str, list[Any]] = {name: [] for name in names}
         for (name, *_), found in zip(jobs, done):
-            data[name] += found
+            settings = search.settings_for(rules.GAMES[name])
+            saved[name] += [(won, playouts, reported, settings.analysis_scale, settings.analysis_lead)
+                            for won, playouts, reported in found]
         if args.save:
             with open(args.save, "w") as f:
-                json.dump(data, f)
+                json.dump(saved, f)
+    data = merged([saved] if not args.load else [read(file) for file in args.load], names)
+    checked = merged([read(file) for file in args.check], names)
     for name in names:
-        found = data[name]
-        points = [(won, [tuple(p) for p in playouts]) for won, playouts, _chance in found]
-        now = search.settings_for(rules.GAMES[name]).analysis_scale or 1.0
-        # the record is the analysis's own: at the game's scale it gives the chance it reported
-        assert all(abs(100 * chance(p, now) - c) < 1e-6 for (_w, p), (*_, c) in zip(points, found))
-        scale = fit(points, now)
-        print(f"{name}: analysis_scale {scale:.4g} (now {now:g}; log loss {log_loss(points, scale):.4f} against "
-              f"{log_loss(points, now):.4f}; {len(points)} decisions)", flush=True)
-        print("  rated      decisions  won (now)   decisions  won (fitted)")
-        for k, ((n0, w0), (n1, w1)) in enumerate(zip(tenths(points, now), tenths(points, scale))):
-            print(f"  {10 * k:3d}–{10 * k + 10:<3d}%   {n0:9d}  {w0:5.1f}%   {n1:9d}  {w1:5.1f}%")
+        points = data[name]
+        settings = search.settings_for(rules.GAMES[name])
+        now = (settings.analysis_scale or 1.0, settings.analysis_lead)
+        fitted = fit_with_lead(points, now[0]) if args.lead else (fit(points, now[0]), 0.0)
+        print(f"{name}: analysis_scale {fitted[0]:.4g}, analysis_lead {fitted[1]:.4g} (now {now[0]:g}, {now[1]:g}; "
+              f"log loss {log_loss(points, *fitted):.4f} against {log_loss(points, *now):.4f}; "
+              f"{len(points)} decisions)", flush=True)
+        table(points, now, fitted)
+        if checked[name]:
+            print(f"  on {len(checked[name])} other decisions: log loss {log_loss(checked[name], *fitted):.4f} "
+                  f"against {log_loss(checked[name], *now):.4f}")
+            table(checked[name], now, fitted)
+
+
+def read(file: str) -> dict[str, list[Any]]:
+    with open(file) as f:
+        return json.load(f)
+
+
+def merged(records: list[dict[str, list[Any]]], names: list[str]) -> dict[str, list[tuple[float, Playouts]]]:
+    """The decisions of recordings (as ``--save`` keeps them), each checked to give back the
+    chance the analysis reported at the scale and lead it ran at: the record is the analysis's own."""
+    data: dict[str, list[tuple[float, Playouts]]] = {name: [] for name in names}
+    for saved in records:
+        for name in names:
+            for won, playouts, reported, scale, *lead in saved.get(name, ()):
+                playouts = [(bool(ended), value) for ended, value in playouts]
+                assert abs(100 * chance(playouts, scale, *lead) - reported) < 1e-6, name
+                data[name].append((won, playouts))
+    return data
+
+
+def table(points: list[tuple[float, Playouts]], now: tuple[float, float], fitted: tuple[float, float]) -> None:
+    print("  rated      decisions  won (now)   decisions  won (fitted)")
+    for k, ((n0, w0), (n1, w1)) in enumerate(zip(tenths(points, *now), tenths(points, *fitted))):
+        print(f"  {10 * k:3d}–{10 * k + 10:<3d}%   {n0:9d}  {w0:5.1f}%   {n1:9d}  {w1:5.1f}%")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,10 @@ import random
 import pytest
 
 import rules
-from fit_scale import chance, fit, log_loss, record, spread
-from rules.core.search import settings_for
+from fit_scale import chance, fit, fit_with_lead, log_loss, record, spread
+from rules.core import View
+from rules.core.search import ExpertBot, settings_for, weigh
+from tests.test_search import Nudge
 
 
 def test_the_record_of_an_analysis_gives_back_its_chances_at_the_games_scale():
@@ -56,3 +58,39 @@ def test_a_long_game_is_sampled_as_thinly_as_a_short_one():
     assert spread(list(range(100)), seed=1, stride=1, count=4) == [1, 26, 51, 76]
     assert spread(list(range(10)), seed=7, stride=1, count=4) == [1, 3, 5, 7]
     assert spread(list(range(3)), seed=5, stride=1, count=4) == [0, 1, 2]
+
+
+def test_the_analysis_lead_moves_the_judged_seats_chance_and_not_the_experts():
+    """A position judged before the end, the seat ahead by 1: with an ``analysis_lead`` of 1 the
+    analysis rates it as ahead by 2, at its scale; the expert's own race ignores the lead."""
+
+    class Ahead(Nudge):
+        def sample(self, view, rng):
+            return {"nudge": 1.0, "called": None}
+
+    spec = Ahead()
+    view = View(0, ("Ann", "Bob"), frozenset({0}))
+    legal = spec.legal(None, 0)
+    for lead in (0.0, 1.0):
+        settings = settings_for(spec, seconds=None, iterations=8, turns=0, analysis_scale=2.0, analysis_lead=lead)
+        weighed = weigh(spec, view, legal, legal[:1], random.Random(3), settings)
+        called_two = next(w for w in weighed if w.command == legal[1])
+        assert called_two.mean == pytest.approx(1 / (1 + math.exp(-(1.0 + lead) / 2.0)))
+        # the margin (the tie-break) stays the lead itself
+        assert set(called_two.margins) == {0.5}
+    expert = ExpertBot(spec, seconds=None, iterations=8, turns=0, analysis_scale=2.0, analysis_lead=1.0)
+    expert.choose(view, legal, random.Random(3))
+    means = {command: mean for command, _deals, mean in expert.last.choices}
+    assert means[legal[1]] == pytest.approx(1 / (1 + math.exp(-1.0 / spec.estimate_scale)))
+
+
+def test_the_fit_finds_the_lead_with_the_scale():
+    """Results made at scale 3 with a lead of 2 for the judged seat: fitting both finds them."""
+    rng = random.Random(8)
+    points = []
+    for _ in range(800):
+        playouts = [(False, rng.gauss(rng.gauss(0, 6), 3)) for _ in range(4)]
+        points.append((float(rng.random() < chance(playouts, 3.0, 2.0)), playouts))
+    scale, lead = fit_with_lead(points, around=5.0)
+    assert scale == pytest.approx(3.0, rel=0.2) and lead == pytest.approx(2.0, abs=0.6)
+    assert log_loss(points, scale, lead) < log_loss(points, fit(points, 5.0))

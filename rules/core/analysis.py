@@ -14,7 +14,9 @@ default) and always the command played. On each deal a command gets:
   tests/fit_scale.py on this very chance (the analysis's own, over games of the bot against
   itself) so that the chances are calibrated: of the positions rated 70%, the player wins about
   70 in 100 if both play on as the bot would (tests/benchmark.py --parts analysis measures it
-  on other games). A command's chance is the mean over the deals, in percent.
+  on other games). Where the estimate misjudges the mover whatever the scale, the game's
+  ``analysis_lead`` is added to the lead first (fitted with the scale: Portfolio). A command's
+  chance is the mean over the deals, in percent.
 - **its judged value**, the chance with the margin as a tie-break: ``chance + tie_break ·
   lead / s`` (``Settings.tie_break``, 0.5: half a point of chance for each hundredth of the
   scale, 50 for a whole one), the lead at the end of the playout, not clipped. Far behind (or far ahead), every
