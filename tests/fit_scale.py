@@ -1,36 +1,38 @@
-"""Fit each game's ``analysis_scale`` on the analysis's own chances (see rules/core/analysis.py).
+"""Fit each game's ``analysis_scale`` (and ``analysis_lead``) on the analysis's own chances.
 
-The analysis gives a command the mean over its deals of each playout's result: the mover's
-share of the win where the playout reaches the end, else ``1 / (1 + e^(−lead / s))`` of the
-mover's lead over its best rival by the game's estimate where it stops. That mean is what must
-be calibrated, not the logistic at the position itself: averaging the logistic over deals and
-playouts (and counting a finished playout 0 or 1) pulls the chances toward 50%, so a scale
-fitted on the position's own lead leaves the analysis too cautious.
+The analysis (rules/core/analysis.py) gives a command the mean over its deals of each playout's
+result: the mover's share of the win where the playout reaches the end, else
+``1 / (1 + e^(−(lead + c) / s))`` of the mover's lead over its best rival by the game's estimate
+where it stops, ``s`` the game's ``analysis_scale`` and ``c`` its ``analysis_lead`` (0 unless
+fitted). That mean is what must be calibrated, not the logistic at the position itself:
+averaging over deals and playouts (and counting a finished playout 0 or 1) changes it.
 
 So: over games of the game's bot against itself (2 players, seeds from --seed, 5000 by
-default: not the benchmark's, 1000 on, which checks the fit), every --stride-th decision (or
-about --decisions a game, spread over it) is analysed exactly as ``analyse`` does it (the same
-random numbers, the same race, --iterations per position, at the game's current scale), and
-each deal's playout of the command played is recorded: its end (the share, whatever the scale) or the lead where it
-stopped. A scale s then gives each decision the chance the analysis would give it, and the
-fitted s is the one of least log loss against the mover's share of the win at the end of the
-real game (golden-section search on log s). The race's own course (which commands it drops, so
-how many deals the played one gets) also depends on the scale; that is second order and left
-out: tests/benchmark.py --parts analysis checks the fitted scale on other seeds through the
-analysis itself.
+default: not the benchmark's, 1000 on), every --stride-th decision (or about --decisions a
+game, spread over it) is analysed exactly as ``analyse`` does it (the same random numbers, the
+same race, --iterations per position, at the game's current settings), and each deal's playout
+of the command played is recorded: its end (the share, whatever the scale) or the lead where
+it stopped. A scale then gives each decision the chance the analysis would give it, and the
+fitted scale is the one of least log loss against the mover's share of the win at the end of
+the real game (golden-section search on its logarithm); with --lead the lead is fitted with it
+(where the estimate misjudges the seat with a decision to make, which no scale mends:
+Portfolio, Card Stock Market). The race's own course (which commands it drops, so how many
+deals the played one gets) also depends on them; that is second order and left out.
 
-    .venv/bin/python tests/fit_scale.py [GAME ...] [--games N] [--stride K | --decisions D] [--iterations I]
-        [--seed S] [--workers W] [--save FILE] [--load FILE ...] [--check FILE ...]
+    .venv/bin/python tests/fit_scale.py [GAME ...] [--games N] [--stride K | --decisions D]
+        [--iterations I] [--seed S] [--workers W] [--lead] [--save FILE] [--load FILE ...]
+        [--check FILE ...]
 
-Prints per game the fitted scale, the log loss at the game's scale and at the fitted one, and
-the reliability table by tenths at both (in sample); the constant goes into the game's
-``expert`` mapping (``"analysis_scale"``). ``--save`` keeps the recorded playouts (JSON, with
-the scale they were recorded at), ``--load`` fits those of one or more such files again without
-playing, and ``--check`` shows the same for other recorded games, not fitted on (e.g. the
-benchmark's seeds: ``--seed 1000 --decisions 4 --iterations 48`` records the very decisions
+Prints per game the fitted numbers, the log loss at the game's and at the fitted ones, and the
+reliability table by tenths at both (in sample); they go into the game's ``expert`` mapping.
+``--save`` keeps the recorded playouts (JSON, with the settings they were recorded at),
+``--load`` fits those of one or more such files again without playing, and ``--check`` shows
+the tables of other recordings, not fitted on, at the game's and the fitted numbers (the
+benchmark's games: ``--seed 1000 --decisions 4 --iterations 48`` records the very decisions
 tests/benchmark.py --parts analysis --calibration-decisions 4 --analysis-iterations 48 rates).
-The figures of the scales now in the games: see each game's comment by its ``expert`` mapping. A game whose playouts all reach the end (Capital
-Auction: ``turns`` 0) has chances no scale changes; its scale only weighs the margin.
+How each game's numbers were fitted and checked: the comment by its ``expert`` mapping. A game
+whose playouts all reach the end (Capital Auction: ``turns`` 0) has chances that no scale
+changes; its scale only weighs the margin.
 """
 
 from __future__ import annotations
@@ -176,7 +178,7 @@ def main() -> None:
     parser.add_argument("--load", nargs="+", default=[], metavar="FILE",
                         help="fit the playouts of these JSON files (--save) instead of playing")
     parser.add_argument("--check", nargs="+", default=[], metavar="FILE",
-                        help="and show the tables of these (games not fitted on) at the game's scale and the fitted one")
+                        help="and show the tables of these (not fitted on) at the game's numbers and the fitted ones")
     parser.add_argument("--lead", action="store_true",
                         help="fit the game's analysis_lead with the scale (a calibration map of two numbers)")
     args = parser.parse_args()
