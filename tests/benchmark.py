@@ -56,13 +56,17 @@ Reports, with the goal of each:
   ``longest`` (the figure each game states, measured so).
 - the analysis (``--parts analysis``, not run by default): per game, over --analysis-games games
   of the game's bot against random play (seats alternating), analysed at
-  --analysis-iterations per position (every --analysis-stride-th decision), how often the bot
-  gets the higher accuracy (goal: 95 in 100); a calibration table by tenths (of the decisions
-  rated 60–70%, how often the mover won) over --calibration-games games of the bot against
-  itself, every --calibration-stride-th decision (goal: 60–80% won at 70–80%; against random
-  play the bot's positions are rightly won more often than rated, as the playouts have it play
-  on against a bot); and the time to analyse one typical game at the default thinking time.
-  Each game's figures can be had alone (``--parts analysis portfolio --workers 1``).
+  --analysis-iterations per position (every --analysis-stride-th decision), how often the bot gets the higher accuracy (goal: 95 in
+  100); a calibration table by tenths (of the decisions rated 60–70%, how many, their mean
+  rating and how often the mover won) over --calibration-games games of the bot against itself
+  (seeds 1000 on; tests/fit_scale.py fits the scales on others), every
+  --calibration-stride-th decision or about --calibration-decisions a game spread over it (goal:
+  60–80% won at 70–80%; against random play the bot's positions are rightly won more often than
+  rated, as the playouts have it play on against a bot); and the time to analyse one typical
+  game at the default thinking time (not with --no-analysis-timing). Each game's figures can be
+  had alone (``--parts analysis portfolio --workers 1``); the calibration alone, over many games
+  thinly: ``--parts analysis abundance --analysis-games 0 --calibration-games 200
+  --calibration-decisions 4 --no-analysis-timing --workers 1``.
 
 Timings on a busy machine wander: this is why they live here and not in the test suite.
 """
@@ -1172,6 +1176,10 @@ def main() -> None:
                         help="games of the bot against itself per game analysed for the calibration table")
     parser.add_argument("--calibration-stride", type=int, default=3,
                         help="every how many decisions of those a position is analysed")
+    parser.add_argument("--calibration-decisions", type=int,
+                        help="instead of --calibration-stride: about this many decisions of each of those games")
+    parser.add_argument("--analysis-timing", action=argparse.BooleanOptionalAction, default=True,
+                        help="time one game at the default thinking time per game (--no-analysis-timing: not)")
     parser.add_argument("--analysis-iterations", type=int, default=96, help="iterations per position in those")
     parser.add_argument("--analysis-stride", type=int, default=1,
                         help="every how many decisions of the bot-versus-random games are analysed (1: all)")
@@ -1218,7 +1226,8 @@ def main() -> None:
         print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
     if "analysis" in parts:
         print_analysis(args.game or None, args.analysis_games, args.calibration_games, args.analysis_iterations,
-                       args.workers, args.calibration_stride, args.analysis_stride)
+                       args.workers, args.calibration_stride, args.calibration_decisions, args.analysis_timing,
+                       args.analysis_stride)
     if "ending" in parts:
         import rules
 
@@ -1229,17 +1238,18 @@ ACCURACY_TIE = 1e-6
 """Accuracies this close are the same (a sum of weighed accuracies rounds differently)."""
 
 
-def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> dict[str, Any]:
+def _analysed_game(job: tuple[str, int, int | None, float | None, str, int, int | None]) -> dict[str, Any]:
     """One game of the bot against ``rival`` ("random" or "bot"; the bot's seat alternating
-    with the seed), analysed (every ``stride``-th decision): each seat's accuracy, each
-    decision's (chance of the move played, mover's share of the win), the time it took and the
-    decisions."""
+    with the seed), analysed (every ``stride``-th decision, or about ``count`` spread over the
+    game: fit_scale.spread): each seat's accuracy, each decision's (chance of the move played,
+    mover's share of the win), the time it took and the decisions."""
     import rules
+    from fit_scale import spread
     from rules.core import Match, Seat
     from rules.core.analysis import analyse, decisions_of
     from rules.core.replay import Replay
 
-    game, seed, iterations, seconds, rival, stride = job
+    game, seed, iterations, seconds, rival, stride, count = job
     spec = rules.GAMES[game]
     bot = seed % 2
     levels = ["bot", rival] if bot == 0 else [rival, "bot"]
@@ -1249,7 +1259,7 @@ def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> 
         match.submit(seat, match.bot_move(seat))
     started = time.perf_counter()
     replay = Replay.of(match)
-    positions = decisions_of(replay)[seed % stride::stride]
+    positions = spread(decisions_of(replay), seed, stride, count)
     result = analyse(replay, seconds, iterations=iterations, seed=seed, positions=positions)
     elapsed = time.perf_counter() - started
     winners = match.outcome.winners
@@ -1260,17 +1270,18 @@ def _analysed_game(job: tuple[str, int, int | None, float | None, str, int]) -> 
 
 
 def print_analysis(names: list[str] | None, games: int, calibration: int, iterations: int, workers: int,
-                   stride: int = 3, accuracy_stride: int = 1) -> None:
+                   stride: int = 3, count: int | None = None, timed: bool = True,
+                   accuracy_stride: int = 1) -> None:
     """The bot's accuracy against random play's, game by game; the calibration over games of
     the bot against itself (where the playouts' own continuation, the bot's, is the one the
     game followed: against random play a position rated 70% is won far more often, rightly);
-    the time of one game at the game's thinking time."""
+    the time of one game at the game's thinking time (unless not ``timed``)."""
     import rules
     from rules.core.search import settings_for
 
     names = names or sorted(rules.GAMES)
-    jobs = [(name, seed, iterations, None, "random", accuracy_stride) for name in names for seed in range(games)]
-    jobs += [(name, 1000 + seed, iterations, None, "bot", stride) for name in names for seed in range(calibration)]
+    jobs = [(name, seed, iterations, None, "random", accuracy_stride, None) for name in names for seed in range(games)]
+    jobs += [(name, 1000 + seed, iterations, None, "bot", stride, count) for name in names for seed in range(calibration)]
     with multiprocessing.Pool(workers, initializer=os.nice, initargs=(5,)) as pool:  # once a worker, not a job
         done = pool.map(_analysed_game, jobs, chunksize=1)
     for name in names:
@@ -1292,23 +1303,25 @@ def print_analysis(names: list[str] | None, games: int, calibration: int, iterat
         bots = [r for r in done if r["game"] == name and r["rival"] == "bot"]
         if not bots:
             continue
-        tenths = [[0, 0.0] for _ in range(10)]
+        tenths = [[0, 0.0, 0.0] for _ in range(10)]
         for r in bots:
             for chance, won in r["points"]:
                 tenth = tenths[min(9, int(chance // 10))]
                 tenth[0] += 1
                 tenth[1] += won
-        print(f"analysis {name}: calibration over {len(bots)} games of the bot against itself, one decision "
-              f"in {stride} (goal: of the decisions rated 70–80%, 60–80% won)")
-        print("  rated   decisions  won")
-        for k, (count, won) in enumerate(tenths):
-            share = f"{won / count:5.1f}%" if count else "    -"
-            print(f"  {10 * k:3d}–{10 * k + 10:<3d}% {count:9d}  {share}")
-    for name in names:  # one typical game at the game's own thinking time
+                tenth[2] += chance
+        every = f"about {count} decisions a game" if count else f"one decision in {stride}"
+        print(f"analysis {name}: calibration over {len(bots)} games of the bot against itself, {every}, "
+              f"{iterations} iterations a position (goal: of the decisions rated 70–80%, 60–80% won)")
+        print("  rated    decisions  mean rated  won")
+        for k, (n, won, rated) in enumerate(tenths):
+            figures = f"{rated / n:9.1f}%  {won / n:5.1f}%" if n else f"{'-':>10}  {'-':>6}"
+            print(f"  {10 * k:3d}–{10 * k + 10:<3d}% {n:9d}  {figures}")
+    for name in names if timed else ():  # one typical game at the game's own thinking time
         seconds = settings_for(rules.GAMES[name]).seconds
-        timed = _analysed_game((name, 0, None, seconds, "random", 1))
-        print(f"analysis {name}: one game at {seconds:g} s a position: {timed['seconds']:.0f} s "
-              f"({timed['decisions']} decisions)")
+        one = _analysed_game((name, 0, None, seconds, "random", 1, None))
+        print(f"analysis {name}: one game at {seconds:g} s a position: {one['seconds']:.0f} s "
+              f"({one['decisions']} decisions)")
 
 
 def print_startup(runs: int, reference: Path | None = None) -> None:

@@ -1082,8 +1082,8 @@ class CapitalAuctionGame:
 
     # a game lasts a few dozen commands: the expert plays each one out to the end, where
     # every face-down card counts (the public face-up scores would ignore them)
-    # analysis_scale: fitted on 30 games of the bot (tests/fit_scale.py --games 30), for the analysis's
-    # margins (its chances are the playouts' shares of the win: they end the game)
+    # analysis_scale: for the analysis's margins only (its chances are the playouts' shares of the
+    # win: they end the game, so no scale changes them; tests/fit_scale.py says as much)
     expert = {"turns": 0, "analysis_scale": 9.5}
 
     score_label = "Face-up value"

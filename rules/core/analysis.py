@@ -10,11 +10,13 @@ default) and always the command played. On each deal a command gets:
 
 - **its chance**, the mover's share of the win: at the end of the game if the playout gets
   there, else ``1 / (1 + e^(−lead / s))`` of the mover's lead over its best rival by the game's
-  estimate, ``s`` being the game's ``analysis_scale`` (its ``expert`` settings), fitted on games
-  of its bot by tests/fit_scale.py (Platt scaling) so that the chances are calibrated: of the
-  positions rated 70%, the player wins about 70 in 100 if both play on as the bot would
-  (tests/benchmark.py --parts analysis measures it). A command's chance is the mean over the
-  deals, in percent.
+  estimate, ``s`` being the game's ``analysis_scale`` (its ``expert`` settings), fitted by
+  tests/fit_scale.py on this very chance (the analysis's own, over games of the bot against
+  itself) so that the chances are calibrated: of the positions rated 70%, the player wins about
+  70 in 100 if both play on as the bot would (tests/benchmark.py --parts analysis measures it
+  on other games). Where the estimate misjudges the mover whatever the scale, the game's
+  ``analysis_lead`` is added to the lead first (fitted with the scale: Portfolio). A command's
+  chance is the mean over the deals, in percent.
 - **its judged value**, the chance with the margin as a tie-break: ``chance + MARGIN · lead /
   σ`` (``MARGIN``, 0.2), ``lead`` the mover's lead over its best rival at the end of the
   playout (the final scores, or the game's estimate), not clipped, and ``σ`` the decision's

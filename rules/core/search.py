@@ -108,6 +108,10 @@ class Settings:
     per game on games of its bot (tests/fit_scale.py), so that the chances it gives are
     calibrated. None: the expert's own scale. The expert's play keeps its own (a change of
     scale changes its races, unmeasured)."""
+    analysis_lead: float = 0.0
+    """Judging only, fitted with the scale: a lead added to the judged seat's at the end of a
+    playout that stops before the game's end, where the game's estimate misjudges the seat that
+    has a decision to make (Portfolio's underrates it)."""
     tie_break: float = 0.5
     """Judging only (``weigh``): the weight of the margin in the value the race drops commands
     on, ``share + tie_break · lead / scale``, so that where every command wins (or loses)
@@ -552,6 +556,8 @@ class _Search:
         values = list(self.estimate(state))
         leads = [value - max(v for other, v in enumerate(values) if other != seat)
                  for seat, value in enumerate(values)]
+        if self.judging:
+            leads[self.me] += self.settings.analysis_lead
         scale = self.scale
         if scale is None:
             self._lead_total += sum(abs(lead) for lead in leads)
