@@ -1157,3 +1157,59 @@ def test_a_save_from_before_known_cards_loads_and_its_replay_rebuilds_them():
     match = played_until(Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=2), lambda m: any(m.state.known))
     loaded = loads_without(match, "known")  # no SnapshotMismatch: the moves rebuild what is missing
     assert loaded.state.known == match.state.known and loaded.state == match.state
+
+
+def test_playable_marks_the_cards_that_neutralise_and_acquire_an_opponents_portfolio():
+    state = table(["2C 7C", "9D", "3D"], money=[8, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    marks = card_uses(state.hands[0], legal(state))
+    assert marks == {"2C": ["neutralise P1"], "7C": ["acquire P1"]}
+
+
+def test_the_views_rows_count_each_players_own_portfolios():
+    state = table(["AS", "2C", "9D"], money=[6, 7, 8], portfolios=[
+        pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 0, "9H 10H JH"), pf("P3", 1, "AH 2H 3H")])
+    rows = SPEC.view(state, 2).rows
+    assert [(money, income_, owned) for money, income_, owned, _ in rows] == [
+        ("$6", "$9", "2"), ("$7", "$2", "1"), ("$8", "$0", "0")]
+
+
+def test_legal_lists_every_draw_the_cards_left_can_serve():
+    # two players: no reshuffle, so two stock cards (and the top discard) are all there is
+    state = table(["AS", "2C"], names=("Ann", "Bob"), phase="draw", turn_income=20, stock="2D 3D",
+                  discard="4C 5C")
+    assert legal(state) == [Draw(1), Draw(2), Draw(1, True), Draw(2, True), Draw(3, True)]
+    # three players before the reshuffle: the discard pile will come round as a new stock
+    state = table(["AS", "2C", "3S"], phase="draw", turn_income=20, stock="2D", discard="4C 5C 6C")
+    assert legal(state) == [*(Draw(n) for n in range(1, 5)), *(Draw(n, True) for n in range(1, 5))]
+
+
+@pytest.mark.parametrize("pid", ["P²", "Px1", "P1x"])
+def test_a_portfolio_id_is_p_and_ascii_digits(pid):
+    with pytest.raises(RulesError, match="pid is P1"):
+        table(["5H", "8C", "3D"], portfolios=[pf(pid, 0, "2S 3S 4S")])
+
+
+def test_a_finished_position_written_without_its_final_income_shows_none():
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[12, 9], phase="over",
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S")])
+    outcome = SPEC.outcome(state)
+    assert outcome.breakdown[0] == {"money before final income": 12, "final income": 0,
+                                    "money": 12, "portfolio value": 5}
+    assert outcome.winners == (0,)
+
+
+def test_chance_draws_are_counted_the_deal_first_then_the_reshuffle():
+    """All chance is drawn from ``chance(seed, counter)`` (rules/core/engine.py): the deal is
+    draw 0, so a new game's counter is 1; the reshuffle is the counter's draw and counts one more,
+    so no later draw repeats it."""
+    from rules.core import build_deck
+    from rules.core.piles import shuffled as shuffled_with
+
+    state = SPEC.setup(["Ann", "Bob", "Cat"], None, seed=7)
+    deck = shuffled_with(build_deck(2), 7, 0)
+    assert state.counter == 1 and state.hands[0] == deck[0::3][:13]
+    state = table(["AS", "2C", "3D"], money=[15, 6, 6], phase="draw", turn_income=9, stock="2D",
+                  discard="4C 5C 6C 7C 8C", seed=3, counter=5)
+    play(state, "draw 1")
+    assert state.stock == shuffled_with(map(parse_card, "4C 5C 6C 7C 8C".split()), 3, 5)
+    assert state.counter == 6
