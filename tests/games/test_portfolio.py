@@ -1213,3 +1213,34 @@ def test_chance_draws_are_counted_the_deal_first_then_the_reshuffle():
     play(state, "draw 1")
     assert state.stock == shuffled_with(map(parse_card, "4C 5C 6C 7C 8C".split()), 3, 5)
     assert state.counter == 6
+
+
+def test_legal_offers_each_run_of_exactly_three_wherever_it_falls_in_the_hand():
+    state = table(["3C 4C 5C 9D 10D JD KS", "2C", "3D"])
+    makes = [SPEC.notation.format(c) for c in legal(state) if isinstance(c, Make)]
+    assert sorted(makes) == ["make 3C 4C 5C", "make 9D 10D JD"]
+
+
+@pytest.mark.parametrize("text, played", [("make 7S 8S 9S", "7S 8S 9S"), ("extend P1 6H", "6H"),
+                                          ("cap P1 low 2D", "2D"), ("cap P1 high 5H.1", "5H.1")])
+def test_a_card_played_to_the_table_leaves_the_hand(text, played):
+    state = table(["7S 8S 9S 6H 2D 5H.1 KC", "2C", "3D"], portfolios=[pf("P1", 0, "2H 3H 4H 5H")])
+    before = SPEC.conserved(state)
+    play(state, text)
+    assert sorted(keys(state.hands[0])) == sorted(set("7S 8S 9S 6H 2D 5H.1 KC".split()) - set(played.split()))
+    assert SPEC.conserved(state) == before
+
+
+def test_the_discards_legal_lists_take_the_other_copy_of_a_face_taken_from_the_pile():
+    state = table(["7S.1 AS", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    assert [c for c in legal(state) if isinstance(c, Discard)] == [Discard(parse_card("AS")),
+                                                                   Discard(parse_card("7S.1"))]
+
+
+def test_a_position_saved_without_known_cards_knows_the_discard_taken_while_it_is_in_the_hand():
+    state = table(["7S AS", "2C", "3D"], taken_discard="7S")
+    assert known_keys(state) == [["7S"], [], []]
+    # taken this turn and already laid down in a portfolio: no longer in the hand
+    state = table(["AS", "2C", "3D"], taken_discard="7S", portfolios=[pf("P1", 0, "5S 6S 7S")])
+    assert known_keys(state) == [[], [], []]
