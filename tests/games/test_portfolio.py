@@ -1244,3 +1244,31 @@ def test_a_position_saved_without_known_cards_knows_the_discard_taken_while_it_i
     # taken this turn and already laid down in a portfolio: no longer in the hand
     state = table(["AS", "2C", "3D"], taken_discard="7S", portfolios=[pf("P1", 0, "5S 6S 7S")])
     assert known_keys(state) == [[], [], []]
+
+
+def test_a_capped_high_end_cannot_be_extended_but_the_low_end_can():
+    state = table(["10D JH 5H", "2C", "3D"], portfolios=[pf("P1", 0, "6H 7H 8H 9H 10H")])
+    play(state, "cap P1 high 10D")
+    refused(state, "extend P1 JH", "high end of P1 is capped")
+    play(state, "extend P1 5H")
+    assert keys(state.find("P1").cards) == ["5H", "6H", "7H", "8H", "9H", "10H"]
+
+
+def test_a_draw_that_finds_no_card_costs_nothing():
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[6, 6], phase="draw", turn_income=5,
+                  stock="", discard="")
+    play(state, "draw 1")  # an empty discard pile does not stop a draw from the stock
+    assert state.last_round and keys(state.hands[0]) == ["AS"] and state.money[0] == 6
+
+
+def test_the_card_taken_from_the_pile_is_not_listed_as_a_discard_while_another_card_is_held():
+    state = table(["AS", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    assert [c for c in legal(state) if isinstance(c, Discard)] == [Discard(parse_card("AS"))]
+
+
+def test_a_view_for_a_seat_not_at_the_table_shows_no_hand():
+    state = table(["AS", "2C", "3D"])
+    for seat in (3, -1):
+        view = SPEC.view(state, seat)
+        assert view.hand == () and view.hand_sizes == (1, 1, 1)
