@@ -1110,6 +1110,7 @@ def test_a_card_taken_from_the_discard_pile_stays_known_in_that_hand_until_it_is
     for seed in range(5):  # Bob's samples keep it in Ann's hand
         sampled = SPEC.sample(view, random.Random(seed))
         assert parse_card("7H") in sampled.hands[0] and sampled.known == state.known
+        assert [len(hand) for hand in sampled.hands] == [len(hand) for hand in state.hands]  # not one more
     play(state, "draw 1")
     play(state, "make 5H 6H 7H")
     assert known_keys(state) == [[], [], []]
