@@ -1110,6 +1110,7 @@ def test_a_card_taken_from_the_discard_pile_stays_known_in_that_hand_until_it_is
     for seed in range(5):  # Bob's samples keep it in Ann's hand
         sampled = SPEC.sample(view, random.Random(seed))
         assert parse_card("7H") in sampled.hands[0] and sampled.known == state.known
+        assert [len(hand) for hand in sampled.hands] == [len(hand) for hand in state.hands]  # not one more
     play(state, "draw 1")
     play(state, "make 5H 6H 7H")
     assert known_keys(state) == [[], [], []]
@@ -1157,3 +1158,118 @@ def test_a_save_from_before_known_cards_loads_and_its_replay_rebuilds_them():
     match = played_until(Match(SPEC, [Seat("Ann"), Seat("Bob")], seed=2), lambda m: any(m.state.known))
     loaded = loads_without(match, "known")  # no SnapshotMismatch: the moves rebuild what is missing
     assert loaded.state.known == match.state.known and loaded.state == match.state
+
+
+def test_playable_marks_the_cards_that_neutralise_and_acquire_an_opponents_portfolio():
+    state = table(["2C 7C", "9D", "3D"], money=[8, 6, 6], portfolios=[pf("P1", 1, "3C 4C 5C 6C")])
+    marks = card_uses(state.hands[0], legal(state))
+    assert marks == {"2C": ["neutralise P1"], "7C": ["acquire P1"]}
+
+
+def test_the_views_rows_count_each_players_own_portfolios():
+    state = table(["AS", "2C", "9D"], money=[6, 7, 8], portfolios=[
+        pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 0, "9H 10H JH"), pf("P3", 1, "AH 2H 3H")])
+    rows = SPEC.view(state, 2).rows
+    assert [(money, income_, owned) for money, income_, owned, _ in rows] == [
+        ("$6", "$9", "2"), ("$7", "$2", "1"), ("$8", "$0", "0")]
+
+
+def test_legal_lists_every_draw_the_cards_left_can_serve():
+    # two players: no reshuffle, so two stock cards (and the top discard) are all there is
+    state = table(["AS", "2C"], names=("Ann", "Bob"), phase="draw", turn_income=20, stock="2D 3D",
+                  discard="4C 5C")
+    assert legal(state) == [Draw(1), Draw(2), Draw(1, True), Draw(2, True), Draw(3, True)]
+    # three players before the reshuffle: the discard pile will come round as a new stock
+    state = table(["AS", "2C", "3S"], phase="draw", turn_income=20, stock="2D", discard="4C 5C 6C")
+    assert legal(state) == [*(Draw(n) for n in range(1, 5)), *(Draw(n, True) for n in range(1, 5))]
+
+
+@pytest.mark.parametrize("pid", ["P²", "Px1", "P1x"])
+def test_a_portfolio_id_is_p_and_ascii_digits(pid):
+    with pytest.raises(RulesError, match="pid is P1"):
+        table(["5H", "8C", "3D"], portfolios=[pf(pid, 0, "2S 3S 4S")])
+
+
+def test_a_finished_position_written_without_its_final_income_shows_none():
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[12, 9], phase="over",
+                  portfolios=[pf("P1", 0, "4S 5S 6S 7S")])
+    outcome = SPEC.outcome(state)
+    assert outcome.breakdown[0] == {"money before final income": 12, "final income": 0,
+                                    "money": 12, "portfolio value": 5}
+    assert outcome.winners == (0,)
+
+
+def test_chance_draws_are_counted_the_deal_first_then_the_reshuffle():
+    """All chance is drawn from ``chance(seed, counter)`` (rules/core/engine.py): the deal is
+    draw 0, so a new game's counter is 1; the reshuffle is the counter's draw and counts one more,
+    so no later draw repeats it."""
+    from rules.core import build_deck
+    from rules.core.piles import shuffled as shuffled_with
+
+    state = SPEC.setup(["Ann", "Bob", "Cat"], None, seed=7)
+    deck = shuffled_with(build_deck(2), 7, 0)
+    assert state.counter == 1 and state.hands[0] == deck[0::3][:13]
+    state = table(["AS", "2C", "3D"], money=[15, 6, 6], phase="draw", turn_income=9, stock="2D",
+                  discard="4C 5C 6C 7C 8C", seed=3, counter=5)
+    play(state, "draw 1")
+    assert state.stock == shuffled_with(map(parse_card, "4C 5C 6C 7C 8C".split()), 3, 5)
+    assert state.counter == 6
+
+
+def test_legal_offers_each_run_of_exactly_three_wherever_it_falls_in_the_hand():
+    state = table(["3C 4C 5C 9D 10D JD KS", "2C", "3D"])
+    makes = [SPEC.notation.format(c) for c in legal(state) if isinstance(c, Make)]
+    assert sorted(makes) == ["make 3C 4C 5C", "make 9D 10D JD"]
+
+
+@pytest.mark.parametrize("text, played", [("make 7S 8S 9S", "7S 8S 9S"), ("extend P1 6H", "6H"),
+                                          ("cap P1 low 2D", "2D"), ("cap P1 high 5H.1", "5H.1")])
+def test_a_card_played_to_the_table_leaves_the_hand(text, played):
+    state = table(["7S 8S 9S 6H 2D 5H.1 KC", "2C", "3D"], portfolios=[pf("P1", 0, "2H 3H 4H 5H")])
+    before = SPEC.conserved(state)
+    play(state, text)
+    assert sorted(keys(state.hands[0])) == sorted(set("7S 8S 9S 6H 2D 5H.1 KC".split()) - set(played.split()))
+    assert SPEC.conserved(state) == before
+
+
+def test_the_discards_legal_lists_take_the_other_copy_of_a_face_taken_from_the_pile():
+    state = table(["7S.1 AS", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    assert [c for c in legal(state) if isinstance(c, Discard)] == [Discard(parse_card("AS")),
+                                                                   Discard(parse_card("7S.1"))]
+
+
+def test_a_position_saved_without_known_cards_knows_the_discard_taken_while_it_is_in_the_hand():
+    state = table(["7S AS", "2C", "3D"], taken_discard="7S")
+    assert known_keys(state) == [["7S"], [], []]
+    # taken this turn and already laid down in a portfolio: no longer in the hand
+    state = table(["AS", "2C", "3D"], taken_discard="7S", portfolios=[pf("P1", 0, "5S 6S 7S")])
+    assert known_keys(state) == [[], [], []]
+
+
+def test_a_capped_high_end_cannot_be_extended_but_the_low_end_can():
+    state = table(["10D JH 5H", "2C", "3D"], portfolios=[pf("P1", 0, "6H 7H 8H 9H 10H")])
+    play(state, "cap P1 high 10D")
+    refused(state, "extend P1 JH", "high end of P1 is capped")
+    play(state, "extend P1 5H")
+    assert keys(state.find("P1").cards) == ["5H", "6H", "7H", "8H", "9H", "10H"]
+
+
+def test_a_draw_that_finds_no_card_costs_nothing():
+    state = table(["AS", "2C"], names=("Ann", "Bob"), money=[6, 6], phase="draw", turn_income=5,
+                  stock="", discard="")
+    play(state, "draw 1")  # an empty discard pile does not stop a draw from the stock
+    assert state.last_round and keys(state.hands[0]) == ["AS"] and state.money[0] == 6
+
+
+def test_the_card_taken_from_the_pile_is_not_listed_as_a_discard_while_another_card_is_held():
+    state = table(["AS", "2C", "3D"], phase="draw", discard="9C 7S")
+    play(state, "draw 1 +discard")
+    assert [c for c in legal(state) if isinstance(c, Discard)] == [Discard(parse_card("AS"))]
+
+
+def test_a_view_for_a_seat_not_at_the_table_shows_no_hand():
+    state = table(["AS", "2C", "3D"])
+    for seat in (3, -1):
+        view = SPEC.view(state, seat)
+        assert view.hand == () and view.hand_sizes == (1, 1, 1)
