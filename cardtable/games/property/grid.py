@@ -13,7 +13,6 @@ from typing import Sequence
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import Binding
 from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
@@ -93,9 +92,10 @@ class PropertyGrid(Widget, can_focus=True):
     ``(row - 1) * 8 + (col - 1)``), the mortgages, the seats' initials and the last play.
 
     ``named`` are the cells the selected pair of cards can name (highlighted); while it holds
-    some but not all cells, the cursor moves among them only. Arrows or hjkl move the cursor
-    (``CursorMoved``); Enter, or a click on the cursor's cell, chooses it (``CellChosen``); a
-    click elsewhere moves the cursor there."""
+    some but not all cells, the cursor moves among them only. ``move`` moves the cursor: the
+    table binds the keys to it while the grid has them (``active``, its cursor drawn stronger),
+    and the focus stays on the hand. A click on the cursor's cell chooses it (``CellChosen``); a
+    click elsewhere moves the cursor there (``CursorMoved``)."""
 
     DEFAULT_CSS = """
     PropertyGrid {
@@ -115,26 +115,20 @@ class PropertyGrid(Widget, can_focus=True):
         & > .property-grid--seat-3 { color: $text-error; text-style: bold; }
         & > .property-grid--seat-4 { color: #2aa1b3; text-style: bold; }
         & > .property-grid--seat-5 { color: $text-warning; text-style: bold; }
-        &:focus > .property-grid--cursor { background: $accent; color: $text; text-style: bold; }
+        & > .property-grid--active-cursor { background: $accent; color: $text; text-style: bold; }
     }
     """
 
     COMPONENT_CLASSES = {
         "property-grid--empty", "property-grid--shade", "property-grid--named",
-        "property-grid--cursor", "property-grid--last", "property-grid--row-label", *SEAT_CLASSES,
+        "property-grid--cursor", "property-grid--active-cursor", "property-grid--last",
+        "property-grid--row-label", *SEAT_CLASSES,
     }
-
-    BINDINGS = [
-        Binding("left,h", "move(-1, 0)", "Left", show=False),
-        Binding("right,l", "move(1, 0)", "Right", show=False),
-        Binding("up,k", "move(0, 1)", "Up", show=False),
-        Binding("down,j", "move(0, -1)", "Down", show=False),
-        Binding("enter", "choose", "Choose cell", show=False),
-        Binding("escape,tab,space", "release", "Back to the hand", show=False),
-    ]
 
     cursor: reactive[Cell] = reactive((1, 1))
     named: reactive[frozenset[Cell]] = reactive(frozenset)
+    active: reactive[bool] = reactive(False)
+    """The grid has the keys: its cursor is drawn stronger."""
 
     class _CellMessage(Message):
         def __init__(self, grid: PropertyGrid, col: int, row: int) -> None:
@@ -148,7 +142,7 @@ class PropertyGrid(Widget, can_focus=True):
             return self.grid
 
     class CursorMoved(_CellMessage):
-        """The cursor is now on col·row."""
+        """A click moved the cursor to col·row."""
 
     class CellChosen(_CellMessage):
         """The player chose col·row (Enter, or a click on the cursor's cell)."""
@@ -191,27 +185,12 @@ class PropertyGrid(Widget, can_focus=True):
     def validate_cursor(self, cursor: Cell) -> Cell:
         return _clamp(cursor)
 
-    def watch_cursor(self, cursor: Cell) -> None:
-        self.post_message(self.CursorMoved(self, *cursor))
-
     def nearest_named(self) -> Cell:
         """The named cell nearest the cursor (the cursor itself when none is named)."""
         if not self.named:
             return self.cursor
         col, row = self.cursor
         return min(self.named, key=lambda c: (abs(c[0] - col) + abs(c[1] - row), c))
-
-    class Released(Message):
-        """The player is done with the grid's cursor: the keys go back to the hand."""
-
-    def action_release(self) -> None:
-        self.post_message(self.Released())
-
-    def on_focus(self) -> None:
-        self.refresh()  # the cursor is drawn stronger while the grid has the keys
-
-    def on_blur(self) -> None:
-        self.refresh()
 
     # -- drawing ---------------------------------------------------------------------------
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -309,7 +288,7 @@ class PropertyGrid(Widget, can_focus=True):
         col, row = cell
         shade = (col + row) % 2
         named = cell in self.named and len(self.named) < SIZE * SIZE
-        cursor, last = cell == self.cursor, cell == self.last
+        cursor, last = (2 if self.active else 1) if cell == self.cursor else 0, cell == self.last
         owner = self.owner(cell) if middle else None
         content = self.cell_text(cell) if middle else ""
         look = (layout.cell_width, middle, shade, named, cursor, last, owner, content)
@@ -318,15 +297,15 @@ class PropertyGrid(Widget, can_focus=True):
             segments = self._looks[look] = self._segments(self._cell_runs(*look))
         return segments
 
-    def _cell_runs(self, width: int, middle: bool, shade: int, named: bool, cursor: bool, last: bool,
+    def _cell_runs(self, width: int, middle: bool, shade: int, named: bool, cursor: int, last: bool,
                    owner: int | None, content: str) -> list[tuple[str, Style]]:
         style = self._component
         # backgrounds, weakest first: the checkerboard shade, the named cells, the cursor
         base = style("property-grid--shade") if shade else Style()
         if named:
             base += style("property-grid--named")
-        if cursor:
-            base += style("property-grid--cursor")
+        if cursor:  # (2: the grid has the keys)
+            base += style("property-grid--active-cursor" if cursor == 2 else "property-grid--cursor")
         if last:
             base += self._ink("property-grid--last")
         if not middle:
@@ -342,19 +321,21 @@ class PropertyGrid(Widget, can_focus=True):
         return [(" " * pad, base), (content, base + ink), (" " * (width - pad - len(content)), base)]
 
     # -- input -----------------------------------------------------------------------------
-    def action_move(self, dx: int, dy: int) -> None:
+    def move(self, dx: int, dy: int) -> bool:
+        """Move the cursor a step (to the next named cell that way, while confined to them);
+        False at the edge, or with no named cell further that way."""
         col, row = self.cursor
         named = self.named
         confined = bool(named) and len(named) < SIZE * SIZE and self.cursor in named
         while True:
             col, row = col + dx, row + dy
             if not (1 <= col <= SIZE and 1 <= row <= SIZE):
-                return  # at the edge, or no named cell further that way
+                return False
             if not confined or (col, row) in named:
                 self.cursor = (col, row)
-                return
+                return True
 
-    def action_choose(self) -> None:
+    def choose(self) -> None:
         self.post_message(self.CellChosen(self, *self.cursor))
 
     def on_click(self, event: Click) -> None:
@@ -366,6 +347,7 @@ class PropertyGrid(Widget, can_focus=True):
             return
         event.stop()
         if cell == self.cursor:
-            self.action_choose()
+            self.choose()
         else:
             self.cursor = cell
+            self.post_message(self.CursorMoved(self, *cell))
