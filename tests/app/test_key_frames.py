@@ -60,9 +60,8 @@ async def each_in_one_frame_without_a_layout(pilot, table, keys: list[str]) -> N
         assert (key, len(frames), len(layouts)) == (key, 1, 0)
 
 
-# (Card Stock Market's card line changes height with the selection, and is laid out; Portfolio's
-# selection changes the hand only)
-@pytest.mark.parametrize("game", ["property", "capital-auction", "abundance"])
+# (Portfolio's selection changes the hand only; Card Stock Market's card line keeps its two lines)
+@pytest.mark.parametrize("game", ["property", "stock-market", "capital-auction", "abundance"])
 async def test_every_timed_key_is_drawn_in_one_frame_without_a_layout(game, monkeypatch):
     # the table heard of a selection a message after the hand was drawn, and drew its answer
     # (Property's preview, the card line) a period later; a line updated the same size laid the
