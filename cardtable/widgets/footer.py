@@ -131,8 +131,8 @@ class TableFooter(Footer):
             return False
         for key, (binding, enabled, tooltip) in zip(keys, entries):
             if (key.action, key.description, key.key) != (binding.action, binding.description, binding.key):
-                # (one key of a binding for several can stand for it: the grid's enter hides the
-                # Play key's, and its p shows as the same ⏎)
+                # (another key of the same binding can stand for it, shown alike: Play's p, as ⏎,
+                # while a focused widget takes enter)
                 shown = self.app.get_key_display(binding)
                 if (key.key_display, key.description) != (shown, binding.description):
                     # the same width is a repaint; another moves the keys after it (a layout, and

@@ -4,10 +4,9 @@ pointing at, and the purchase offer after a rent.
 Playing: select one red and one black card in the hand (a third card of a colour replaces the
 older one); the grid highlights the cells the pair can name and puts its cursor there; with a
 9 or 10 the grid has the keys and the player moves its cursor among those cells; Enter (or p)
-plays. The rules decide
-everything — the preview line is ``rules.property.preview`` of the viewer's view and the Play
-key is greyed unless the rules' ``check`` accepts the play. Only one thing is asked twice: a play on one's own mortgaged
-cell, which loses it.
+plays. The rules decide everything — the preview line is ``rules.property.preview`` of the
+viewer's view and the Play key is greyed unless the rules' ``check`` accepts the play. Only one
+thing is asked twice: a play on one's own mortgaged cell, which loses it.
 """
 
 from __future__ import annotations
@@ -348,6 +347,9 @@ class PropertyTable(TableScreen):
             return str(self.refusal(command) or "That play cannot be made now.")
         if action in ("buy", "decline"):
             return "There is no purchase to decide now: one is offered after you pay rent."
+        if action in ("grid_move", "release"):
+            return ("The grid's cursor moves when the grid has the keys: select a 9 or 10 with a card "
+                    "of the other colour, or click the grid.")
         return super().why_not(action)
 
     def _playable(self) -> Play | None:
