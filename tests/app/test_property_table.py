@@ -391,9 +391,12 @@ def footer_keys(app) -> list[tuple[str, str]]:
 
 async def test_a_wild_pair_gives_the_keys_to_the_grid_and_escape_gives_them_back(tmp_path):
     match = position(EMPTY, ["9D", "5C", "7H"])
-    app, table, _ = table_app(match)
+    app, table, notes = table_app(match)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
+        await pilot.press("k")  # a key of the grid's, before it has the keys: how it gets them
+        await pilot.pause()
+        assert any("9 or 10" in note for note, _severity in notes), notes
         await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
         assert table.grid_has_keys and len(table.grid.named) == 8
         # the footer's first key says how the keys go back, where the hand's Select card was

@@ -347,7 +347,7 @@ class PropertyTable(TableScreen):
             return str(self.refusal(command) or "That play cannot be made now.")
         if action in ("buy", "decline"):
             return "There is no purchase to decide now: one is offered after you pay rent."
-        if action in ("grid_move", "release"):
+        if action.split("(")[0] in ("grid_move", "release"):  # (the binding's action, with its step)
             return ("The grid's cursor moves when the grid has the keys: select a 9 or 10 with a card "
                     "of the other colour, or click the grid.")
         return super().why_not(action)
