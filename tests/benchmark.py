@@ -16,7 +16,8 @@ Reports, with the goal of each:
   ``--reference`` (another checkout with its own .venv, e.g. main) its `cardtable` command too,
   interleaved with the others;
 - the median time from a key press to the table repainted, at each of the five games' tables
-  (the cursor keys and a card selection, Abundance's bid keys), measured from the key reaching
+  (the cursor keys and a card selection, Abundance's bid keys; and at Property's, a wild pair
+  handing the keys to the grid, its cursor, and back), measured from the key reaching
   the app to the LAST frame it caused rendered for the terminal: goal <= 16 ms (a 60 Hz frame);
 - idle: a table waiting for its human (the installed `cardtable new GAME` in a terminal, bots
   at bot delay 0 before the human), its CPU over --idle-seconds and the bytes it writes: goal <= 1%;
@@ -188,6 +189,12 @@ KEY_TABLES: dict[str, tuple[list[str], str, list[tuple[str, str | None, str]]]] 
 """The keys timed at each game's table: the cursor keys (right then left, so the cursor moves
 even in a two-card hand) and a selection, or Abundance's bid keys in an open auction."""
 
+WILD_PAIR = (["Ann", "Cleo"], "#hand", [("space", " ", "wild pair"), ("right", None, "grid cursor"),
+                                        ("escape", None, "keys back"), ("space", " ", "pair broken")])
+"""Property's keys around a wild pair (``property-wild``): Ann holds 3♠ 7♥ 10♥ 9♦ 5♣, the 9♦
+selected and her cursor on the 5♣; the pair made hands the keys to the grid, whose cursor moves
+(right then left), the keys come back, the pair is broken."""
+
 
 def key_position(game: str, players: list[str]):
     """A match of ``game`` with Ann (seat 0) human and bots after her, played by the bots (Ann's
@@ -223,8 +230,15 @@ async def key_latency(game: str, presses: int) -> dict[str, float]:
     from cardtable.store import SaveStore
     from cardtable.settings import Settings
 
-    players, widget, keys = KEY_TABLES[game]
-    match = key_position(game, players)
+    if game == "property-wild":
+        from pilot_helpers import property_position
+
+        players, widget, keys = WILD_PAIR
+        match = property_position(["........"] * 8, ["9D", "5C", "7H", "3S", "10H"])
+        setup = ["right", "right", "right", "space", "right"]
+    else:
+        players, widget, keys = KEY_TABLES[game]
+        match, setup = key_position(game, players), []
     app = CardtableApp(store=SaveStore(Path(tempfile.mkdtemp())), settings=Settings(bot_delay=0), match=match)
     painted = asyncio.Event()
     display = app._display
@@ -265,6 +279,7 @@ async def key_latency(game: str, presses: int) -> dict[str, float]:
             await pilot.pause()
         app.screen.query_one(widget).focus()
         await pilot.pause()
+        await pilot.press(*setup)
         for n in range(presses):
             for key, character, what in keys:
                 if key == "right" and n % 2:
@@ -1339,7 +1354,7 @@ def print_startup(runs: int, reference: Path | None = None) -> None:
 
 
 def print_keys(presses: int) -> None:
-    for game in KEY_TABLES:
+    for game in [*KEY_TABLES, "property-wild"]:
         k = asyncio.run(key_latency(game, presses))
         worst = max(k.values())
         each = ", ".join(f"{what} {ms:.1f} ms" for what, ms in k.items())

@@ -159,3 +159,28 @@ def drawn(screen) -> bool:
     timer = screen.__dict__.get("_frame_timer")
     # nor a callback "after refresh" waiting (a board fitted to its room once drawn)
     return (timer is None or not timer.due) and not getattr(screen, "_callbacks", None)
+
+
+def property_position(board, ann, seed=5, money=None, names=("Ann", "Cleo")) -> Match:
+    """A two-player game of Property (Ann to play, Cleo a bot, unless ``names`` calls them
+    otherwise) on ``board`` (eight strings, row 8 first; "A" Ann's, "B" Cleo's, lower case
+    mortgaged) with Ann holding ``ann`` (card keys)."""
+    import rules
+    from rules.core import Seat, parse_card
+
+    spec = rules.find_game("property")
+    match = Match(spec, [Seat(names[0]), Seat(names[1], "bot")], seed=seed)
+    data = spec.to_json(match.state)
+    cards = data["hands"][0] + data["hands"][1] + data["stock"]
+    for key in ann:
+        cards.remove(key)
+    red = next(k for k in cards if parse_card(k).is_red)
+    black = next(k for k in cards if parse_card(k).is_black)
+    cleo = [red, black]
+    stock = [k for k in cards if k not in cleo]
+    data.update(board=list(board), hands=[list(ann), cleo], stock=stock, current=0, pending=None)
+    if money is not None:
+        data["money"] = list(money)
+    # a position from JSON, as a user could write one: the match starts from it
+    match.state = spec.from_json(data)
+    return match

@@ -6,8 +6,9 @@ edge. This Footer lays its keys out in as many lines as the width needs (one, wh
 Textual's Footer also rebuilds all its keys whenever the screen's bindings change, and the
 rebuild costs a layout of the whole screen (about 50 ms on a full table). At a game table the
 common change is only WHICH keys are legal (Play lights up once a red and a black card are
-picked), so when the keys shown stay the same this Footer flips their enabled state and
-rebuilds nothing.
+picked), or one key standing for another (Property's space selects a card, or gives the keys
+back to the hand from the grid), so when the keys shown fall into the same lines this Footer
+greys, lights or relabels the keys it has and rebuilds nothing.
 
 When the keys do change, the rebuild is asked for once however many changes come before it
 runs: Textual's Footer queues one rebuild per change, and bots playing at bot delay 0 change
@@ -16,14 +17,13 @@ widgets alive) long after the match had ended."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
-
-Shown = tuple[str, str, bool]  # (action, description, enabled)
 
 
 class TableFooter(Footer):
@@ -116,20 +116,32 @@ class TableFooter(Footer):
 
     def bindings_changed(self, screen: Screen) -> None:
         keys = [key for key in self.query(FooterKey) if not key.has_class("-command-palette")]
-        shown = self._shown(screen)
-        if (self._bindings_ready and screen is self.screen and keys
-                and [(key.action, key.description) for key in keys] == [s[:2] for s in shown]):
-            for key, (_action, _description, enabled) in zip(keys, shown):
-                if key._disabled == enabled:
-                    key._disabled = not enabled
-                    key.set_class(not enabled, "-disabled")
+        if self._bindings_ready and screen is self.screen and keys and self._relabel(keys, self._entries(screen)):
             return
         self._bindings_ready = True
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._rebuild_once()
 
-    @staticmethod
-    def _shown(screen: Screen) -> list[Shown]:
-        """(action, description, enabled) of each key the Footer shows, in order."""
-        return [(binding.action, binding.description, enabled)
-                for binding, enabled, _tooltip in TableFooter._entries(screen)]
+    def _relabel(self, keys: list[FooterKey], entries: list[tuple]) -> bool:
+        """Show ``entries`` on the keys already there, when they fall into the same lines: a key
+        greyed or lit, or another binding in a key's place (Property's space selects a card in
+        the hand and gives the keys back from the grid). False when the keys must be rebuilt."""
+        rows = [len(row.children) for row in self.query(".footer-row")]
+        if len(keys) != len(entries) or rows != [len(row) for row in self._rows(entries)]:
+            return False
+        for key, (binding, enabled, tooltip) in zip(keys, entries):
+            if (key.action, key.description, key.key) != (binding.action, binding.description, binding.key):
+                # (another key of the same binding can stand for it, shown alike: Play's p, as ⏎,
+                # while a focused widget takes enter)
+                shown = self.app.get_key_display(binding)
+                if (key.key_display, key.description) != (shown, binding.description):
+                    # the same width is a repaint; another moves the keys after it (a layout, and
+                    # a second one when Textual hears the key's new size)
+                    same = cell_len(key.key_display + key.description) == cell_len(shown + binding.description)
+                    key.refresh(layout=not same)
+                key.key, key.action, key.description = binding.key, binding.action, binding.description
+                key.key_display, key.tooltip = shown, tooltip or None
+            if key._disabled == enabled:
+                key._disabled = not enabled
+                key.set_class(not enabled, "-disabled")
+        return True

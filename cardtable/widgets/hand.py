@@ -44,6 +44,9 @@ class HandWidget(Widget, can_focus=True):
         &.-empty { layout: vertical; }
         &:focus CardWidget.-cursor { text-style: reverse bold; }
         &:focus CardWidget.-cursor.-selected { text-style: reverse bold underline; }
+        /* -lent: its keys act on a board's cursor for now (Property's grid), so no cursor here */
+        &.-lent:focus CardWidget.-cursor { text-style: none; }
+        &.-lent:focus CardWidget.-cursor.-selected { text-style: bold underline; }
         & > .hand--placeholder { color: $text-muted; width: 1fr; }
     }
     """

@@ -18,7 +18,7 @@ from cardtable.settings import Settings
 from cardtable.store import SaveStore
 from cardtable.widgets import GameLog
 from cardtable.widgets.panel import Panel
-from pilot_helpers import LogApp, count_frames, settle
+from pilot_helpers import LogApp, count_frames, property_position, settle
 
 
 def count_layouts(screen) -> list[int]:
@@ -46,9 +46,22 @@ async def quiet(pilot, frames: list[int], layouts: list[int]) -> None:
     pytest.fail("the screen did not come to rest")
 
 
-# (Card Stock Market's card line changes height with the selection, and is laid out; Portfolio's
-# selection changes the hand only)
-@pytest.mark.parametrize("game", ["property", "capital-auction", "abundance"])
+async def each_in_one_frame_without_a_layout(pilot, table, keys: list[str]) -> None:
+    """Press ``keys`` in turn at ``table``: each is drawn in one frame, and nothing laid out."""
+    timer = table._update_timer
+    frames, layouts = count_frames(pilot.app), count_layouts(table)
+    await quiet(pilot, frames, layouts)
+    for key in keys:
+        del frames[:], layouts[:]
+        await pilot.press(key)
+        for _ in range(3):  # a later frame the key caused would be due by now
+            await settle(pilot, lambda: not timer.due)
+            await pilot.pause()
+        assert (key, len(frames), len(layouts)) == (key, 1, 0)
+
+
+# (Portfolio's selection changes the hand only; Card Stock Market's card line keeps its two lines)
+@pytest.mark.parametrize("game", ["property", "stock-market", "capital-auction", "abundance"])
 async def test_every_timed_key_is_drawn_in_one_frame_without_a_layout(game, monkeypatch):
     # the table heard of a selection a message after the hand was drawn, and drew its answer
     # (Property's preview, the card line) a period later; a line updated the same size laid the
@@ -63,20 +76,28 @@ async def test_every_timed_key_is_drawn_in_one_frame_without_a_layout(game, monk
         await settle(pilot, lambda: app.screen is table)
         table.query_one(widget).focus()
         await settle(pilot, lambda: table.query_one(widget).has_focus)
-        timer = table._update_timer
-        frames, layouts = count_frames(app), count_layouts(table)
-        await quiet(pilot, frames, layouts)
         # the cursor one way, a selection, back, the selection taken back (a second card selected
-        # can change more: Property's wild pair hands the keys to the grid and its footer)
+        # can change more: Property's wild pair hands the keys to the grid, below)
         sequence = [key for key, _character, _what in keys]
         sequence += [{"right": "left"}.get(key, key) for key in sequence]
-        for key in sequence:
-            del frames[:], layouts[:]
-            await pilot.press(key)
-            for _ in range(3):  # a later frame the key caused would be due by now
-                await settle(pilot, lambda: not timer.due)
-                await pilot.pause()
-            assert (key, len(frames), len(layouts)) == (key, 1, 0)
+        await each_in_one_frame_without_a_layout(pilot, table, sequence)
+
+
+async def test_a_wild_pair_hands_the_keys_to_the_grid_and_back_in_one_frame_without_a_layout(monkeypatch):
+    # the grid took the focus: the whole screen redrawn, the footer rebuilt without the hand's
+    # Select card (one line fewer at 80 columns, and the screen laid out twice), three frames
+    monkeypatch.setattr(FrameTimer, "settle_periods", 100)
+    match = property_position(["........"] * 8, ["9D", "5C", "7H", "3S", "10H"])  # 3♠ 7♥ 10♥ 9♦ 5♣
+    app = CardtableApp(store=SaveStore(Path(tempfile.mkdtemp())), settings=Settings(bot_delay=0), match=match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen
+        await settle(pilot, lambda: table.hand.has_focus)
+        await pilot.press("right", "right", "right", "space", "right")  # 9♦ selected, on 5♣
+        # the wild pair, the grid's cursor right, the keys back to the hand, the pair broken and
+        # made again, the grid's cursor left, and tab back
+        await each_in_one_frame_without_a_layout(
+            pilot, table, ["space", "right", "escape", "space", "space", "left", "tab"])
+        assert not table.grid_has_keys and match.history == []
 
 
 class PanelApp(App[None]):

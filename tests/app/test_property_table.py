@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 import rules
 from rules.core import Card, Match, Seat, parse_card
@@ -22,7 +23,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, HandWidget, card_text
 from cardtable.games.property.grid import seat_initials
-from pilot_helpers import record_notes, screen_text as screenshot, settle, TableApp
+from pilot_helpers import property_position as position, record_notes, screen_text as screenshot, settle, TableApp
 
 SPEC = rules.find_game("property")
 SMALL = (80, 24)
@@ -69,7 +70,7 @@ async def play_with_keys(pilot, table: PropertyTable, play: Play) -> bool:
     col, row = grid.cursor
     moved = (col, row) != (play.col, play.row)
     if moved:
-        assert grid.has_focus, "a wild pair should hand the cursor to the grid"
+        assert table.grid_has_keys, "a wild pair should hand the cursor to the grid"
         dx, dy = play.col - col, play.row - row
         await pilot.press(*(["right"] * dx if dx > 0 else ["left"] * -dx))
         await pilot.press(*(["up"] * dy if dy > 0 else ["down"] * -dy))
@@ -186,27 +187,6 @@ async def test_a_game_resumed_from_its_save_plays_on_by_keys_and_saves(tmp_path)
 
 # -- positions set up by hand ----------------------------------------------------------------------
 
-def position(board, ann, seed=5, money=None, names=("Ann", "Cleo")):
-    """A two-player game (Ann to play, Cleo a bot, unless ``names`` calls them otherwise) on
-    ``board`` (eight strings, row 8 first; "A" Ann's, "B" Cleo's, lower case mortgaged) with Ann
-    holding ``ann`` (card keys)."""
-    match = Match(SPEC, [Seat(names[0]), Seat(names[1], "bot")], seed=seed)
-    data = SPEC.to_json(match.state)
-    cards = data["hands"][0] + data["hands"][1] + data["stock"]
-    for key in ann:
-        cards.remove(key)
-    red = next(k for k in cards if parse_card(k).is_red)
-    black = next(k for k in cards if parse_card(k).is_black)
-    cleo = [red, black]
-    stock = [k for k in cards if k not in cleo]
-    data.update(board=list(board), hands=[list(ann), cleo], stock=stock, current=0, pending=None)
-    if money is not None:
-        data["money"] = list(money)
-    # a position from JSON, as a user could write one: the match starts from it
-    match.state = SPEC.from_json(data)
-    return match
-
-
 def table_app(match: Match):
     table = PropertyTable(match, None, None, Settings(bot_delay=0))
     notes = record_notes(table, severity=True)
@@ -307,7 +287,7 @@ async def test_a_third_card_of_a_colour_replaces_the_older_one_and_clicks_pick_c
         await pilot.pause()
         assert set(table.hand.selected) == {nine, five}
         grid = table.grid
-        assert grid.named == {(col, 5) for col in range(1, 9)} and grid.has_focus
+        assert grid.named == {(col, 5) for col in range(1, 9)} and table.grid_has_keys
         # the cursor stays in row 5: up does nothing, left moves along the row
         start = grid.cursor
         await pilot.press("up")
@@ -405,18 +385,30 @@ async def test_cards_just_drawn_are_marked_until_the_next_move(tmp_path):
         assert not marked & set(drawn)
 
 
+def footer_keys(app) -> list[tuple[str, str]]:
+    return [(key.key_display, key.description) for key in app.screen.query(FooterKey)]
+
+
 async def test_a_wild_pair_gives_the_keys_to_the_grid_and_escape_gives_them_back(tmp_path):
     match = position(EMPTY, ["9D", "5C", "7H"])
-    app, table, _ = table_app(match)
+    app, table, notes = table_app(match)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
+        await pilot.press("k")  # a key of the grid's, before it has the keys: how it gets them
+        await pilot.pause()
+        assert any("9 or 10" in note for note, _severity in notes), notes
         await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
-        assert table.grid.has_focus and len(table.grid.named) == 8
+        assert table.grid_has_keys and len(table.grid.named) == 8
+        # the footer's first key says how the keys go back, where the hand's Select card was
+        await settle(pilot, lambda: footer_keys(app)[0] == ("space", "Change pair"))
+        (col, row), card = table.grid.cursor, table.hand.cursor
         await pilot.press("right")
-        assert table.grid.has_focus
+        assert table.grid_has_keys
+        assert table.grid.cursor == (col + 1, row) and table.hand.cursor == card
         await pilot.press("escape")
         await pilot.pause()
-        assert table.hand.has_focus and app.screen is table  # no "leave?" question: just the hand
+        assert not table.grid_has_keys and app.screen is table  # no "leave?" question: just the hand
+        await settle(pilot, lambda: footer_keys(app)[0] == ("space", "Select card"))
         await pilot.press("space")  # the cursor is on 9♦: unselected, the grid has nothing to pick
         await pilot.pause()
         assert table.hand.has_focus and not table.grid.named
@@ -429,14 +421,14 @@ async def test_focus_comes_back_after_the_terminal_was_too_small(tmp_path):
         await pilot.pause()
         table = app.screen
         await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
-        assert table.grid.has_focus
+        assert table.grid_has_keys
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
-        assert "too small" in screenshot(app) and not table.grid.has_focus
+        assert "too small" in screenshot(app) and not table.grid_has_keys
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         await pilot.pause()
-        assert table.grid.has_focus  # where it was, not lost
+        assert table.grid_has_keys  # where it was, not lost
 
 
 # -- names as typed ----------------------------------------------------------------------------

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
-from textual.binding import Binding
 from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 from ...widgets.card import RED
@@ -91,9 +92,10 @@ class PropertyGrid(Widget, can_focus=True):
     ``(row - 1) * 8 + (col - 1)``), the mortgages, the seats' initials and the last play.
 
     ``named`` are the cells the selected pair of cards can name (highlighted); while it holds
-    some but not all cells, the cursor moves among them only. Arrows or hjkl move the cursor
-    (``CursorMoved``); Enter, or a click on the cursor's cell, chooses it (``CellChosen``); a
-    click elsewhere moves the cursor there."""
+    some but not all cells, the cursor moves among them only. ``move`` moves the cursor: the
+    table binds the keys to it while the grid has them (``active``, its cursor drawn stronger),
+    and the focus stays on the hand. A click on the cursor's cell chooses it (``CellChosen``); a
+    click elsewhere moves the cursor there (``CursorMoved``)."""
 
     DEFAULT_CSS = """
     PropertyGrid {
@@ -113,26 +115,20 @@ class PropertyGrid(Widget, can_focus=True):
         & > .property-grid--seat-3 { color: $text-error; text-style: bold; }
         & > .property-grid--seat-4 { color: #2aa1b3; text-style: bold; }
         & > .property-grid--seat-5 { color: $text-warning; text-style: bold; }
-        &:focus > .property-grid--cursor { background: $accent; color: $text; text-style: bold; }
+        & > .property-grid--active-cursor { background: $accent; color: $text; text-style: bold; }
     }
     """
 
     COMPONENT_CLASSES = {
         "property-grid--empty", "property-grid--shade", "property-grid--named",
-        "property-grid--cursor", "property-grid--last", "property-grid--row-label", *SEAT_CLASSES,
+        "property-grid--cursor", "property-grid--active-cursor", "property-grid--last",
+        "property-grid--row-label", *SEAT_CLASSES,
     }
-
-    BINDINGS = [
-        Binding("left,h", "move(-1, 0)", "Left", show=False),
-        Binding("right,l", "move(1, 0)", "Right", show=False),
-        Binding("up,k", "move(0, 1)", "Up", show=False),
-        Binding("down,j", "move(0, -1)", "Down", show=False),
-        Binding("enter", "choose", "Choose cell", show=False),
-        Binding("escape,tab,space", "release", "Back to the hand", show=False),
-    ]
 
     cursor: reactive[Cell] = reactive((1, 1))
     named: reactive[frozenset[Cell]] = reactive(frozenset)
+    active: reactive[bool] = reactive(False)
+    """The grid has the keys: its cursor is drawn stronger."""
 
     class _CellMessage(Message):
         def __init__(self, grid: PropertyGrid, col: int, row: int) -> None:
@@ -146,7 +142,7 @@ class PropertyGrid(Widget, can_focus=True):
             return self.grid
 
     class CursorMoved(_CellMessage):
-        """The cursor is now on col·row."""
+        """A click moved the cursor to col·row."""
 
     class CellChosen(_CellMessage):
         """The player chose col·row (Enter, or a click on the cursor's cell)."""
@@ -189,27 +185,12 @@ class PropertyGrid(Widget, can_focus=True):
     def validate_cursor(self, cursor: Cell) -> Cell:
         return _clamp(cursor)
 
-    def watch_cursor(self, cursor: Cell) -> None:
-        self.post_message(self.CursorMoved(self, *cursor))
-
     def nearest_named(self) -> Cell:
         """The named cell nearest the cursor (the cursor itself when none is named)."""
         if not self.named:
             return self.cursor
         col, row = self.cursor
         return min(self.named, key=lambda c: (abs(c[0] - col) + abs(c[1] - row), c))
-
-    class Released(Message):
-        """The player is done with the grid's cursor: the keys go back to the hand."""
-
-    def action_release(self) -> None:
-        self.post_message(self.Released())
-
-    def on_focus(self) -> None:
-        self.refresh()  # the cursor is drawn stronger while the grid has the keys
-
-    def on_blur(self) -> None:
-        self.refresh()
 
     # -- drawing ---------------------------------------------------------------------------
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -220,27 +201,64 @@ class PropertyGrid(Widget, can_focus=True):
         size = self.content_size
         return GridLayout.fit(size.width, size.height)
 
-    def render(self) -> Text:
-        self._styles = {}  # component styles, looked up once a frame instead of once a cell
+    # The grid is drawn line by line (Textual's line API) from segments made straight from the
+    # cells, each look of a cell made once: a Rich Text of the whole grid, converted to Textual's
+    # Content at every change, took some 20 ms a draw, and a card selected redraws the grid (the
+    # cells it names).
+    _strips: list[Strip] | None = None
+    _styles: dict | None = None  # component styles and segments by look, until the styles change
+    _looks: dict[tuple, list[Segment]]
+    _drawn_on: VisualStyle | None = None
+
+    def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
+        if repaint:
+            self._strips = None  # whatever changed (a cell, the cursor, the size), draw it anew
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def notify_style_update(self) -> None:
+        self._strips = self._styles = None  # a theme or a pseudo-class changed the component styles
+        super().notify_style_update()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        if self._strips is None or self._strips_width != width:
+            self._strips, self._strips_width = self._draw(width), width
+        return self._strips[y] if y < len(self._strips) else Strip.blank(width, self.rich_style)
+
+    def _draw(self, width: int) -> list[Strip]:
+        """Every line of the grid at ``width``."""
+        base = self.visual_style
+        if self._styles is None or self._drawn_on != base:
+            self._styles, self._looks, self._drawn_on = {}, {}, base
         layout = self.layout_now
-        style = self._component
-        label_style = style("property-grid--row-label")
+        label_style = self._component("property-grid--row-label")
         lines = []
         for row in range(SIZE, 0, -1):
             for line in range(layout.cell_height):
-                text = Text(" " * layout.left, end="")
                 middle = line == (layout.cell_height - 1) // 2
                 label = self._label(row, layout.cell_width) if middle else ""
-                text.append(f"{label:>3} ", label_style)
+                segments = self._segments(((" " * layout.left, Style()), (f"{label:>3} ", label_style)))
                 for col in range(1, SIZE + 1):
-                    text.append_text(self._cell(layout, (col, row), middle))
-                lines.append(text)
-        labels = Text(" " * (layout.left + _LABEL_WIDTH), end="")
-        for col in range(1, SIZE + 1):
-            labels.append(self._label(col, layout.cell_width).center(layout.cell_width),
-                          Style(color=RED, bold=True))
-        lines.append(labels)
-        return Text("\n").join(lines)
+                    segments += self._cell(layout, (col, row), middle)
+                lines.append(Strip(segments).crop(0, width))
+        red = Style(color=RED, bold=True)
+        labels = [(" " * (layout.left + _LABEL_WIDTH), Style())]
+        labels += [(self._label(col, layout.cell_width).center(layout.cell_width), red)
+                   for col in range(1, SIZE + 1)]
+        lines.append(Strip(self._segments(labels)).crop(0, width))
+        return lines
+
+    def _segments(self, runs) -> list[Segment]:
+        """Runs of (text, Rich style) as segments over the widget's own style, combined as
+        Textual's Content combines a span's style with it."""
+        base, styles = self._drawn_on, self._styles
+        segments = []
+        for text, style in runs:
+            rich = styles.get(style)
+            if rich is None:
+                rich = styles[style] = (base + VisualStyle.from_rich_style(style)).rich_style
+            segments.append(Segment(text, rich))
+        return segments
 
     @staticmethod
     def _label(number: int, cell_width: int) -> str:
@@ -248,7 +266,7 @@ class PropertyGrid(Widget, can_focus=True):
         return "A/1" if number == 1 and cell_width >= 5 else str(number)
 
     def _component(self, name: str) -> Style:
-        styles = getattr(self, "_styles", None)
+        styles = self._styles
         if styles is None:
             return self.get_component_rich_style(name)
         if name not in styles:
@@ -265,23 +283,34 @@ class PropertyGrid(Widget, can_focus=True):
         """The colour a seat's cells are drawn in (for legends elsewhere)."""
         return self._ink(SEAT_CLASSES[seat % len(SEAT_CLASSES)])
 
-    def _cell(self, layout: GridLayout, cell: Cell, middle: bool) -> Text:
-        width = layout.cell_width
-        style = self._component
+    def _cell(self, layout: GridLayout, cell: Cell, middle: bool) -> list[Segment]:
+        """A cell's line: made once for each look (backgrounds, owner, mark) while styles hold."""
         col, row = cell
+        shade = (col + row) % 2
+        named = cell in self.named and len(self.named) < SIZE * SIZE
+        cursor, last = (2 if self.active else 1) if cell == self.cursor else 0, cell == self.last
+        owner = self.owner(cell) if middle else None
+        content = self.cell_text(cell) if middle else ""
+        look = (layout.cell_width, middle, shade, named, cursor, last, owner, content)
+        segments = self._looks.get(look)
+        if segments is None:
+            segments = self._looks[look] = self._segments(self._cell_runs(*look))
+        return segments
+
+    def _cell_runs(self, width: int, middle: bool, shade: int, named: bool, cursor: int, last: bool,
+                   owner: int | None, content: str) -> list[tuple[str, Style]]:
+        style = self._component
         # backgrounds, weakest first: the checkerboard shade, the named cells, the cursor
-        base = style("property-grid--shade") if (col + row) % 2 else Style()
-        if cell in self.named and len(self.named) < SIZE * SIZE:
+        base = style("property-grid--shade") if shade else Style()
+        if named:
             base += style("property-grid--named")
-        if cell == self.cursor:
-            base += style("property-grid--cursor")
-        if cell == self.last:
+        if cursor:  # (2: the grid has the keys)
+            base += style("property-grid--active-cursor" if cursor == 2 else "property-grid--cursor")
+        if last:
             base += self._ink("property-grid--last")
         if not middle:
-            return Text(" " * width, base)
-        owner = self.owner(cell)
-        content = self.cell_text(cell)
-        if cell == self.cursor:
+            return [(" " * width, base)]
+        if cursor:
             ink = Style()  # the cursor's own contrasting text: a seat colour could vanish on it
         elif owner is None:
             ink = self._ink("property-grid--empty")
@@ -289,25 +318,24 @@ class PropertyGrid(Widget, can_focus=True):
             ink = self.seat_style(owner)
         # the initials are centred without the mortgage mark, so marking a cell never shifts them
         pad = (width - 1) // 2 if owner is None else (width - 2) // 2
-        text = Text(" " * pad, base)
-        text.append(content, base + ink)
-        text.append(" " * (width - pad - len(content)), base)
-        return text
+        return [(" " * pad, base), (content, base + ink), (" " * (width - pad - len(content)), base)]
 
     # -- input -----------------------------------------------------------------------------
-    def action_move(self, dx: int, dy: int) -> None:
+    def move(self, dx: int, dy: int) -> bool:
+        """Move the cursor a step (to the next named cell that way, while confined to them);
+        False at the edge, or with no named cell further that way."""
         col, row = self.cursor
         named = self.named
         confined = bool(named) and len(named) < SIZE * SIZE and self.cursor in named
         while True:
             col, row = col + dx, row + dy
             if not (1 <= col <= SIZE and 1 <= row <= SIZE):
-                return  # at the edge, or no named cell further that way
+                return False
             if not confined or (col, row) in named:
                 self.cursor = (col, row)
-                return
+                return True
 
-    def action_choose(self) -> None:
+    def choose(self) -> None:
         self.post_message(self.CellChosen(self, *self.cursor))
 
     def on_click(self, event: Click) -> None:
@@ -319,6 +347,7 @@ class PropertyGrid(Widget, can_focus=True):
             return
         event.stop()
         if cell == self.cursor:
-            self.action_choose()
+            self.choose()
         else:
             self.cursor = cell
+            self.post_message(self.CursorMoved(self, *cell))

@@ -3,10 +3,10 @@ pointing at, and the purchase offer after a rent.
 
 Playing: select one red and one black card in the hand (a third card of a colour replaces the
 older one); the grid highlights the cells the pair can name and puts its cursor there; with a
-9 or 10 the player moves the cursor among those cells; Enter (or p) plays. The rules decide
-everything — the preview line is ``rules.property.preview`` of the viewer's view and the Play
-key is greyed unless the rules' ``check`` accepts the play. Only one thing is asked twice: a play on one's own mortgaged
-cell, which loses it.
+9 or 10 the grid has the keys and the player moves its cursor among those cells; Enter (or p)
+plays. The rules decide everything — the preview line is ``rules.property.preview`` of the
+viewer's view and the Play key is greyed unless the rules' ``check`` accepts the play. Only one
+thing is asked twice: a play on one's own mortgaged cell, which loses it.
 """
 
 from __future__ import annotations
@@ -108,6 +108,15 @@ class PropertyTable(TableScreen):
         Binding("enter,p", "play", "Play", key_display="⏎"),
         Binding("b", "buy", "Buy"),
         Binding("n,d", "decline", "Decline"),
+        # the grid's keys while it has them (a wild pair, a click on it): the hand keeps the focus
+        # and these come before its keys. Handing the focus to the grid redrew the whole screen
+        # and restyled the hand, the board and the grid, over three frames. Change pair takes
+        # the footer's place of the hand's Select card, and is as wide: relabelled, not rebuilt
+        Binding("space,escape,tab", "release", "Change pair", priority=True),
+        Binding("left,h", "grid_move(-1, 0)", "Cell left", show=False, priority=True),
+        Binding("right,l", "grid_move(1, 0)", "Cell right", show=False, priority=True),
+        Binding("up,k", "grid_move(0, 1)", "Cell up", show=False, priority=True),
+        Binding("down,j", "grid_move(0, -1)", "Cell down", show=False, priority=True),
     ]
 
     def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
@@ -267,15 +276,49 @@ class PropertyTable(TableScreen):
         grid.named = cells = self._named()
         if cells and grid.cursor not in cells:
             grid.cursor = grid.nearest_named()
-        if len(cells) > 1 and self.my_turn:
-            grid.focus()  # a 9 or 10: the player picks the cell next (Esc, Tab or Space: back)
-        elif grid.has_focus:
-            self.hand.focus()  # nothing left to pick on the grid
+        # a 9 or 10: the player picks the cell next (space, escape or tab: back to the hand)
+        self._keys_to_grid(len(cells) > 1 and self.my_turn)
         self._show_preview()
         self._refresh_play_key()
 
+    def _keys_to_grid(self, grid: bool) -> None:
+        """Give the keys to the grid's cursor (True) or back to the hand. The hand keeps the
+        focus: it is drawn as without it, and the board's edge lights up, as the focus drew them."""
+        if self.grid.active == grid:
+            return
+        self.grid.active = grid
+        self.hand.set_class(grid, "-lent")
+        # the board's edge: restyling the widgets in it too (the grid's fourteen component
+        # styles) cost more than all the rest of the change
+        board = self.query_one("#board")
+        board.set_class(grid, "-keys", update=False)
+        self.app.stylesheet.update_nodes([board], animate=False)
+        self.refresh_bindings()
+
+    @property
+    def grid_has_keys(self) -> bool:
+        """The arrows move the grid's cursor now (not while a play on a mortgaged cell awaits
+        its second Enter: any key cancels it)."""
+        return self.grid.active and self.hand.has_focus and self._armed is None
+
+    def action_grid_move(self, dx: int, dy: int) -> None:
+        if self.grid.move(dx, dy):
+            self._cursor_moved()
+
+    def action_release(self) -> None:
+        self._keys_to_grid(False)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # a click on the grid, or shift+tab from the hand, gives the grid the keys as its focus did
+        if event.widget is self.grid:
+            self.hand.focus(scroll_visible=False)
+            self._keys_to_grid(True)
+
     def on_property_grid_cursor_moved(self, message: PropertyGrid.CursorMoved) -> None:
         message.stop()
+        self._cursor_moved()
+
+    def _cursor_moved(self) -> None:
         self._armed = None
         self._show_preview()
         self._refresh_play_key()
@@ -285,10 +328,6 @@ class PropertyTable(TableScreen):
         playable = self._playable() is not None
         if playable != self._play_shown:
             self.refresh_bindings()
-
-    def on_property_grid_released(self, message: PropertyGrid.Released) -> None:
-        message.stop()
-        self.hand.focus()
 
     def on_property_grid_cell_chosen(self, message: PropertyGrid.CellChosen) -> None:
         message.stop()
@@ -308,6 +347,9 @@ class PropertyTable(TableScreen):
             return str(self.refusal(command) or "That play cannot be made now.")
         if action in ("buy", "decline"):
             return "There is no purchase to decide now: one is offered after you pay rent."
+        if action.split("(")[0] in ("grid_move", "release"):  # (the binding's action, with its step)
+            return ("The grid's cursor moves when the grid has the keys: select a 9 or 10 with a card "
+                    "of the other colour, or click the grid.")
         return super().why_not(action)
 
     def _playable(self) -> Play | None:
@@ -337,6 +379,8 @@ class PropertyTable(TableScreen):
             return True if self._play_shown else None
         if action in ("buy", "decline"):
             return self._offer() is not None
+        if action in ("release", "grid_move"):
+            return self.grid_has_keys
         return super().check_action(action, parameters)
 
     def action_play(self) -> None:
@@ -354,6 +398,7 @@ class PropertyTable(TableScreen):
             return
         self._armed = None
         if self.submit(command):
+            self._keys_to_grid(False)
             self.hand.focus()
 
     def on_key(self, event: events.Key) -> None:
