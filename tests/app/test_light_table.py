@@ -201,3 +201,24 @@ async def test_a_sheet_over_a_live_table_is_not_drawn_under_at_every_move(tmp_pa
         await pilot.pause()
         assert log.entries > entries  # uncovered, the table shows every move made meanwhile
         assert f"Turn {match.turn}" in str(table.sub_title)
+
+
+async def test_a_removed_widget_takes_its_drawn_lines_with_it():
+    # Textual's StylesCache.get_inner_outer, an lru_cache on a method, held the styles cache
+    # (and so the drawn lines) of its last 1,024 widgets, removed or not: a table replaces
+    # its footer's keys at every move (cardtable.textual_fixes)
+    from textual.widgets import Static
+
+    app = LogApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        widget = Static("drawn, then removed")
+        await app.screen.mount(widget)
+        await settle(pilot, lambda: widget._styles_cache._cache)  # drawn: its lines are cached
+        drawn, removed = weakref.ref(widget._styles_cache), weakref.ref(widget)
+        await widget.remove()
+        widget = Static("in its place")  # as the footer's keys are replaced
+        await app.screen.mount(widget)
+        await settle(pilot, lambda: widget._styles_cache._cache)
+        gc.collect()
+        assert removed() is None  # (what the screen laid out before no longer holds it)
+        assert drawn() is None
