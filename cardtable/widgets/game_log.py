@@ -171,7 +171,10 @@ class GameLog(ScrollView, can_focus=True):
         for rows in counts[len(ends):len(self._played)]:
             total += rows
             ends.append(total)
-        self.virtual_size = Size(self._width, total)
+        size = Size(self._width if total else 0, total)
+        if not total and size == self.virtual_size:
+            return  # still nothing to show: no layout for it
+        self.virtual_size = size
         self.refresh()
         if self.auto_scroll:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
