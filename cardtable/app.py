@@ -21,10 +21,13 @@ from textual.signal import Signal
 from textual.widget import Widget
 
 
+from . import textual_fixes
 from .screens.confirm import ConfirmScreen
 from .screens.menu import MenuScreen
 from .settings import BOT_SPEEDS, FOUR_COLOUR_HELP, Settings, read_settings
 from .settings import save_settings as write_settings
+
+textual_fixes.apply()
 
 if TYPE_CHECKING:
     from rules.core import Match, Replay

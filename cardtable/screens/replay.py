@@ -27,7 +27,6 @@ from textual.widgets import Input, Static
 from rules.core import Command, RulesError
 from rules.core.replay import READ_ONLY, Replay
 
-from ..widgets.game_log import MAX_ENTRIES
 from .table import TableScreen
 
 if TYPE_CHECKING:
@@ -186,8 +185,7 @@ class ReplayScreen(ReadOnlyTable):
         log = self.game_log
         if position == before + 1:
             log.append(replay.history[-1], replay.names, self.viewer)
-        elif position < before and log.entries - (before - position) >= min(position, MAX_ENTRIES) \
-                and log.drop(before - position):
+        elif position < before and log.drop(before - position):
             pass  # the entries after the position taken off the end
         elif position != before:
             self._rebuild_log()

@@ -3,16 +3,19 @@ the sentences the current viewer may see."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from array import array
+from bisect import bisect_right
+from typing import Any, Iterable, Iterator, Sequence
 
 from rich.console import RenderableType
 from rich.measure import measure_renderables
 from rich.padding import Padding
 from rich.segment import Segment
+from textual.cache import LRUCache
 from textual.events import Resize
 from textual.geometry import Size
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import RichLog
 
 from rules.core import Played
 from rules.core.words import Sentence, player, say
@@ -20,12 +23,12 @@ from rules.core.words import Sentence, player, say
 from .words import styled
 
 EVENT_INDENT = "  "
-# A long game's log shows its last entries only: rebuilt (after an undo or a hand-off) from
-# them, and trimmed back to them as it grows, so a long match costs no more to show at its end
-# than at its start (it held every line, rendered, to the end of the match).
-MAX_ENTRIES = 200
-TRIM_SLACK = 25  # entries past MAX_ENTRIES before the oldest are taken off (a few at a time)
-RENDER_CACHE = 1000  # lines kept rendered (for one width): about the lines of MAX_ENTRIES entries
+# The log holds the whole game, but only as the entries (the match's own) and how many rows
+# each takes; an entry's lines are worded and rendered when they come into sight, and kept for
+# the RENDERED entries seen last. (Holding every line rendered, each strip with Textual's caches
+# of its crops and styles, grew a long match's memory by a third; keeping the last 200 entries
+# only bounded it, but the start of the game could no longer be scrolled back to.)
+RENDERED = 200  # entries kept worded and rendered: several screens of the log
 
 
 def shown_command(played: Played, names: Sequence[str], notation: Any = None) -> str:
@@ -57,111 +60,143 @@ def visible_lines(played: Played, names: Sequence[str], viewer: int | None,
     return lines
 
 
-class GameLog(RichLog):
-    """A scrolling log kept at its end. ``plain`` holds the visible lines as text."""
+class GameLog(ScrollView, can_focus=True):
+    """A scrolling log of the whole game, kept at its end. ``plain`` is every line it shows, as
+    text (worded on demand: for tests and the like, not for drawing)."""
 
     DEFAULT_CSS = """
     GameLog {
         background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
         scrollbar-size-vertical: 1;
+        &:focus { background-tint: $foreground 5%; }
     }
     """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(wrap=True, min_width=10, auto_scroll=True, id=id, classes=classes)
-        self.plain: list[str] = []
+        super().__init__(id=id, classes=classes)
         self.notation: Any = None
         """The game's notation, whose ``display`` writes commands with their cards and players."""
         self.four_colour = False
-        self._width = 0
-        self._widest = 0
-        self._rendered: dict[tuple[Any, int, bool], list[Strip]] = {}
-        # where each entry shown ends: (in plain, in the rendered lines; -1 while not rendered)
-        self._ends: list[tuple[int, int]] = []
+        self.auto_scroll = True
+        self.min_width = 10
+        self._size_known = False
+        self._width = 0  # the width the rows were counted at
+        self._played: list[Played] = []
+        self._names: tuple[str, ...] = ()
+        self._viewer: int | None = None
+        # rows each entry takes at _width, per viewer: for _played[:len(counts)] (a hand-off
+        # back to a viewer counts only the entries made since that viewer's last look)
+        self._counts: dict[int | None, list[int]] = {}
+        self._ends = array("q")  # the rows up to the end of each entry, for the viewer shown
+        # (entry, viewer, width, four_colour) -> (the entry, its lines, their rows rendered)
+        self._rendered: LRUCache[tuple[int, int | None, int, bool], tuple[Played, list[str], list[Strip]]] = \
+            LRUCache(RENDERED)
 
     @property
     def entries(self) -> int:
         """How many history entries the log shows."""
-        return len(self._ends)
+        return len(self._played)
 
+    @property
+    def plain(self) -> list[str]:
+        """Every line of the log as text (each worded now: not for drawing)."""
+        return [line for index in range(len(self._played)) for line in self._lines(index)]
+
+    def strips(self) -> Iterator[Strip]:
+        """Every row of the log, rendered (for tests: drawing renders the rows in sight only)."""
+        for index in range(len(self._played)):
+            yield from self._entry(index)[2]
+
+    # -- what is shown ---------------------------------------------------------------------------
     def append(self, played: Played, names: Sequence[str], viewer: int | None) -> None:
-        self._write(visible_lines(played, names, viewer, self.notation))
-        self._end_entry()
-        if len(self._ends) > MAX_ENTRIES + TRIM_SLACK:
-            self._trim(len(self._ends) - MAX_ENTRIES)
-
-    def _trim(self, count: int) -> None:
-        """Take the oldest ``count`` entries off the top of the log."""
-        if self._deferred_renders or any(lines < 0 for _plain, lines in self._ends[:count]):
-            return  # not rendered yet: trimmed on a later append
-        plain_end, line_end = self._ends[count - 1]
-        del self._ends[:count]
-        self._ends = [(plain - plain_end, lines - line_end) for plain, lines in self._ends]
-        del self.plain[:plain_end]
-        del self.lines[:line_end]
-        self._start_line += line_end  # RichLog's line cache is keyed by the line's number from the first
-        self._widest = max((line.cell_length for line in self.lines), default=0)
-        self._show()
-
-    def _end_entry(self) -> None:
-        self._ends.append((len(self.plain), len(self.lines) if self._size_known else -1))
+        if tuple(names) != self._names or viewer != self._viewer:
+            self.rebuild([*self._played, played], names, viewer)
+            return
+        self._played.append(played)
+        self._lay_out()
 
     def rebuild(self, history: Iterable[Played], names: Sequence[str], viewer: int | None) -> None:
-        """Start again from ``history`` (after an undo, or when the viewer changes). When the
-        lines come out the same as those shown (a viewer who may read just what the last one
-        did), nothing is redrawn: writing hundreds of lines again is the slow part."""
-        entries = [visible_lines(played, names, viewer, self.notation) for played in list(history)[-MAX_ENTRIES:]]
-        lines = [line for entry in entries for line in entry]
-        if lines == self.plain and len(entries) == len(self._ends):
+        """Show ``history`` as ``viewer`` may read it (after an undo, or when the viewer changes).
+        Entries already counted for that viewer are not worded again: a hand-off late in a long
+        game costs the entries since that viewer last looked."""
+        history = list(history)
+        names = tuple(names)
+        if names != self._names:
+            self._counts.clear()
+            self._rendered.clear()
+        keep = next((n for n, (old, new) in enumerate(zip(self._played, history)) if old is not new),
+                    min(len(self._played), len(history)))
+        if keep == len(history) == len(self._played) and viewer == self._viewer and names == self._names:
             return
-        self.clear()
-        self.plain = []
-        self._ends = []
-        for entry in entries:
-            self._write(entry, show=False)
-            self._end_entry()
-        self._show()
+        for counts in self._counts.values():
+            del counts[keep:]
+        self._played, self._names, self._viewer = history, names, viewer
+        self._ends = array("q")
+        self._lay_out()
 
     def drop(self, count: int) -> bool:
-        """Take the latest ``count`` entries off the end (a replay stepping back) without
-        writing the others again; False when that cannot be done here (rebuild instead)."""
-        if not 0 <= count <= len(self._ends) or self._deferred_renders or self.max_lines is not None:
+        """Take the latest ``count`` entries off the end (a replay stepping back); False when
+        there are not that many."""
+        if not 0 <= count <= len(self._played):
             return False
-        keep = len(self._ends) - count
-        plain_end, line_end = self._ends[keep - 1] if keep else (0, 0)
-        if any(lines < 0 for _plain, lines in self._ends):
-            return False
+        keep = len(self._played) - count
+        del self._played[keep:]
+        for counts in self._counts.values():
+            del counts[keep:]
         del self._ends[keep:]
-        del self.plain[plain_end:]
-        del self.lines[line_end:]
-        self._line_cache.clear()
-        self._widest = max((line.cell_length for line in self.lines), default=0)
-        self._show()
+        self._lay_out()
         return True
 
-    def _write(self, lines: list[str], show: bool = True) -> None:
-        self.plain.extend(lines)
-        if not self._size_known:  # RichLog keeps writes until it knows its width
-            for line in lines:
-                self.write(self._renderable(line))
-            return
-        width = self.scrollable_content_region.width
-        strips = [strip for line in lines for strip in self._strips(line, width)]
-        if not strips:
-            return
-        self.lines.extend(strips)
-        self._widest = max(self._widest, *(strip.cell_length for strip in strips))
-        if show:
-            self._show()
+    def clear(self) -> GameLog:
+        self._played = []
+        self._counts.clear()
+        self._rendered.clear()
+        self._ends = array("q")
+        self._lay_out()
+        return self
 
-    def _show(self) -> None:
-        """Size the log to its lines and keep it at its end."""
-        if not self._size_known:  # RichLog sizes itself once the kept writes are rendered
-            return
-        self.virtual_size = Size(self._widest, len(self.lines))
+    def _lay_out(self) -> None:
+        """Count the rows of the entries not yet counted, size the log to them and keep it at
+        its end."""
+        if not self._size_known:
+            return  # counted once the log knows its width (on_resize)
+        counts = self._counts.setdefault(self._viewer, [])
+        for index in range(len(counts), len(self._played)):
+            counts.append(len(self._entry(index)[2]))
+        ends = self._ends
+        del ends[len(self._played):]
+        total = ends[-1] if ends else 0
+        for rows in counts[len(ends):len(self._played)]:
+            total += rows
+            ends.append(total)
+        size = Size(self._width if total else 0, total)
+        if not total and size == self.virtual_size:
+            return  # still nothing to show: no layout for it
+        self.virtual_size = size
         self.refresh()
         if self.auto_scroll:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    # -- wording and rendering -----------------------------------------------------------------
+    def _lines(self, index: int) -> list[str]:
+        cached = self._rendered.get((index, self._viewer, self._width, self.four_colour))
+        if cached is not None and cached[0] is self._played[index]:
+            return cached[1]
+        return visible_lines(self._played[index], self._names, self._viewer, self.notation)
+
+    def _entry(self, index: int) -> tuple[Played, list[str], list[Strip]]:
+        """Entry ``index``, its lines and their rows rendered at the log's width (from the cache
+        of the entries seen last)."""
+        played = self._played[index]
+        key = (index, self._viewer, self._width, self.four_colour)
+        cached = self._rendered.get(key)
+        if cached is None or cached[0] is not played:
+            lines = visible_lines(played, self._names, self._viewer, self.notation)
+            cached = (played, lines, [strip for line in lines for strip in self._render(line, self._width)])
+            self._rendered[key] = cached
+        return cached
 
     def _renderable(self, line: str) -> RenderableType:
         if line.startswith(EVENT_INDENT):
@@ -170,23 +205,32 @@ class GameLog(RichLog):
             return Padding(text, (0, 0, 0, len(EVENT_INDENT)))
         return styled(line, style="bold", four_colour=self.four_colour)
 
-    def _strips(self, line: str, width: int) -> list[Strip]:
-        """``line`` rendered as RichLog.write renders it (shrunk to fit ``width``), from a cache:
-        a rebuild for another viewer finds most of its lines there, so it costs a list of
-        strips instead of wrapping hundreds of sentences again."""
-        key = (getattr(line, "parts", line), width, self.four_colour)
-        strips = self._rendered.get(key)
-        if strips is None:
-            console = self.app.console
-            renderable = self._renderable(line)
-            measured = measure_renderables(console, console.options, [renderable]).maximum
-            render_width = max(min(measured, width), self.min_width)
-            rendered = list(Segment.split_lines(console.render(renderable, console.options.update_width(render_width))))
-            strips = Strip.from_lines(rendered) if rendered else [Strip.blank(render_width)]
-            if len(self._rendered) >= RENDER_CACHE:
-                self._rendered.clear()
-            self._rendered[key] = strips
-        return strips
+    def _render(self, line: str, width: int) -> list[Strip]:
+        """``line`` rendered as RichLog.write renders it (wrapped to fit ``width``)."""
+        console = self.app.console
+        renderable = self._renderable(line)
+        measured = measure_renderables(console, console.options, [renderable]).maximum
+        render_width = max(min(measured, width), self.min_width)
+        rendered = list(Segment.split_lines(console.render(renderable, console.options.update_width(render_width))))
+        return Strip.from_lines(rendered) if rendered else [Strip.blank(render_width)]
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        row = scroll_y + y
+        ends = self._ends
+        if not 0 <= row < (ends[-1] if ends else 0):
+            return Strip.blank(width, self.rich_style)
+        index = bisect_right(ends, row)
+        strips = self._entry(index)[2]
+        offset = row - (ends[index - 1] if index else 0)
+        if offset >= len(strips):  # (a width the rows were not counted at: until on_resize)
+            return Strip.blank(width, self.rich_style)
+        return strips[offset].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
+
+    # -- size ----------------------------------------------------------------------------------
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.virtual_size.width if self._size_known else container.width
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         # A layout of the screen hands a scroll view its viewport as its virtual size, which is
@@ -195,25 +239,16 @@ class GameLog(RichLog):
         # relaid the table was drawn twice). The log's own size is the one to compare.
         return super()._size_updated(size, self.virtual_size, container_size, layout)
 
-    def clear(self) -> GameLog:
-        self._widest = 0
-        return super().clear()
-
     def on_resize(self, event: Resize) -> None:
-        # RichLog wraps at write time: a new width re-wraps what is already there
-        if self._size_known and event.size.width != self._width and self.plain:
-            self._width = event.size.width
-            lines, self.plain = self.plain, []
-            ends, self._ends = self._ends, []
-            self.clear()
-            start = 0
-            for plain_end, _lines in ends:
-                self._write(lines[start:plain_end], show=False)
-                self._end_entry()
-                start = plain_end
-            self._write(lines[start:], show=False)
-            self._show()
+        # the rows of a line depend on the width it wraps at: a new width counts them again
+        width = self.scrollable_content_region.width
+        if width and width != self._width:
+            self._size_known = True
+            self._width = width
+            self._counts.clear()
+            self._rendered.clear()
+            self._ends = array("q")
+            self._lay_out()
         elif self._size_known and self.auto_scroll:
             # a shorter log (the hand beneath it grew a row) would otherwise stop short of its end
             self.scroll_end(animate=False, immediate=False, x_axis=False)
-        self._width = event.size.width

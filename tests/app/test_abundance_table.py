@@ -793,3 +793,34 @@ async def test_the_sales_sheet_on_the_board_fits_80_columns_at_the_end(tmp_path,
         assert lines[-1].startswith(("Total", "Match total")) and len(lines) == 12
         assert len(text.wrap(app.console, width)) == len(lines)  # no line wraps
         assert max(len(line) for line in lines) <= width
+
+
+async def test_the_sales_sheet_is_made_again_only_when_a_sale_changes_it(monkeypatch):
+    # made again at every move, its rows (a dozen a rubber) cost a late move more than an early one
+    from textual.screen import Screen
+
+    from cardtable.games.abundance import sales
+    from cardtable.games.abundance.sales import SalesSheet
+    from pilot_helpers import bot_played
+
+    made: list[int] = []
+    making = sales.sales_renderable
+    monkeypatch.setattr(sales, "sales_renderable", lambda *a, **k: (made.append(1), making(*a, **k))[1])
+    seats = [Seat("Ann"), Seat("Bob")]
+    sold = bot_played("abundance", seats, 1, lambda m: len(m.view(None).sales) == 2)
+    later = bot_played("abundance", seats, 1, lambda m: len(m.history) == len(sold.history) + 5)
+    assert later.view(None).sales == sold.view(None).sales  # five moves that sell nothing
+    sheet = SalesSheet()
+    app = TableApp(Screen())
+    async with app.run_test(size=(120, 40)):
+        await app.screen.mount(sheet)
+        sheet.show(sold.view(None), sold.names)
+        shown, count = sheet._shown_text, len(made)
+        assert count >= 1 and "R1 round 2" in shown.plain
+        sheet.show(later.view(None), later.names)
+        assert len(made) == count and sheet._shown_text is shown
+        sheet.show(later.view(None), later.names, four_colour=True)  # the deck's colours change it
+        assert len(made) == count + 1
+        third = bot_played("abundance", seats, 1, lambda m: len(m.view(None).sales) == 3)
+        sheet.show(third.view(None), third.names, four_colour=True)
+        assert len(made) == count + 2 and "R1 round 3" in sheet._shown_text.plain

@@ -11,6 +11,9 @@ import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 
+import rules
+from rules.core import Match, Seat
+
 from benchmark import KEY_TABLES, key_position
 from cardtable.app import CardtableApp
 from cardtable.frames import FrameTimer
@@ -18,6 +21,7 @@ from cardtable.settings import Settings
 from cardtable.store import SaveStore
 from cardtable.widgets import GameLog
 from cardtable.widgets.panel import Panel
+from game_helpers import play_random
 from pilot_helpers import LogApp, count_frames, property_position, settle
 
 
@@ -129,7 +133,9 @@ async def test_a_layout_leaves_the_logs_scrollbar_alone():
     async with app.run_test(size=(40, 20)) as pilot:
         log = app.query_one(GameLog)
         await settle(pilot, lambda: log._size_known)
-        log.write("a line")
+        match = Match(rules.find_game("abundance"), [Seat("Ann"), Seat("Bob")], seed=1)
+        play_random(match)
+        log.append(match.history[-1], match.names, None)
         layouts = count_layouts(app.screen)
         await quiet(pilot, count_frames(app), layouts)
         repaints: list[int] = []

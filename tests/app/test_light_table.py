@@ -1,7 +1,7 @@
 """A table stays light however long the game: bots at bot delay 0 are drawn move by move, the
 footer's keys are rebuilt once per change however many come before it draws and leave nothing
-behind, the log keeps its last entries only, and a table waiting for a human draws nothing.
-(How fast is tests/benchmark.py's business; these assert the behaviour.)"""
+behind, the log keeps few entries rendered however long the game, and a table waiting for a
+human draws nothing. (How fast is tests/benchmark.py's business; these assert the behaviour.)"""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ from cardtable.settings import Settings
 from cardtable.store import SaveStore
 from cardtable.widgets import GameLog
 from cardtable.widgets.footer import TableFooter
-from cardtable.widgets.game_log import MAX_ENTRIES, TRIM_SLACK, visible_lines
+from cardtable.widgets import game_log
+from cardtable.widgets.game_log import RENDERED, visible_lines
 from game_helpers import play_random
-from pilot_helpers import LogApp, count_frames, settle
+from pilot_helpers import LogApp, count_frames, screen_text, settle
 
 
 def bots_at_the_table(tmp_path) -> tuple[CardtableApp, Match]:
@@ -105,21 +106,41 @@ async def test_the_footer_is_rebuilt_once_for_many_changes_and_keeps_no_old_keys
         assert [ref() for ref in old] == [None] * len(old)  # the old keys are gone, not held
 
 
-async def test_the_log_keeps_its_last_entries_as_the_game_goes_on():
+async def test_the_log_shows_the_whole_game_and_keeps_few_entries_rendered(monkeypatch):
+    # every line of a long match was kept rendered (each strip with Textual's caches of its
+    # crops and styles): a third more memory at the end; then only the last 200 entries were
+    # kept, and the start of the game could not be scrolled back to
     app = LogApp()
     async with app.run_test(size=(40, 20)) as pilot:
         log = app.query_one(GameLog)
         await settle(pilot, lambda: log._size_known)
         match = Match(rules.find_game("abundance"), [Seat("Ann"), Seat("Bob")], seed=1)
-        for _ in range(MAX_ENTRIES + TRIM_SLACK + 60):
+        for _ in range(RENDERED * 3):
             play_random(match)
             log.append(match.history[-1], match.names, None)
-        assert MAX_ENTRIES <= log.entries <= MAX_ENTRIES + TRIM_SLACK
-        kept = match.history[-log.entries:]
-        assert log.plain == [line for played in kept for line in visible_lines(played, match.names, None)]
-        end_plain, end_lines = log._ends[-1]
-        assert end_plain == len(log.plain) and end_lines == len(log.lines)
-        await settle(pilot, lambda: log.scroll_y == log.max_scroll_y)
+            await pilot.pause()  # each entry drawn, as at a table
+        assert log.entries == len(match.history)
+        assert log.plain == [line for played in match.history for line in visible_lines(played, match.names, None)]
+        assert len(log._rendered) <= RENDERED
+        assert log.virtual_size.height == sum(1 for _strip in log.strips())  # every row counted
+        await settle(pilot, lambda: log.scroll_y == log.max_scroll_y > 0)
+        log.scroll_home(animate=False)
+        await settle(pilot, lambda: log.scroll_y == 0)
+        first = visible_lines(match.history[0], match.names, None)[0]
+        await settle(pilot, lambda: first in screen_text(app))  # the start can still be read
+
+        # a hand-off back to a viewer words only what that viewer has not read yet (and what
+        # comes into sight), not the whole game again
+        log.rebuild(match.history, match.names, 0)
+        log.rebuild(match.history, match.names, None)
+        play_random(match)
+        worded: list[int] = []
+        wording = game_log.visible_lines
+        monkeypatch.setattr(game_log, "visible_lines", lambda *a, **k: (worded.append(1), wording(*a, **k))[1])
+        log.rebuild(match.history, match.names, 0)
+        assert log.entries == len(match.history) and len(worded) <= 1
+        await pilot.pause()
+        assert len(worded) <= 1 + log.size.height  # the rows in sight, at most one entry each
 
 
 async def test_a_table_waiting_for_a_human_draws_nothing(tmp_path):
@@ -180,3 +201,24 @@ async def test_a_sheet_over_a_live_table_is_not_drawn_under_at_every_move(tmp_pa
         await pilot.pause()
         assert log.entries > entries  # uncovered, the table shows every move made meanwhile
         assert f"Turn {match.turn}" in str(table.sub_title)
+
+
+async def test_a_removed_widget_takes_its_drawn_lines_with_it():
+    # Textual's StylesCache.get_inner_outer, an lru_cache on a method, held the styles cache
+    # (and so the drawn lines) of its last 1,024 widgets, removed or not: a table replaces
+    # its footer's keys at every move (cardtable.textual_fixes)
+    from textual.widgets import Static
+
+    app = LogApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        widget = Static("drawn, then removed")
+        await app.screen.mount(widget)
+        await settle(pilot, lambda: widget._styles_cache._cache)  # drawn: its lines are cached
+        drawn, removed = weakref.ref(widget._styles_cache), weakref.ref(widget)
+        await widget.remove()
+        widget = Static("in its place")  # as the footer's keys are replaced
+        await app.screen.mount(widget)
+        await settle(pilot, lambda: widget._styles_cache._cache)
+        gc.collect()
+        assert removed() is None  # (what the screen laid out before no longer holds it)
+        assert drawn() is None

@@ -260,7 +260,7 @@ async def test_the_curtain_hides_every_private_thing_between_two_humans(tmp_path
         hand, log = table.query_one(HandWidget), table.query_one(GameLog)
         assert hand.cards == () and not hand.query(CardWidget)
         assert not [line for line in secrets if line in log.plain]
-        rendered = "\n".join(strip.text for strip in log.lines)
+        rendered = "\n".join(strip.text for strip in log.strips())
         assert not [line for line in secrets if line.strip() in rendered]
         assert f"Ann: {in_symbols(match.history[0].text)}" in log.plain  # public lines stay
         shot = screenshot(app)

@@ -80,10 +80,17 @@ class SalesSheet(Panel):
     (the board at 80 columns), the compact one, and a shorter title."""
 
     _shown: tuple[AbundanceView, tuple[str, ...], bool] | None = None
+    _made_for: tuple[object, ...] | None = None
 
     def show(self, view: AbundanceView, names: Sequence[str], four_colour: bool = False) -> None:
         self._shown = (view, tuple(names), four_colour)
         room = self.content_size.width
+        # the sheet changes at a sale or a rubber's end: made again at every move, its rows
+        # (a dozen a rubber) cost a late move more than an early one
+        made_for = (view.sales, view.rubbers, view.rubber, tuple(names), four_colour, room)
+        if made_for == self._made_for:
+            return
+        self._made_for = made_for
         text = sales_renderable(view, names, None, four_colour, 12)
         for gap in (2, 1):  # the compact sheet, its columns closer if need be
             if not room or widest_line(text) <= room:
