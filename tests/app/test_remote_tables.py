@@ -20,7 +20,7 @@ from cardtable.settings import Settings
 from cardtable.store import Joined, SaveStore
 from cardtable.store import seats as store_seats
 from cardtable.widgets import GameLog
-from pilot_helpers import screen_text
+from pilot_helpers import drawn, screen_text
 from tiny_game import pile  # noqa: F401  (a fixture)
 
 SIZE = (100, 30)
@@ -71,7 +71,9 @@ async def test_two_screens_play_one_game_each_its_own_seat(tmp_path, pile):
     joined = screen_app(store, game_id, store.join(codes[1]))
     async with holder.run_test(size=SIZE) as ann, joined.run_test(size=SIZE) as bob:
         at_ann, at_bob = table(holder), table(joined)
-        await until(ann, lambda: at_ann.is_mounted and at_bob.is_mounted, "both tables")
+        # drawn, not only mounted: a screen read between the two shows half a table
+        await until(ann, lambda: at_ann.is_mounted and at_bob.is_mounted and drawn(at_ann) and drawn(at_bob),
+                    "both tables drawn")
         assert at_ann.humans == (0,) and at_ann.elsewhere == (1,) and at_ann.viewer == 0
         assert at_bob.humans == (1,) and at_bob.elsewhere == (0,) and at_bob.viewer == 1
         # each sees its own hand only, and no curtain anywhere
@@ -139,7 +141,8 @@ async def test_the_spectators_view_is_public_read_only_and_live(tmp_path, pile):
     watcher = screen_app(store, game_id, store.join(codes[None]))
     async with holder.run_test(size=SIZE) as ann, watcher.run_test(size=SIZE) as eve:
         at_ann, seen = table(holder), table(watcher)
-        await until(eve, lambda: seen.is_mounted and at_ann.is_mounted, "both tables")
+        await until(eve, lambda: seen.is_mounted and at_ann.is_mounted and drawn(seen) and drawn(at_ann),
+                    "both tables drawn")
         assert seen.watching and seen.viewer is None and seen.humans == ()
         shot = screen_text(watcher)
         assert "7♠" not in shot and "8♠" not in shot and "You are watching" in shot
