@@ -19,7 +19,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -113,6 +113,9 @@ class PropertyTable(TableScreen):
         # and restyled the hand, the board and the grid, over three frames. Change pair takes
         # the footer's place of the hand's Select card, and is as wide: relabelled, not rebuilt
         Binding("space,escape,tab", "release", "Change pair", priority=True),
+        # a class's bindings of a key replace its bases' of that key: the table's and the
+        # screen's own escape and tab are listed again, to act when the grid has no keys
+        *(binding for binding in (*Screen.BINDINGS, *TableScreen.BINDINGS) if binding.key in ("escape", "tab")),
         Binding("left,h", "grid_move(-1, 0)", "Cell left", show=False, priority=True),
         Binding("right,l", "grid_move(1, 0)", "Cell right", show=False, priority=True),
         Binding("up,k", "grid_move(0, 1)", "Cell up", show=False, priority=True),
