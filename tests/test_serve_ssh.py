@@ -153,7 +153,11 @@ def test_forwarding_of_any_kind_is_refused(ssh_served):
                 target.accept()  # nothing came through
         finally:
             local.terminate()
-            _out, err = local.communicate(timeout=30)
+            try:
+                _out, err = local.communicate(timeout=30)
+            except subprocess.TimeoutExpired:  # seen once on a loaded machine: what it said is kept
+                local.kill()
+                _out, err = local.communicate()
         assert b"open failed" in err
 
 
