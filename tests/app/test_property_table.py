@@ -405,6 +405,11 @@ async def test_a_wild_pair_gives_the_keys_to_the_grid_and_escape_gives_them_back
         await pilot.press("right")
         assert table.grid_has_keys
         assert table.grid.cursor == (col + 1, row) and table.hand.cursor == card
+        # home and end go along the grid's row, not the hidden hand's cursor
+        await pilot.press("end")
+        assert table.grid.cursor == (8, row) and table.hand.cursor == card
+        await pilot.press("home")
+        assert table.grid.cursor == (1, row) and table.hand.cursor == card
         await pilot.press("escape")
         await pilot.pause()
         assert not table.grid_has_keys and app.screen is table  # no "leave?" question: just the hand

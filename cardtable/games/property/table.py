@@ -120,6 +120,9 @@ class PropertyTable(TableScreen):
         Binding("right,l", "grid_move(1, 0)", "Cell right", show=False, priority=True),
         Binding("up,k", "grid_move(0, 1)", "Cell up", show=False, priority=True),
         Binding("down,j", "grid_move(0, -1)", "Cell down", show=False, priority=True),
+        # else the hand's own home and end would move its hidden cursor while the grid has the keys
+        Binding("home", "grid_edge(-1)", "First cell", show=False, priority=True),
+        Binding("end", "grid_edge(1)", "Last cell", show=False, priority=True),
     ]
 
     def __init__(self, match: Match, game_id: str | None, store: SaveStore | None,
@@ -313,6 +316,13 @@ class PropertyTable(TableScreen):
         if self.grid.move(dx, dy):
             self._cursor_moved()
 
+    def action_grid_edge(self, dx: int) -> None:
+        moved = False
+        while self.grid.move(dx, 0):
+            moved = True
+        if moved:
+            self._cursor_moved()
+
     def action_release(self) -> None:
         self._keys_to_grid(False)
 
@@ -387,7 +397,7 @@ class PropertyTable(TableScreen):
             return True if self._play_shown else None
         if action in ("buy", "decline"):
             return self._offer() is not None
-        if action in ("release", "grid_move"):
+        if action in ("release", "grid_move", "grid_edge"):
             return self.grid_has_keys
         return super().check_action(action, parameters)
 
