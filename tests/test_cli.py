@@ -4,6 +4,7 @@ launch replaced by a recorder, so no terminal is needed), the error lines and ex
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -399,6 +400,30 @@ def test_the_menu_starts_without_the_store_a_game_or_the_tables(data):
     tables = {"cardtable.screens.table", "cardtable.widgets.game_log", "cardtable.widgets.hand"}
     unwanted = games | tables | {"sqlite3", "cardtable.store.games", "rules.core.match", "cardtable.serve"}
     assert imported & unwanted == set()
+
+
+def test_a_bare_cardtable_reads_no_command_line(data, tmp_path):
+    """`cardtable` alone opens the menu without the commands, their parser or argparse: what
+    every start would otherwise compile and run before the first frame."""
+    code = (
+        "import sys\n"
+        "from cardtable import cli\n"
+        "def launch(store, data_dir=None, **kwargs):\n"
+        "    import cardtable.app, cardtable.screens.menu  # the app and its first screen\n"
+        "    print(store, data_dir)\n"
+        "    print(' '.join(sorted(sys.modules)))\n"
+        "    return 0\n"
+        "cli.launch_app = launch\n"
+        "sys.exit(cli.main([]))\n"
+    )
+    env = dict(os.environ, CARDTABLE_DATA_DIR=str(data), CARDTABLE_CONFIG_DIR=str(tmp_path / "config"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    opened, imported = done.stdout.splitlines()
+    assert opened == f"None {data}"
+    imported = set(imported.split())
+    assert "cardtable.app" in imported and "cardtable.screens.menu" in imported
+    assert imported & {"cardtable.commands", "argparse", "cardtable.serving"} == set()
 
 
 @needs_game
