@@ -359,15 +359,20 @@ def cmd_join(args: argparse.Namespace, store: SaveStore) -> int:
     return cli.launch_app(store, opened.match, joined.game_id, opened.notice, joined=joined, confined=args.no_menu)
 
 
+def chosen_id(store: SaveStore, text: str | None, unfinished: bool) -> str | None:
+    """The id of the save ``text`` names (see resolve_id); without ``text``, of the most
+    recently played save (``unfinished``: of the unfinished ones), or None if there is none."""
+    if text is not None:
+        return resolve_id(store, text)
+    info = store.latest(unfinished=unfinished)
+    report_problems(store)
+    return None if info is None else info.id
+
+
 def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
-    if args.id is None:
-        info = store.latest(unfinished=True)
-        report_problems(store)
-        if info is None:
-            return fail(f"there is no unfinished game to resume; start one with '{PROG} new GAME'", 1)
-        game_id = info.id
-    else:
-        game_id = resolve_id(store, args.id)
+    game_id = chosen_id(store, args.id, unfinished=True)
+    if game_id is None:
+        return fail(f"there is no unfinished game to resume; start one with '{PROG} new GAME'", 1)
     try:
         opened = store.open(game_id)
     except LookupError as error:
@@ -464,14 +469,9 @@ def progress_bar(label: str, shown: bool = True) -> Iterator[Callable[[int, int]
 
 
 def cmd_replay(args: argparse.Namespace, store: SaveStore) -> int:
-    if args.id is None:
-        info = store.latest(unfinished=False)
-        report_problems(store)
-        if info is None:
-            return fail(f"there is no saved game to replay; play one with '{PROG} new GAME'", 1)
-        game_id = info.id
-    else:
-        game_id = resolve_id(store, args.id)
+    game_id = chosen_id(store, args.id, unfinished=False)
+    if game_id is None:
+        return fail(f"there is no saved game to replay; play one with '{PROG} new GAME'", 1)
     try:
         replayed = store.replay(game_id)
     except LookupError as error:
