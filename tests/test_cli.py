@@ -4,6 +4,7 @@ launch replaced by a recorder, so no terminal is needed), the error lines and ex
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -375,9 +376,9 @@ def test_help_lists_options_in_words_and_without_importing_games_otherwise():
         assert name in help_text
 
 
-def test_the_menu_starts_without_the_store_a_game_or_the_tables(data):
-    """What the menu's start imports before its first frame: no game's rules, no store (SQLite),
-    no table widgets, no server; the app makes the store once the menu is up."""
+def menu_start(argv: list[str], env: dict[str, str] | None = None) -> tuple[str, set[str]]:
+    """``cardtable ARGV`` in a fresh Python, its app replaced by one that imports the app and
+    the menu: what it opened (store, data folder) and every module imported by then."""
     code = (
         "import sys\n"
         "from cardtable import cli\n"
@@ -387,18 +388,34 @@ def test_the_menu_starts_without_the_store_a_game_or_the_tables(data):
         "    print(' '.join(sorted(sys.modules)))\n"
         "    return 0\n"
         "cli.launch_app = launch\n"
-        f"sys.exit(cli.main(['--data-dir', {str(data)!r}]))\n"
+        f"sys.exit(cli.main({argv!r}))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     opened, imported = done.stdout.splitlines()
+    return opened, set(imported.split())
+
+
+def test_the_menu_starts_without_the_store_a_game_or_the_tables(data):
+    """What the menu's start imports before its first frame: no game's rules, no store (SQLite),
+    no table widgets, no server; the app makes the store once the menu is up."""
+    opened, imported = menu_start(["--data-dir", str(data)])
     assert opened == f"None {data}"
-    imported = set(imported.split())
     assert "cardtable.app" in imported and "cardtable.screens.menu" in imported
     games = {f"rules.{info.package}" for info in rules.INFO.values()}
     tables = {"cardtable.screens.table", "cardtable.widgets.game_log", "cardtable.widgets.hand"}
     unwanted = games | tables | {"sqlite3", "cardtable.store.games", "rules.core.match", "cardtable.serve"}
     assert imported & unwanted == set()
+
+
+def test_a_bare_cardtable_reads_no_command_line(data, tmp_path):
+    """`cardtable` alone opens the menu without the commands, their parser or argparse: what
+    every start would otherwise compile and run before the first frame."""
+    env = dict(os.environ, CARDTABLE_DATA_DIR=str(data), CARDTABLE_CONFIG_DIR=str(tmp_path / "config"))
+    opened, imported = menu_start([], env)
+    assert opened == f"None {data}"
+    assert "cardtable.app" in imported and "cardtable.screens.menu" in imported
+    assert imported & {"cardtable.commands", "argparse", "cardtable.serving"} == set()
 
 
 @needs_game
