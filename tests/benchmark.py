@@ -135,7 +135,14 @@ def start_once(kind: str, folder: Path, reference: Path | None = None) -> tuple[
     else:
         argv, marker = [cardtable_command(reference if kind == "reference" else None)], b"New game"
     env = dict(os.environ, TERM="xterm-256color", CARDTABLE_DATA_DIR=str(folder / "data"),
-               CARDTABLE_CONFIG_DIR=str(folder / "config"))
+               CARDTABLE_CONFIG_DIR=str(folder / "config"),
+               # bytecode kept as an installed program has it (pip compiles a package as it
+               # installs it; an editable one is compiled at its first start), in a folder of
+               # its own so no checkout is written to: with PYTHONDONTWRITEBYTECODE (set in some
+               # shells and sandboxes) cardtable's modules were compiled afresh at every start
+               # while Textual's came compiled from site-packages
+               PYTHONPYCACHEPREFIX=str(folder / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:  # the child: a 120×40 terminal, then the program
@@ -164,7 +171,7 @@ def startup(runs: int, reference: Path | None = None) -> dict[str, dict[str, flo
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     memory: dict[str, list[int]] = {kind: [] for kind in kinds}
     with tempfile.TemporaryDirectory() as folder:
-        for kind in kinds:  # warm caches
+        for kind in kinds:  # warm caches: the disk's, and the bytecode written at a first start
             start_once(kind, Path(folder), reference)
         for _ in range(runs):
             for kind in kinds:  # interleaved, so load drifts hit all alike
