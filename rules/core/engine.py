@@ -228,6 +228,9 @@ class GameSpec(Protocol):
         changes nothing."""
 
     def view(self, state: Any, seat: int | None) -> View: ...
+    # Optional: a keyword ``plain=True`` (default False) that leaves out what only a person reads,
+    # ``status`` ("") and the scoreboard's ``rows`` (()): the views the expert's search gives the
+    # bots it plays out with, thousands a second (no bot reads either).
 
     def sample(self, view: View, rng: random.Random) -> Any:
         """A whole state consistent with ``view``: what the seat cannot see dealt at random."""
