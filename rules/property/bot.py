@@ -18,7 +18,7 @@ from typing import Sequence
 
 from ..core import Card, Command
 from .commands import Buy, Play
-from .estimate import BANKRUPT, UNIT_WORTH, estate, group_worth
+from .estimate import BANKRUPT, UNIT_WORTH, estate, group_worth, groups
 from .rules import group_size, is_wild, multiplier, units_total, useful_purchases
 from .state import CELLS, NEIGHBOURS, PropertyView, index
 
@@ -156,31 +156,19 @@ class _Table:
 
 def _groups(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int
             ) -> tuple[list[float], list[int], list[int], list[int]]:
-    """``estate`` of the whole table (the same floats: the same flood fill in the same order),
+    """``estate`` of the whole table (the same floats: the same groups added in the same order),
     and the groups it found: each cell's group (-1 for a free cell), each group's size and
     mortgaged cells."""
     worth = [0.0] * players
     group = [-1] * CELLS
     sizes: list[int] = []
     risks: list[int] = []
-    for start in range(CELLS):
-        owner = owners[start]
-        if owner is None or group[start] >= 0:
-            continue
-        label = len(sizes)
-        group[start] = label
-        stack, size, risky = [start], 0, 0
-        while stack:
-            i = stack.pop()
-            size += 1
-            risky += mortgaged[i]
-            for j in NEIGHBOURS[i]:
-                if group[j] < 0 and owners[j] == owner:
-                    group[j] = label
-                    stack.append(j)
-        sizes.append(size)
+    for label, (owner, cells, risky) in enumerate(groups(owners, mortgaged)):
+        for i in cells:
+            group[i] = label
+        sizes.append(len(cells))
         risks.append(risky)
-        worth[owner] += group_worth(size, risky)
+        worth[owner] += group_worth(len(cells), risky)
     return worth, group, sizes, risks
 
 
