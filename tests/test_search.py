@@ -347,3 +347,28 @@ def test_a_plain_view_is_the_view_without_the_persons_text(name):
                 assert spec.view(state, seat, plain=True) == replace(full, status="", rows=())
                 checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("name", list(rules.GAMES))
+def test_a_views_quick_init_makes_the_view_its_dataclass_would(name):
+    """Every game's view class has ``quick_init`` (rules/core/engine.py): an instance the same,
+    field for field, as the frozen dataclass's own ``__init__`` makes, defaults and fresh
+    default factories included."""
+    import dataclasses
+
+    spec = rules.GAMES[name]
+    state = spec.setup(["Ann", "Bob"], None, 3)
+    view = spec.view(state, 0)
+    cls = type(view)
+    # the same fields with the dataclass's own __init__, made again for a subclass
+    plain = dataclasses.dataclass(frozen=True)(type("Plain", (cls,), {}))
+    given = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+    assert "update" in cls.__init__.__code__.co_names  # quick_init's, not the dataclass's one by one
+    assert vars(cls(**given)) == vars(plain(**given)) == vars(view)
+    bare = {"seat": 0, "names": ("Ann", "Bob"), "awaiting": frozenset({0})}
+    required = {f.name: given[f.name] for f in dataclasses.fields(view)
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    quick, slow = cls(**{**required, **bare}), plain(**{**required, **bare})
+    assert vars(quick) == vars(slow) and quick.zones == {} and quick.zones is not cls(**{**required, **bare}).zones
+    with pytest.raises(TypeError):
+        cls(**{**required, "no_such_field": 1})
