@@ -176,10 +176,11 @@ class CapitalAuctionBot:
         return min(pool, worth / r.rate * (FIRST_AUCTION if view.auction == 1 else 1.0))
 
     def bid(self, r: _Reading, legal: Sequence[Command]) -> Command:
-        # the legal list offers, for each total, the bid that makes it with the fewest cards
-        bids = [c for c in legal if isinstance(c, Bid)]
-        if bids and sum(bids[0].values) <= self.ceiling(r):
-            return bids[0]
+        # the legal list offers, for each total, the bid that makes it with the fewest cards;
+        # the cheapest comes first, and the rest of the list is never read
+        cheapest = next((c for c in legal if isinstance(c, Bid)), None)
+        if cheapest is not None and sum(cheapest.values) <= self.ceiling(r):
+            return cheapest
         return Pass()
 
     # -- the Tool phase ------------------------------------------------------------------------------
