@@ -260,3 +260,115 @@ def test_the_search_leaves_a_playout_unfinished_at_its_budget(monkeypatch):
     # the second playout, begun at about 0.6 s, stops at the budget, not at about 1.2 s
     assert 50 + 1.0 <= clock.now <= 50 + 1.0 + 0.01 + 1e-9
     assert expert.last.iterations == 1  # the unfinished one counts for nothing
+
+
+def _positions(spec, seed, every=5, limit=600):
+    """States of a game between the game's bots (copies), every ``every`` commands."""
+    import copy
+
+    bot = spec.bots[spec.best_bot]
+    low, high = spec.players
+    state = spec.setup([f"P{i}" for i in range(min(high, low + seed % 2))], None, seed)
+    rng = random.Random(seed)
+    for step in range(limit):
+        if spec.outcome(state) is not None:
+            break
+        seat = min(spec.awaiting(state))
+        view, legal = spec.view(state, seat), spec.legal(state, seat)
+        if step % every == 0:
+            yield copy.deepcopy(state)
+        spec.apply(state, seat, bot.choose(view, legal, rng))
+
+
+def _mutable_inside_immutable(value, inside=False):
+    """The first list, dict, set or mutable object found within a tuple, frozenset or frozen
+    dataclass of ``value`` (None: there is none), which ``state_copy`` would share."""
+    import dataclasses
+
+    if isinstance(value, (str, int, float)) or value is None:
+        return None
+    params = getattr(type(value), "__dataclass_params__", None)
+    frozen = isinstance(value, (tuple, frozenset)) or (params is not None and params.frozen)
+    if inside and not frozen and isinstance(value, (list, dict, set)) or (
+            inside and params is not None and not params.frozen):
+        return value
+    if isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)
+    elif dataclasses.is_dataclass(value):
+        items = list(vars(value).values())
+    else:
+        return None
+    return next((found for item in items
+                 if (found := _mutable_inside_immutable(item, inside or frozen)) is not None), None)
+
+
+@pytest.mark.parametrize("name", list(rules.GAMES))
+def test_the_searchs_state_copy_is_equal_and_apart_from_the_original(name):
+    """The expert copies each deal with ``state_copy`` (rules/core/copying.py), which shares
+    tuples and frozen dataclasses: no game may keep something mutable inside them, and play on a
+    copy must never reach the original."""
+    from rules.core.copying import spec_copy
+
+    spec = rules.GAMES[name]
+    copy_state = spec_copy(spec)
+    checked = 0
+    for seed in range(3):
+        for state in _positions(spec, seed):
+            assert _mutable_inside_immutable(state) is None
+            before = spec.to_json(state)
+            copied = copy_state(state)
+            assert copied == state and spec.to_json(copied) == before
+            rng = random.Random(checked)
+            for _ in range(12):  # play on the copy: the original must not move
+                if spec.outcome(copied) is not None:
+                    break
+                seat = min(spec.awaiting(copied))
+                spec.apply(copied, seat, rng.choice(spec.legal(copied, seat)))
+            assert spec.to_json(state) == before
+            checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("name", list(rules.GAMES))
+def test_a_plain_view_is_the_view_without_the_persons_text(name):
+    """The bots of the expert's playouts get ``view(state, seat, plain=True)``: the same view
+    without its status sentence and scoreboard rows, which no bot reads."""
+    from dataclasses import replace
+
+    spec = rules.GAMES[name]
+    checked = 0
+    for seed in range(2):
+        for state in _positions(spec, seed, every=3):
+            for seat in range(len(state.names)):
+                full = spec.view(state, seat)
+                assert full.status and full.rows
+                assert spec.view(state, seat, plain=True) == replace(full, status="", rows=())
+                checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("name", list(rules.GAMES))
+def test_a_views_quick_init_makes_the_view_its_dataclass_would(name):
+    """Every game's view class has ``quick_init`` (rules/core/engine.py): an instance the same,
+    field for field, as the frozen dataclass's own ``__init__`` makes, defaults and fresh
+    default factories included."""
+    import dataclasses
+
+    spec = rules.GAMES[name]
+    state = spec.setup(["Ann", "Bob"], None, 3)
+    view = spec.view(state, 0)
+    cls = type(view)
+    # the same fields with the dataclass's own __init__, made again for a subclass
+    plain = dataclasses.dataclass(frozen=True)(type("Plain", (cls,), {}))
+    given = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+    assert "update" in cls.__init__.__code__.co_names  # quick_init's, not the dataclass's one by one
+    assert vars(cls(**given)) == vars(plain(**given)) == vars(view)
+    bare = {"seat": 0, "names": ("Ann", "Bob"), "awaiting": frozenset({0})}
+    required = {f.name: given[f.name] for f in dataclasses.fields(view)
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    quick, slow = cls(**{**required, **bare}), plain(**{**required, **bare})
+    assert vars(quick) == vars(slow) and quick.zones == {} and quick.zones is not cls(**{**required, **bare}).zones
+    with pytest.raises(TypeError):
+        cls(**{**required, "no_such_field": 1})

@@ -534,7 +534,7 @@ class AbundanceGame:
         return DealDone(proposer, responder, offer.give, offer.take)
 
     # -- what a seat sees ----------------------------------------------------------------------
-    def view(self, state: AbundanceState, seat: int | None) -> AbundanceView:
+    def view(self, state: AbundanceState, seat: int | None, plain: bool = False) -> AbundanceView:
         tally = counts(state)
         own = seat in (0, 1)
         bids = state.sealed.bids if state.sealed is not None else {}
@@ -542,14 +542,15 @@ class AbundanceGame:
         held = [suit_counts(cards) for cards in state.trinkets]
         order = rarity(tally)
         match_money = [sum(money[s] for money in state.rubbers) for s in (0, 1)]
-        rows = tuple((dollars(state.money[s]), str(len(state.trinkets[s])), dollars(sells[s]),
-                      dollars(match_money[s]) if state.rubbers else "–") for s in (0, 1))
+        rows = () if plain else tuple((dollars(state.money[s]), str(len(state.trinkets[s])), dollars(sells[s]),
+                                       dollars(match_money[s]) if state.rubbers else "–") for s in (0, 1))
         auction = state.auction
         info = None if auction is None else AuctionInfo(
             tuple(auction.order), auction.once_around, auction.high, auction.leader, auction.position,
             tuple(auction.passed), auction.spoken, auction.to_speak, auction.minimum)
         return AbundanceView(
-            seat=seat, names=tuple(state.names), awaiting=awaiting(state), status=status_sentence(state),
+            seat=seat, names=tuple(state.names), awaiting=awaiting(state),
+            status="" if plain else status_sentence(state),
             # a seat's one private zone is its sealed bid, and only once it is in: with none, the
             # view holds nothing private (the table passes between humans without a curtain)
             zones={"bid": (bids[seat],)} if own and seat in bids else {},

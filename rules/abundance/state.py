@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from rules.core import SUITS, Card, RulesError, Suit, View
+from rules.core import SUITS, Card, RulesError, Suit, View, quick_init
 from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import (
     card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list, read_object, read_str,
@@ -153,6 +153,7 @@ class AuctionInfo:
         return self.order[0]
 
 
+@quick_init  # the expert's playouts build views by the thousand
 @dataclass(frozen=True, kw_only=True)
 class AbundanceView(View):
     """What one seat sees: everything but the order of the face-down piles and the other

@@ -977,7 +977,7 @@ class CapitalAuctionGame:
         return [ToolDiscarded(seat, checked), *_done_with_tool(state)]
 
     # -- what a seat sees ----------------------------------------------------------------------
-    def view(self, state: CapitalAuctionState, seat: int | None) -> CapitalAuctionView:
+    def view(self, state: CapitalAuctionState, seat: int | None, plain: bool = False) -> CapitalAuctionView:
         n = state.players
         own = seat is not None
 
@@ -995,7 +995,7 @@ class CapitalAuctionGame:
         auction = state.bidding
         out = tuple(auction.out) if auction is not None else ()
         rows = []
-        for s in range(n):
+        for s in range(0 if plain else n):
             down = sum(1 for slot in state.portfolios[s] if not slot.up)
             cards = f"{len(state.portfolios[s])}" + (f" ({down}▒)" if down else "")  # ▒: face down, as on the table
             bid = str(total(state.bids[s])) if state.bids[s] else ""
@@ -1004,7 +1004,8 @@ class CapitalAuctionGame:
             rows.append((cards, str(face_up_value(state.portfolios[s])), str(len(state.capital[s])),
                          str(len(state.tools[s])), bid))
         return CapitalAuctionView(
-            seat=seat, names=tuple(state.names), awaiting=state.awaiting, status=status_sentence(state),
+            seat=seat, names=tuple(state.names), awaiting=state.awaiting,
+            status="" if plain else status_sentence(state),
             zones=zones,
             zone_sizes=tuple({"capital": len(state.capital[s]), "tools": len(state.tools[s])} for s in range(n)),
             columns=("Cards", "Value", "Cap.", "Tools", "Bid"), rows=tuple(rows),

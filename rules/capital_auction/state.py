@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from rules.core import RulesError, View
+from rules.core import RulesError, View, quick_init
 from rules.core.auctions import OpenAuction
 from rules.core.known import read_known
 from rules.core.jsonio import read_bool, read_int, read_list, read_object, read_str, require
@@ -213,6 +213,7 @@ class SlotInfo:
         return None if self.card is None else self.card.value
 
 
+@quick_init  # the expert's playouts build views by the thousand
 @dataclass(frozen=True, kw_only=True)
 class CapitalAuctionView(View):
     """What one seat sees. Private zones: ``capital`` (its Capital cards, highest first),

@@ -14,7 +14,7 @@ __getattr__, __dir__, __all__ = lazy_names(__name__, globals(), {
     "cards": ("ACE", "JACK", "KING", "QUEEN", "RANKS", "SUITS", "Card", "Colour", "Suit", "build_deck",
               "find_card", "parse_card", "parse_cards", "rank_code", "sort_cards"),
     "engine": ("Command", "Event", "GameSpec", "Notation", "Option", "Outcome", "PrivateEvent", "View",
-               "chance", "check_awaited", "check_setup", "resolve_options"),
+               "chance", "check_awaited", "check_setup", "quick_init", "resolve_options"),
     "errors": ("IllegalCommand", "NotationError", "ReplayError", "RulesError", "SaveFormatError",
                "SnapshotMismatch"),
     "match": ("FORMAT_VERSION", "Match", "Played", "Seat", "Update"),

@@ -52,7 +52,8 @@ The optional hooks of a game (documented with GameSpec in rules/core/engine.py):
 
 from __future__ import annotations
 
-import copy
+import functools
+import inspect
 import math
 import random
 import time
@@ -60,6 +61,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Sequence
 
 from .baseline import own_bot
+from .copying import spec_copy
 from .engine import Command, View
 
 EXPERT = "expert"
@@ -264,8 +266,12 @@ class _Search:
         self.me: int = view.seat
         self.players = len(view.names)
         self.rng = rng
+        self.copy = spec_copy(spec)
         self.policy = own_bot(spec, settings.playout or spec.best_bot)
         self.policy_reads_view = getattr(self.policy, "reads_view", True)
+        self.view_of = getattr(spec, "view", None)
+        if self.view_of is not None and "plain" in inspect.signature(self.view_of).parameters:
+            self.view_of = functools.partial(spec.view, plain=True)  # without the person's text
         self.estimate: Callable[[Any], Sequence[float]] | None = (
             getattr(spec, "estimate", None) or getattr(spec, "scores", None))
         self.scale: float | None = getattr(spec, "estimate_scale", None)
@@ -362,7 +368,7 @@ class _Search:
         return [self.bot_choice, *others[: limit - 1]]
 
     def _glance(self, state: Any, command: Command) -> float:
-        after = copy.deepcopy(state)
+        after = self.copy(state)
         try:
             self.spec.apply(after, self.me, command)
         except ValueError:  # a command legal lists but this deal refuses: not a candidate
@@ -431,7 +437,7 @@ class _Search:
             self._deal_cache = (deal, state)
             if self.horizon is None and self.settings.turns and self.estimate is not None:
                 self.horizon = self.spec.turn(state) + self.settings.turns
-        return copy.deepcopy(self._deal_cache[1])
+        return self.copy(self._deal_cache[1])
 
     def iterate(self, deal: int, candidate: _Candidate) -> float:
         """Play ``candidate`` on deal ``deal``, down the tree and out; return the expert's reward."""
@@ -473,7 +479,7 @@ class _Search:
         """The lowest awaited seat with a legal command, and its commands (None: nobody can
         move in this determinization; the playout stops and the position is judged)."""
         for seat in sorted(self.spec.awaiting(state)):
-            legal = list(self.spec.legal(state, seat))
+            legal = self.spec.legal(state, seat)  # as it comes: a long lazy list is read only as far as need be
             if legal:
                 return seat, legal
         return None
@@ -510,7 +516,7 @@ class _Search:
         return rng.choice([c for c in legal if c not in children])
 
     def _policy(self, state: Any, seat: int, legal: Sequence[Command], rng: random.Random) -> Command:
-        view = self.spec.view(state, seat) if self.policy_reads_view else None
+        view = self.view_of(state, seat) if self.policy_reads_view else None
         return self.policy.choose(view, legal, rng)
 
     # -- past the tree ---------------------------------------------------------------------------

@@ -867,21 +867,21 @@ class PortfolioGame:
         return [DealDone(proposer, responder, offer.give, taken)]
 
     # -- what a seat sees ----------------------------------------------------------------------
-    def view(self, state: PortfolioState, seat: int | None) -> PortfolioView:
+    def view(self, state: PortfolioState, seat: int | None, plain: bool = False) -> PortfolioView:
         n = state.players
         sizes = tuple(len(hand) for hand in state.hands)
         infos = tuple(_info(p) for p in state.portfolios)
         incomes = tuple(sum(i.value for i in infos if i.owner == s) for s in range(n))
         owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
-        rows = tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
-                     for s in range(n))
+        rows = () if plain else tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
+                                      for s in range(n))
         costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
                  if state.phase == DRAW else ())
         own = seat is not None and 0 <= seat < n
         return PortfolioView(
             seat=seat, names=tuple(state.names), awaiting=state.awaiting,
-            status=status_sentence(state.names, state.phase, state.current, sizes[state.current],
-                                   state.pauper, state.turn_income, state.last_round, state.offer),
+            status="" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
+                                                    state.pauper, state.turn_income, state.last_round, state.offer),
             zones={"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
             zone_sizes=tuple({"hand": size} for size in sizes),
             columns=("Money", "Income", "Portfolios", "Hand"), rows=rows,

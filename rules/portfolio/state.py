@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from rules.core import Card, View
+from rules.core import Card, View, quick_init
 from rules.core.offers import Deal
 from rules.core.words import Sentence, dollars, player, say
 
@@ -144,6 +144,7 @@ class PortfolioInfo:
     acquire_card: str | None
 
 
+@quick_init  # the expert's playouts build views by the thousand
 @dataclass(frozen=True)
 class PortfolioView(View):
     """What one seat sees of a Portfolio table: everything but the other hands and the stock's

@@ -18,9 +18,9 @@ from typing import Sequence
 
 from ..core import Card, Command
 from .commands import Buy, Play
-from .estimate import BANKRUPT, UNIT_WORTH, estate
+from .estimate import BANKRUPT, UNIT_WORTH, estate, group_worth, groups
 from .rules import group_size, is_wild, multiplier, units_total, useful_purchases
-from .state import NEIGHBOURS, PropertyView, index
+from .state import CELLS, NEIGHBOURS, PropertyView, index
 
 LOST_CELL = 12.0  # beyond its group worth: an emptied cell is for anyone to take, so only when forced
 WILD_KEPT = 3.0  # a 9 or 10 in hand gives choice next turn
@@ -45,10 +45,9 @@ class _Table:
         self.view = view
         self.seat = seat
         self.players = len(view.money)
-        self.estate = estate(view.owners, view.mortgaged, self.players)
+        self.estate, self.group, self.sizes, self.risks = _groups(view.owners, view.mortgaged, self.players)
         self.units = [units_total(u) for u in view.units]
         self.wilds = sum(is_wild(card) for card in view.hand)
-        self._sizes: dict[int, int] = {}
         self._cheapest: dict[int, tuple[Card, ...] | None] = {}
         self._estates: dict[tuple[int, int | None, bool], list[float]] = {}
 
@@ -58,10 +57,8 @@ class _Table:
         return worth[self.seat] - max(rivals, default=0.0)
 
     def group_size(self, col: int, row: int) -> int:
-        key = index(col, row)
-        if key not in self._sizes:
-            self._sizes[key] = group_size(self.view.owners, col, row)
-        return self._sizes[key]
+        label = self.group[index(col, row)]  # the groups of the table, read once
+        return 0 if label < 0 else self.sizes[label]
 
     def cheapest_purchase(self, size: int) -> tuple[Card, ...] | None:
         """Of the purchases of a group this size, the one handing over the fewest units: no
@@ -79,11 +76,42 @@ class _Table:
         return self._estates[key]
 
     def _estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
-        owners, flags = list(self.view.owners), list(self.view.mortgaged)
-        owners[i], flags[i] = owner, mortgaged
+        owners, flags = self.view.owners, self.view.mortgaged
         touched = [i, *NEIGHBOURS[i]]
-        before = estate(self.view.owners, self.view.mortgaged, self.players, touched)
-        after = estate(owners, flags, self.players, touched)
+        group, sizes, risks = self.group, self.sizes, self.risks
+        # ``estate`` of the groups around the cell, from the groups of the table read once: the
+        # same groups in the same order as its flood fill finds them, so the same floats
+        before = [0.0] * self.players
+        seen: set[int] = set()
+        for start in touched:
+            held = owners[start]
+            if held is not None and group[start] not in seen:
+                seen.add(group[start])
+                before[held] += group_worth(sizes[group[start]], risks[group[start]])
+        old = owners[i]
+        if old is not None and old != owner:
+            # the cell leaves its group, which it may split: fill the groups afresh
+            changed, changed_flags = list(owners), list(flags)
+            changed[i], changed_flags[i] = owner, mortgaged
+            after = estate(changed, changed_flags, self.players, touched)
+        else:
+            # the cell joins the groups of its owner around it (or stays in its own): none splits
+            after = [0.0] * self.players
+            seen = set()
+            if owner is not None:
+                if old == owner:
+                    seen.add(group[i])
+                    size, risky = sizes[group[i]], risks[group[i]] - flags[i] + mortgaged
+                else:
+                    seen.update(group[j] for j in NEIGHBOURS[i] if owners[j] == owner)
+                    size = 1 + sum(sizes[g] for g in seen)
+                    risky = mortgaged + sum(risks[g] for g in seen)
+                after[owner] += group_worth(size, risky)
+            for start in touched[1:]:
+                held = owners[start]
+                if held is not None and group[start] not in seen:
+                    seen.add(group[start])
+                    after[held] += group_worth(sizes[group[start]], risks[group[start]])
         return [self.estate[s] - before[s] + after[s] for s in range(self.players)]
 
     def after_play(self, play: Play) -> float:
@@ -124,6 +152,24 @@ class _Table:
             return self.after_purchase(i, owner, command.units, self.view.money)
         return self.score(self.estate, self.view.money, self.units)
 
+
+
+def _groups(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int
+            ) -> tuple[list[float], list[int], list[int], list[int]]:
+    """``estate`` of the whole table (the same floats: the same groups added in the same order),
+    and the groups it found: each cell's group (-1 for a free cell), each group's size and
+    mortgaged cells."""
+    worth = [0.0] * players
+    group = [-1] * CELLS
+    sizes: list[int] = []
+    risks: list[int] = []
+    for label, (owner, cells, risky) in enumerate(groups(owners, mortgaged)):
+        for i in cells:
+            group[i] = label
+        sizes.append(len(cells))
+        risks.append(risky)
+        worth[owner] += group_worth(len(cells), risky)
+    return worth, group, sizes, risks
 
 
 class GreedyBot:

@@ -4,7 +4,7 @@ lives apart from both so that the rules never import the bot."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .state import CELLS, NEIGHBOURS, units_total
 
@@ -18,27 +18,35 @@ def group_worth(size: int, risky: int) -> float:
     return GROUP_SQUARE * size * size + GROUP_CELL * size - MORTGAGE_RISK * risky
 
 
-def estate(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int,
-           starts: Iterable[int] = range(CELLS)) -> list[float]:
-    """Each seat's property worth, from the groups holding any of the ``starts`` cells (all
-    cells by default): each group by its size, less the mortgage risk."""
-    worth = [0.0] * players
+def groups(owners: Sequence[int | None], mortgaged: Sequence[bool],
+           starts: Iterable[int] = range(CELLS)) -> Iterator[tuple[int, list[int], int]]:
+    """The groups holding any of the ``starts`` cells (all cells by default), in the order they
+    are found: each one's owner, cells and number of mortgaged cells."""
     seen: set[int] = set()
     for start in starts:
         owner = owners[start]
         if owner is None or start in seen:
             continue
         seen.add(start)
-        stack, size, risky = [start], 0, 0
+        stack, cells, risky = [start], [], 0
         while stack:
             i = stack.pop()
-            size += 1
+            cells.append(i)
             risky += mortgaged[i]
             for j in NEIGHBOURS[i]:
                 if j not in seen and owners[j] == owner:
                     seen.add(j)
                     stack.append(j)
-        worth[owner] += group_worth(size, risky)
+        yield owner, cells, risky
+
+
+def estate(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int,
+           starts: Iterable[int] = range(CELLS)) -> list[float]:
+    """Each seat's property worth, from the groups holding any of the ``starts`` cells (all
+    cells by default): each group by its size, less the mortgage risk."""
+    worth = [0.0] * players
+    for owner, cells, risky in groups(owners, mortgaged, starts):
+        worth[owner] += group_worth(len(cells), risky)
     return worth
 
 

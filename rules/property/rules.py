@@ -481,7 +481,7 @@ class PropertySpec:
         return events
 
     # -- showing -------------------------------------------------------------------------------
-    def view(self, state: PropertyState, seat: int | None) -> PropertyView:
+    def view(self, state: PropertyState, seat: int | None, plain: bool = False) -> PropertyView:
         n = state.players
         cells, mortgages = [0] * n, [0] * n
         for owner, mortgaged in zip(state.owners, state.mortgaged):
@@ -492,14 +492,14 @@ class PropertySpec:
             "bankrupt" if s in state.bankrupt else f"${state.money[s]}",
             str(units_total(state.units[s])),
             f"{cells[s]} ({mortgages[s]}*)" if mortgages[s] else str(cells[s]),
-        ) for s in range(n)]
+        ) for s in range(0 if plain else n)]
         own = seat is not None and 0 <= seat < n
         awaiting = self.awaiting(state)
         return PropertyView(
             seat=seat,
             names=tuple(state.names),
             awaiting=awaiting,
-            status=status_sentence(state.names, not awaiting, state.current, state.pending),
+            status="" if plain else status_sentence(state.names, not awaiting, state.current, state.pending),
             zones={"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
             zone_sizes=tuple({"hand": len(hand)} for hand in state.hands),
             columns=("Money", "Units", "Cells"),

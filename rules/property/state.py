@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..core import Card, RulesError, View
+from ..core import Card, RulesError, View, quick_init
 from ..core.jsonio import card_keys, read_card, read_cards, read_int, read_list, read_str, require
 from ..core.piles import stack, top_first
 from ..core.words import Sentence, player, plural, say
@@ -133,6 +133,7 @@ class PropertyState:
         return [i for i, owner in enumerate(self.owners) if owner == seat]
 
 
+@quick_init  # the expert's playouts build views by the thousand
 @dataclass(frozen=True)
 class PropertyView(View):
     """What one seat sees: the whole public table (grid, money, units, the played pile) and its

@@ -43,7 +43,10 @@ NUMBERS_PER_SUIT = 20
 
 def _largest(holding: Sequence[int]) -> int | None:
     """The company with the most shares in a holding (None when there are none)."""
-    best = max(range(4), key=lambda i: (holding[i], -i))
+    best = 0  # the first of the largest, as max(range(4), key=(holding[i], -i)) finds
+    for i in (1, 2, 3):
+        if holding[i] > holding[best]:
+            best = i
     return best if holding[best] else None
 
 
@@ -84,11 +87,13 @@ class _Model:
     """The public table as the bot plans on it: prices, which piles show a court card, every
     seat's shares per company, money, and the bot's own hand, certificates and turn so far."""
 
-    __slots__ = ("prices", "court", "hand", "certs", "shares", "money", "phases", "bought", "laid")
+    __slots__ = ("prices", "court", "hand", "certs", "shares", "money", "phases", "bought", "laid", "push",
+                 "leaders")
 
     def __init__(self, prices: list[int], court: list[bool], hand: tuple[Card, ...],
                  certs: tuple[Card, ...], shares_: list[list[int]], money: list[int],
-                 phases: tuple[str, ...], bought: tuple[Card, ...], laid: int) -> None:
+                 phases: tuple[str, ...], bought: tuple[Card, ...], laid: int,
+                 push: list[int] | None = None, leaders: list[int | None] | None = None) -> None:
         self.prices = prices
         self.court = court
         self.hand = hand
@@ -98,6 +103,11 @@ class _Model:
         self.phases = phases
         self.bought = bought
         self.laid = laid
+        # what ``values`` reads of the hand and of the rivals' shares, worked out once and
+        # handed on by ``play`` to the positions that leave them unchanged (the bot scores tens
+        # of positions a decision, most of them a trade that changes neither)
+        self.push = push
+        self.leaders = leaders
 
     def can(self, phase: str) -> bool:
         return phase not in self.phases or self.phases[-1] == phase
@@ -124,6 +134,13 @@ class _Planner:
         self._read_risks(view)
         self._read_time(view)
         self.rival_weight = self._rival_weights(view)
+        # the factors of ``values``, multiplied out once (in its order, so to the same floats)
+        future = self.future
+        self._half = 0.5 * future
+        self._up = [0.3 * future * _UP[i] for i in range(4)]
+        self._down = [0.1 * future * _DOWN[i] for i in range(4)]
+        self._drop = [0.35 * self.p_number[i] for i in range(4)]
+        self._crash = [0.45 * self.p_court[i] for i in range(4)]
 
     # -- what the bot can infer ---------------------------------------------------------------
     def _read_risks(self, view: StockMarketView) -> None:
@@ -211,14 +228,14 @@ class _Planner:
             money[me] -= price * count
             hand = tuple(c for c in m.hand if c is not card)
             return _Model(m.prices, m.court, hand, m.certs + (card,), shares_, money,
-                          m.entered(TRADE), m.bought + (card,), m.laid)
+                          m.entered(TRADE), m.bought + (card,), m.laid, None, m.leaders)
         if kind == "sell":
             shares_ = [list(row) for row in m.shares]
             shares_[me][i] -= shares(card)
             money[me] += price * shares(card)
             certs = tuple(c for c in m.certs if c is not card)
             return _Model(m.prices, m.court, m.hand, certs, shares_, money, m.entered(TRADE),
-                          m.bought, m.laid)
+                          m.bought, m.laid, m.push, m.leaders)
         prices = list(m.prices)
         court = list(m.court)
         prices[i] = value
@@ -226,56 +243,67 @@ class _Planner:
         hand = tuple(c for c in m.hand if c is not card)
         shares_ = m.shares
         certs = m.certs
+        leaders = m.leaders
         if value == 0:
+            leaders = None
             shares_ = [list(row) for row in m.shares]
             for row in shares_:
                 row[i] = 0
             certs = tuple(c for c in m.certs if c.suit is not card.suit)
-        return _Model(prices, court, hand, certs, shares_, money, m.entered(PRICE), m.bought, m.laid + 1)
+        return _Model(prices, court, hand, certs, shares_, money, m.entered(PRICE), m.bought, m.laid + 1,
+                      None, leaders)
 
     # -- judging a position ---------------------------------------------------------------------------
     def values(self, m: _Model) -> list[float]:
         """What one share of each company is worth to the bot, looking a round ahead."""
         me = self.me
-        future = self.future
         prices = m.prices
         # what the bot's own hand can still do to each company next turn
-        push = [0, 0, 0, 0]
-        for card in m.hand:
-            i = _INDEX[card.suit]
-            price = prices[i]
-            rise = card.rank - price
-            if price and rise > push[i] and _range(price, m.court[i], i).accepts(card, card.rank):
-                push[i] = rise
-        leaders = [_largest(m.shares[s]) for s in self.rivals]
+        push = m.push
+        if push is None:
+            push = m.push = [0, 0, 0, 0]
+            for card in m.hand:
+                i = _INDEX[card.suit]
+                price = prices[i]
+                rise = card.rank - price
+                if price and rise > push[i] and _range(price, m.court[i], i).accepts(card, card.rank):
+                    push[i] = rise
+        leaders = m.leaders
+        if leaders is None:
+            leaders = m.leaders = [_largest(m.shares[s]) for s in self.rivals]
         out = []
+        half, ups, downs, court = self._half, self._up, self._down, m.court
+        mine_row = m.shares[me]
+        rival_rows = [(k, m.shares[s]) for k, s in enumerate(self.rivals)]
         for i in range(4):
             price = prices[i]
             if price == 0:
                 out.append(0.0)
                 continue
-            value = price + 0.5 * future * push[i]
+            value = price + half * push[i]
             # rivals who hold it push it up; rivals who do not may push it down
-            mine = m.shares[me][i]
-            for k, s in enumerate(self.rivals):
+            mine = mine_row[i]
+            for k, row in rival_rows:
                 if leaders[k] == i:
-                    value += 0.3 * future * _UP[i]
-                elif mine and not m.shares[s][i]:
-                    value -= 0.1 * future * _DOWN[i]
+                    value += ups[i]
+                elif mine and not row[i]:
+                    value -= downs[i]
             # what it stands to lose before the bot's next turn
-            if m.court[i]:
-                value -= 0.35 * self.p_number[i] * max(0, price - 5)
+            if court[i]:
+                value -= self._drop[i] * max(0, price - 5)
             elif price <= _DOWN[i]:
-                value -= 0.45 * self.p_court[i] * price
+                value -= self._crash[i] * price
             out.append(value)
         return out
 
     def score(self, m: _Model) -> float:
         values = self.values(m)
         worths = []
+        v0, v1, v2, v3 = values
         for s in range(self.n):
             row = m.shares[s]
-            worths.append(m.money[s] + sum(row[i] * values[i] for i in range(4)))
+            # as sum() adds (from 0, in order): the same float to the last bit
+            worths.append(m.money[s] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3))
         rivals = sum(self.rival_weight[s] * worths[s] for s in self.rivals)
         score = worths[self.me] - rivals
         if self.levy_risk:

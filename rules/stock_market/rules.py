@@ -639,18 +639,18 @@ class StockMarketGame:
         return events
 
     # -- what a seat sees ------------------------------------------------------------------------
-    def view(self, state: StockMarketState, seat: int | None) -> StockMarketView:
+    def view(self, state: StockMarketState, seat: int | None, plain: bool = False) -> StockMarketView:
         n = state.players
         own = seat is not None and 0 <= seat < n
         rows = []
-        for s in range(n):
+        for s in range(0 if plain else n):
             owes = say(", owes {}", dollars(state.debt[s])) if state.debt[s] else ""
             money = dollars(state.money[s]) + owes
             counts = [str(held_shares(state.holdings[s], suit) or "") for suit in COMPANIES]
             rows.append((money, *counts, dollars(worth(state, s))))
         return StockMarketView(
             seat=seat, names=tuple(state.names), awaiting=self.awaiting(state),
-            status=status_sentence(state),
+            status="" if plain else status_sentence(state),
             zones={"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
             zone_sizes=tuple({"hand": len(hand)} for hand in state.hands),
             columns=("Money", *(suit.symbol for suit in COMPANIES), "Worth"), rows=tuple(rows),

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from rules.core import Card, RulesError, Suit, View, build_deck
+from rules.core import Card, RulesError, Suit, View, build_deck, quick_init
 from rules.core.jsonio import (
     card_keys, read_bool, read_card_or_none, read_cards, read_int, read_list,
     read_object, read_str, require,
@@ -163,6 +163,7 @@ class Company:
         return is_court(self.top)
 
 
+@quick_init  # the expert's playouts build views by the thousand
 @dataclass(frozen=True)
 class StockMarketView(View):
     """What one seat sees: everything but the other hands and the stock's order.
