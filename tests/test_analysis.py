@@ -122,6 +122,34 @@ def test_the_real_hidden_cards_are_never_read():
     assert after.decisions == before.decisions
 
 
+def test_capital_auction_is_judged_without_the_real_hidden_cards():
+    """Capital Auction's estimate reads every hand and every face-down card of the state it is
+    given: the analysis gives it only states dealt from the mover's view. Swap the other
+    player's Capital hand for cards of the Capital deck (both unseen by the mover) and the
+    face-down Investments still to come for others: the judgement is the same."""
+    replay = Replay.of(finished("capital-auction", seed=4))
+    spec = replay.spec
+    positions = decisions_of(replay)[2:8]
+    before = analyse(replay, iterations=ITERATIONS, positions=positions)
+    swapped = 0
+    for position in positions:
+        played = replay.history[position]
+        state = replay._states[position]
+        view = spec.view(state, played.seat)
+        other = 1 - played.seat
+        hand = [card for card in state.capital[other] if card not in state.known[other]]
+        if hand and len(state.capital_deck) >= len(hand):
+            rest = [card for card in state.capital[other] if card in state.known[other]]
+            state.capital[other], state.capital_deck[-len(hand):] = rest + state.capital_deck[-len(hand):], hand
+        state.investment_deck.reverse()
+        if spec.view(state, played.seat) == view and (hand or len(state.investment_deck) > 1):
+            swapped += 1
+        assert spec.view(state, played.seat) == view
+    assert swapped
+    after = analyse(replay, iterations=ITERATIONS, positions=positions)
+    assert after.decisions == before.decisions
+
+
 def test_an_unfinished_game_is_refused_and_a_stop_stops():
     match = finished()
     unfinished = Match(match.spec, match.seats, None, match.seed)
