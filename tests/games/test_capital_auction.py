@@ -1741,12 +1741,12 @@ def test_the_experts_estimate_values_a_face_up_card_for_the_capital_it_draws_eac
 def test_the_experts_estimate_counts_only_the_lots_before_a_portfolio_fills():
     from rules.capital_auction.rules import capital_claims
 
-    far = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]])
-    near = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]],
-                    portfolios=[[{"card": c, "up": True} for c in ("shipping-line", "textile-mill", "department-store", "corner-bakery")],
-                                []])
-    # Ann's next lot ends the game: at most the lots Bob may win first, and that one, are left
-    assert sum(capital_claims(near)) < sum(capital_claims(far))
+    four = [{"card": c, "up": True} for c in ("shipping-line", "textile-mill", "department-store", "corner-bakery")]
+    far = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], removed=four)
+    near = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], portfolios=[four, []])
+    # the same cards left to sell; far from the end, each may win two lots before the third
+    # ends the game (five lots), while Ann's next lot ends it: Bob's two and that one
+    assert sum(capital_claims(near)) == pytest.approx(3 / 5 * sum(capital_claims(far)))
     over = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], round=4, auction=3, investment_deck=[],
                     table=[[], [], [{"card": "railway-bonds", "up": True}, {"card": "oil-concession", "up": False}]])
     # one lot left, worth the mean of its positive cards, twice: 17, shared as the Capital is
