@@ -31,8 +31,8 @@ the tables of other recordings, not fitted on, at the game's and the fitted numb
 benchmark's games: ``--seed 1000 --decisions 4 --iterations 48`` records the very decisions
 tests/benchmark.py --parts analysis --calibration-decisions 4 --analysis-iterations 48 rates).
 How each game's numbers were fitted and checked: the comment by its ``expert`` mapping. A game
-whose playouts all reach the end (Capital Auction: ``turns`` 0) has chances that no scale
-changes; its scale only weighs the margin.
+whose playouts all reach the end (``turns`` 0) has chances that no scale changes; its scale
+only weighs the margin.
 """
 
 from __future__ import annotations

@@ -97,29 +97,56 @@ def test_deterministic_given_the_seed_and_kept_data_reads_back(analysed):
     assert type(analysis).from_data(analysis.to_data()) == analysis
 
 
-def test_the_real_hidden_cards_are_never_read():
-    """Swap the opponent's hand with cards of the stock at a decision (both hidden from the
-    mover): the mover's view is the same, and so is the judgement of that move."""
-    replay = Replay.of(finished())
+def _judged_alike_after(swap, game: str = "property", seed: int = 3, some: slice = slice(4, 10)) -> None:
+    """Analyse some decisions of a game, change at each what the mover cannot see with
+    ``swap(state, other seat)`` (True when it changed something), check that the mover's view
+    is the same, and analyse them again: the judgement must be the same."""
+    replay = Replay.of(finished(game, seed))
     spec = replay.spec
-    positions = decisions_of(replay)[4:10]
+    positions = decisions_of(replay)[some]
     before = analyse(replay, iterations=ITERATIONS, positions=positions)
     swapped = 0
     for position in positions:
         played = replay.history[position]
         state = replay._states[position]
         view = spec.view(state, played.seat)
-        other = 1 - played.seat
-        hand = state.hands[other]
-        if len(state.stock) < len(hand):
-            continue
-        state.hands[other], state.stock[-len(hand):] = list(state.stock[-len(hand):]), list(hand)
-        assert state.hands[other] != hand
+        swapped += swap(state, 1 - played.seat)
         assert spec.view(state, played.seat) == view
-        swapped += 1
     assert swapped
     after = analyse(replay, iterations=ITERATIONS, positions=positions)
     assert after.decisions == before.decisions
+
+
+def test_the_real_hidden_cards_are_never_read():
+    """Swap the opponent's hand with cards of the stock at a decision (both hidden from the
+    mover): the mover's view is the same, and so is the judgement of that move."""
+
+    def swap(state, other):
+        hand = state.hands[other]
+        if len(state.stock) < len(hand):
+            return False
+        state.hands[other], state.stock[-len(hand):] = list(state.stock[-len(hand):]), list(hand)
+        assert state.hands[other] != hand
+        return True
+
+    _judged_alike_after(swap)
+
+
+def test_capital_auction_is_judged_without_the_real_hidden_cards():
+    """Capital Auction's estimate reads every hand and every face-down card of the state it is
+    given: the analysis gives it only states dealt from the mover's view. Swap the other
+    player's unseen Capital for cards of the Capital deck and turn the Investment deck over:
+    the judgement is the same."""
+
+    def swap(state, other):
+        hand = [card for card in state.capital[other] if card not in state.known[other]]
+        if hand and len(state.capital_deck) >= len(hand):
+            seen = [card for card in state.capital[other] if card in state.known[other]]
+            state.capital[other], state.capital_deck[-len(hand):] = seen + state.capital_deck[-len(hand):], hand
+        state.investment_deck.reverse()
+        return bool(hand) or len(state.investment_deck) > 1
+
+    _judged_alike_after(swap, "capital-auction", 4, slice(2, 8))
 
 
 def test_an_unfinished_game_is_refused_and_a_stop_stops():

@@ -81,7 +81,7 @@ from typing import Any, Callable, Sequence
 from .errors import RulesError
 from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 3
+VERSION = 4
 """Changes whenever the same game would be judged differently: kept analyses of another
 version are not shown."""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))

@@ -1700,3 +1700,54 @@ def test_a_save_from_before_known_capital_loads_and_its_replay_rebuilds_it():
     match = played_until(Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cleo")], seed=1), lambda m: any(m.state.known))
     loaded = loads_without(match, "known")  # no SnapshotMismatch: the moves rebuild what is missing
     assert loaded.state.known == match.state.known and loaded.state == match.state
+
+
+# -- the expert's estimate ---------------------------------------------------------------------------
+def test_the_experts_estimate_counts_face_down_cards_at_their_value_and_capital_as_a_claim():
+    from rules.capital_auction.rules import capital_claims
+
+    state = position(names=["Ann", "Bob"], capital=[["5", "3", "1"], ["4", "2"]],
+                     portfolios=[[{"card": "oil-concession", "up": False}], [{"card": "corner-bakery", "up": False}]])
+    ann, bob = SPEC.estimate(state)
+    claims = capital_claims(state)
+    # the portfolios at their real value, face down or not: 8 and 1
+    assert (ann, bob) == pytest.approx((8 + claims[0], 1 + claims[1]))
+    # the richer hand claims more of what is still to be sold, in proportion to all the Capital
+    # (the cards in hand and the four each draws every round to come)
+    future = 3 * 4 * sum(c.value for c in CARDS.capital_deck()) / len(CARDS.capital_deck())
+    assert claims[0] / claims[1] == pytest.approx((9 + future) / (6 + future))
+    # a bid laid out is still its bidder's Capital until the auction is won
+    laid = position(names=["Ann", "Bob"], capital=[["5"], ["4", "2"]], bids=[["3", "1"], []],
+                    portfolios=[[{"card": "oil-concession", "up": False}], [{"card": "corner-bakery", "up": False}]])
+    assert capital_claims(laid) == pytest.approx(claims)
+
+
+def test_the_experts_estimate_values_a_face_up_card_for_the_capital_it_draws_each_round():
+    from rules.capital_auction.rules import capital_claims
+
+    up = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]],
+                  portfolios=[[{"card": "shipping-line", "up": True}], [{"card": "textile-mill", "up": True}]])
+    down = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]],
+                    portfolios=[[{"card": "shipping-line", "up": True}], [{"card": "textile-mill", "up": False}]])
+    assert capital_claims(up)[0] == pytest.approx(capital_claims(up)[1])
+    assert capital_claims(down)[0] > capital_claims(down)[1]
+    # in the last round no Capital is drawn any more: face up or down comes to the same
+    last = [position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], round=4, portfolios=p)
+            for p in ([[{"card": "shipping-line", "up": True}], [{"card": "textile-mill", "up": True}]],
+                      [[{"card": "shipping-line", "up": True}], [{"card": "textile-mill", "up": False}]])]
+    assert capital_claims(last[0]) == pytest.approx(capital_claims(last[1]))
+
+
+def test_the_experts_estimate_counts_only_the_lots_before_a_portfolio_fills():
+    from rules.capital_auction.rules import capital_claims
+
+    four = [{"card": c, "up": True} for c in ("shipping-line", "textile-mill", "department-store", "corner-bakery")]
+    far = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], removed=four)
+    near = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], portfolios=[four, []])
+    # the same cards left to sell; far from the end, each may win two lots before the third
+    # ends the game (five lots), while Ann's next lot ends it: Bob's two and that one
+    assert sum(capital_claims(near)) == pytest.approx(3 / 5 * sum(capital_claims(far)))
+    over = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], round=4, auction=3, investment_deck=[],
+                    table=[[], [], [{"card": "railway-bonds", "up": True}, {"card": "oil-concession", "up": False}]])
+    # one lot left, worth the mean of its positive cards, twice: 17, shared as the Capital is
+    assert sum(capital_claims(over)) == pytest.approx(17.0)
