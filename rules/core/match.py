@@ -97,15 +97,28 @@ class Match:
         for seat in self.seats:
             if seat.bot is not None:
                 get_bot(spec, seat.bot)
-        self.state = spec.setup(self.names, self.options, self.seed)
         self.history: list[Played] = []
         # the seats of the latest history entries that undo may take back
         self._undo: list[int | None] = []
         # (moves played, a copy of the state then), oldest first, from the latest at or before
         # the first entry undo may take back: any position since is one of these played on
         self._kept: list[tuple[int, Any]] = []
+        self.state = spec.setup(self.names, self.options, self.seed)
         self._subscribers: list[Subscriber] = []
         self._cache: dict[Any, Any] = {}
+
+    @property
+    def state(self) -> Any:
+        """The position: the rules' own object."""
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        # a position set from outside (a test's, a replay's): the moves before it cannot be
+        # played again to rebuild it, nor taken back
+        self._state = state
+        self._kept.clear()
+        self._undo.clear()
 
     # -- reading (computed once per change, shared by every reader) ----------------------------
     def _cached(self, key: Any, compute: Callable[[], Any]) -> Any:
@@ -176,7 +189,7 @@ class Match:
             events = self.spec.apply(self.state, seat, command)
         except BaseException:
             # a refusal changes nothing by contract; a bug half-way must not either
-            self.state = self._position(moves)
+            self._state = self._position(moves)
             raise
         played = Played(seat, command, self.format(command), tuple(events))  # type: ignore[arg-type]
         self.history.append(played)
@@ -215,7 +228,7 @@ class Match:
             raise IllegalCommand(
                 "Nothing to undo: only your own latest moves, before anything was revealed or "
                 "drawn and before anyone else played, can be taken back.")
-        self.state = self._position(len(self.history) - 1)
+        self._state = self._position(len(self.history) - 1)
         self._undo.pop()
         played = self.history.pop()
         while self._kept[-1][0] > len(self.history):

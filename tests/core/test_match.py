@@ -359,3 +359,18 @@ def test_every_move_taken_back_leaves_the_position_before_it_in_every_game(game)
                 match.submit(seat, command)
                 undone += 1
     assert undone >= 30
+
+
+def test_a_position_set_from_outside_stays_after_a_refusal_and_nothing_before_it_is_taken_back(pile):
+    match = new_match(pile)
+    for _ in range(3):
+        match.submit(0, "mark")
+    state = pile.from_json(dict(pile.to_json(match.state), marks=40))
+    match.state = state
+    assert not match.can_undo(0)
+    with pytest.raises(IllegalCommand):
+        match.submit(0, "take 3")
+    assert match.state.marks == 40
+    match.submit(0, "mark")
+    match.undo(0)
+    assert pile.to_json(match.state) == pile.to_json(state)
