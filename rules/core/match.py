@@ -104,21 +104,17 @@ class Match:
         # the first entry undo may take back: any position since is one of these played on
         self._kept: list[tuple[int, Any]] = []
         self.state = spec.setup(self.names, self.options, self.seed)
+        self._live = self.state  # the state these are of (``state`` set from outside is another)
         self._subscribers: list[Subscriber] = []
         self._cache: dict[Any, Any] = {}
 
-    @property
-    def state(self) -> Any:
-        """The position: the rules' own object."""
-        return self._state
-
-    @state.setter
-    def state(self, state: Any) -> None:
-        # a position set from outside (a test's, a replay's): the moves before it cannot be
-        # played again to rebuild it, nor taken back
-        self._state = state
-        self._kept.clear()
-        self._undo.clear()
+    def _set_from_outside(self) -> None:
+        """After ``state`` was set from outside (a test's position, a replay's): the moves
+        before it can no longer be played again to rebuild it, nor taken back."""
+        if self.state is not self._live:
+            self._kept.clear()
+            self._undo.clear()
+            self._live = self.state
 
     # -- reading (computed once per change, shared by every reader) ----------------------------
     def _cached(self, key: Any, compute: Callable[[], Any]) -> Any:
@@ -182,6 +178,7 @@ class Match:
         return list(played.events)
 
     def _play(self, seat: int | None, command: Command) -> Played:
+        self._set_from_outside()
         moves = len(self.history)
         if not self._kept or moves - self._kept[-1][0] >= KEPT_EVERY:
             self._kept.append((moves, copy.deepcopy(self.state)))
@@ -189,7 +186,7 @@ class Match:
             events = self.spec.apply(self.state, seat, command)
         except BaseException:
             # a refusal changes nothing by contract; a bug half-way must not either
-            self._state = self._position(moves)
+            self.state = self._live = self._position(moves)
             raise
         played = Played(seat, command, self.format(command), tuple(events))  # type: ignore[arg-type]
         self.history.append(played)
@@ -220,6 +217,7 @@ class Match:
         """True while ``seat`` made the latest command, nothing was revealed or drawn since its
         commands began, no other seat has acted since, and the game is not over."""
         # a finished game stays finished: its result is recorded and shown
+        self._set_from_outside()
         return bool(self._undo) and self._undo[-1] == seat and not self.over
 
     def undo(self, seat: int | None) -> Played:
@@ -228,7 +226,7 @@ class Match:
             raise IllegalCommand(
                 "Nothing to undo: only your own latest moves, before anything was revealed or "
                 "drawn and before anyone else played, can be taken back.")
-        self._state = self._position(len(self.history) - 1)
+        self.state = self._live = self._position(len(self.history) - 1)
         self._undo.pop()
         played = self.history.pop()
         while self._kept[-1][0] > len(self.history):
