@@ -24,7 +24,11 @@ Reports, with the goal of each:
 - growth: an Abundance match between two bots at the table (bot delay 0, in a terminal), the
   last tenth of its moves against the first: resident memory and CPU per move, goal <= 1.2
   each; and how long after its last move was written the results were on the screen (with
-  ``--reference``, that checkout's match after this one's);
+  ``--reference``, that checkout's match after this one's); and the same match in a process of
+  its own (a headless table) with the rubbers' sales sheet kept off the table, CPU and resident
+  memory read at every move (in a terminal the sheet covers the table from the first rubber's
+  end on and a move drawn under it costs less, so the terminal's ratio says little of a move's
+  own cost);
 - the record of finished games: 5,000 games inserted, then the stats queries timed (every
   player per game, one player, head-to-head, opponents; and opening the file, which checks it):
   goal < 100 ms for the Stats screen's queries together;
@@ -445,11 +449,86 @@ def growth_figures(seed: int, limit: float, reference: Path | None = None) -> di
             "last_ms": last_ms, "seconds": over_at - began, "shown_s": shown - over_at}
 
 
+SHEET_OFF_GROWTH = """
+import asyncio, json, os, sys, tempfile, time
+from pathlib import Path
+import rules
+from rules.core import Match, Seat
+from cardtable.app import CardtableApp
+from cardtable.games.abundance.table import AbundanceTable
+from cardtable.settings import Settings
+from cardtable.store import SaveStore
+
+AbundanceTable._show_rubber = lambda self: setattr(self, "_rubber_due", None)  # the sheet kept off
+PAGE = os.sysconf("SC_PAGE_SIZE") / 2**20
+
+async def main(seed, limit):
+    match = Match(rules.find_game("abundance"), [Seat("Ann", "bot"), Seat("Bob", "bot")], seed=seed)
+    store = SaveStore(Path(tempfile.mkdtemp()))
+    app = CardtableApp(store=store, settings=Settings(bot_delay=0), match=match, game_id=store.create(match))
+    stamps = []  # (CPU seconds, resident MiB) at every move
+    statm = open("/proc/self/statm")
+
+    def note(match, update):
+        statm.seek(0)
+        stamps.append((time.process_time(), int(statm.read().split()[1]) * PAGE))
+
+    match.subscribe(note)
+    began = time.perf_counter()
+    try:
+        async with app.run_test(size=(120, 40)):
+            while not match.over and time.perf_counter() - began < limit:
+                await asyncio.sleep(0.1)
+    except Exception:  # the results screen, after the last move: not measured here
+        pass
+    print(json.dumps({"moves": len(stamps), "over": match.over, "stamps": stamps}))
+
+asyncio.run(main(int(sys.argv[1]), float(sys.argv[2])))
+"""
+"""The growth match at a headless table in a process of its own, the rubbers' sales sheet kept
+off the table (pushed over it in a terminal, it stays there to the end of a match between bots)."""
+
+
+def sheet_off_figures(seed: int, limit: float, reference: Path | None = None) -> dict[str, float]:
+    """``SHEET_OFF_GROWTH`` run by this checkout's Python, or by the ``reference`` checkout's own:
+    CPU per move and mean resident memory over the first tenth of the moves and the last."""
+    python = sys.executable if reference is None else str(reference / ".venv/bin/python")
+    out = subprocess.run([python, "-c", SHEET_OFF_GROWTH, str(seed), str(limit)], capture_output=True, text=True,
+                         check=True, cwd=reference or Path(__file__).resolve().parents[1])
+    g = json.loads(out.stdout.strip().splitlines()[-1])
+    stamps, total = g["stamps"], g["moves"]
+    if not g["over"]:
+        return {"unfinished": total, "seconds": limit}
+
+    def tenth(low: int, high: int) -> tuple[float, float]:
+        return (statistics.mean(mib for _cpu, mib in stamps[low:high + 1]),
+                (stamps[high][0] - stamps[low][0]) / (high - low) * 1000)
+
+    first_mib, first_ms = tenth(0, total // 10)
+    last_mib, last_ms = tenth(total - 1 - total // 10, total - 1)
+    return {"moves": total, "first_mib": first_mib, "last_mib": last_mib, "first_ms": first_ms, "last_ms": last_ms}
+
+
 def print_growth(seed: int = 1, limit: float = 900, reference: Path | None = None) -> None:
-    """This checkout's figures, then (with ``reference``) that checkout's, one match after the other."""
+    """This checkout's figures, then (with ``reference``) that checkout's, one match after the other,
+    each beside the same match with the sales sheet kept off."""
     for label, folder in (("growth", None), ("growth (reference)", reference)):
         if label == "growth" or folder is not None:
             print_growth_of(label, growth_figures(seed, limit, folder), limit)
+            print_sheet_off(label, sheet_off_figures(seed, limit, folder), limit)
+
+
+def print_sheet_off(label: str, g: dict[str, float], limit: float) -> None:
+    label = f"{label[:-1]}, sales sheet off)" if label.endswith(")") else f"{label} (sales sheet off)"
+    if "unfinished" in g:
+        print(f"{label}: the Abundance match between bots did not end at a headless table within {limit:g} s "
+              f"({g['unfinished']} moves played)")
+        return
+    memory, move = g["last_mib"] / g["first_mib"], g["last_ms"] / g["first_ms"]
+    print(f"{label}: memory ×{memory:.2f}, bot move time ×{move:.2f} (the same match at a headless 120×40 table "
+          f"in a process of its own, the rubbers' sales sheet kept off the table, {g['moves']} moves: "
+          f"{g['first_mib']:.0f} → {g['last_mib']:.0f} MiB, {g['first_ms']:.1f} → {g['last_ms']:.1f} ms CPU a move; "
+          f"goal ≤ {GOALS['growth']}: {verdict(max(memory, move), GOALS['growth'])})")
 
 
 def print_growth_of(label: str, g: dict[str, float], limit: float) -> None:

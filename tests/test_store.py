@@ -857,3 +857,72 @@ def test_a_doubled_move_is_impossible_even_for_a_writer_that_did_not_look(store)
     with closing(store.root) as connection, pytest.raises(sqlite3.IntegrityError):
         connection.execute("INSERT INTO moves (game_id, number, seat, text, written) VALUES (?, 2, 0, 'x', 'now')",
                            (game_id,))
+
+
+class CountedHistory(list):
+    """A match's history that counts the entries read from it (one by one, sliced or iterated)."""
+
+    read = 0
+
+    def __getitem__(self, index):
+        got = super().__getitem__(index)
+        self.read += len(got) if isinstance(index, slice) else 1
+        return got
+
+    def __iter__(self):
+        for entry in super().__iter__():
+            self.read += 1
+            yield entry
+
+
+def test_a_move_costs_the_store_the_same_at_a_games_end_as_at_its_start(store, monkeypatch):
+    # it compared and rebuilt the whole move list, in notation, several times a move (some 2 ms
+    # a move more at the end of an Abundance match): two cardtables on one game, each move read
+    # and written by looking at the last few entries and the rows written since
+    import random
+
+    here = Match(rules.find_game("abundance"), [Seat("Ann"), Seat("Bob")], seed=1)
+    game_id, other, there = two_tables(store, here)
+    here.history, there.history = CountedHistory(here.history), CountedHistory(there.history)
+    rows: list[int] = []
+    read_rows = store_games._rows
+    monkeypatch.setattr(store_games, "_rows", lambda *args, **kwargs: rows.append(len(got := read_rows(*args, **kwargs)))
+                        or got)
+    rng = random.Random(1)
+    costs = []
+    for _move in range(400):
+        here.history.read = there.history.read = 0
+        rows.clear()
+        store.sync(game_id, here)
+        seat = min(here.awaiting)
+        table, match = (store, here) if seat == 0 else (other, there)
+        table.sync(game_id, match)
+        table.play(game_id, match, seat, rng.choice(match.legal(seat)))
+        costs.append((here.history.read + there.history.read, sum(rows)))
+    assert len(costs) == 400
+    assert max(entries for entries, _rows in costs) <= 8  # the whole history, 400 entries, at the end
+    assert max(read for _entries, read in costs) <= 2  # the other table's move, once by each
+    store.sync(game_id, here)
+    other.sync(game_id, there)
+    assert history(here) == history(there) == stored_moves(store.root, game_id)
+
+
+def test_a_move_taken_back_and_played_again_as_it_was_while_unsaved_is_not_written_again(store):
+    match = new_match()
+    game_id = store.create(match)
+    while (found := undoable_move(match)) is None:
+        play_stored(store, game_id, match, 1)
+    seat, command = found
+    store.play(game_id, match, seat, command)
+    with closing(store.root) as connection:
+        before = connection.execute("SELECT revision, moves FROM games WHERE id = ?", (game_id,)).fetchone()
+    with full_disk(store):
+        with pytest.raises(SaveError):
+            store.undo(game_id, match, seat)  # taken back here only
+        store.play(game_id, match, seat, command)  # the same move again, a new entry: the store has it
+    store.save(game_id, match)
+    with closing(store.root) as connection:
+        assert connection.execute("SELECT revision, moves FROM games WHERE id = ?", (game_id,)).fetchone() == before
+    play_stored(store, game_id, match, 2)
+    assert stored_moves(store.root, game_id) == history(match)
+    assert SaveStore(store.root).load(game_id).to_json() == match.to_json()

@@ -132,11 +132,16 @@ _GAME_COLUMNS = "id, game, seats, turn, updated, over, result, to_play, moves, h
 
 @dataclass
 class _Known:
-    """What this process knows the store holds of a game it plays: the moves (seat, notation)
-    and the revision, as last read or written through ``match``."""
+    """What this process knows the store holds of a game it plays through ``match``, as last
+    read or written: how many moves (``count``) and the revision, and the first ``played`` of
+    those moves as the match's own history entries. Entries are never changed, only popped and
+    new ones made, so one of them at its place means the whole history before it is still what
+    the store holds: a move is written or caught up with by looking at the last few entries,
+    where comparing every move in notation cost a move some 2 ms more at a match's end."""
 
     match: weakref.ref
-    moves: list[tuple[int, str]]
+    played: list[Played]
+    count: int
     revision: int
     data_version: int | None = None
     original: tuple[str, str] | None = None  # (reason, game file) to keep before moves are first cut
@@ -149,7 +154,7 @@ class _Turn:
 
     connection: sqlite3.Connection
     known: _Known
-    wrote: tuple[list[tuple[int, str]], int] | None = None
+    wrote: tuple[int, list[Played], int] | None = None  # known.played kept up to, what follows, revision
 
 
 @dataclass
@@ -319,7 +324,7 @@ class SaveStore(seats.RemoteSeats, analyses.Analyses, hints.Hints):
                 connection.execute("UPDATE games SET hints = 1 WHERE id = ?", (game_id,))
             for seat in (*sorted(set(remote)), None):
                 seats.add_code(connection, game_id, seat)
-        self._known[game_id] = _Known(weakref.ref(match), _moves_of(match), 0)
+        self._known[game_id] = _Known(weakref.ref(match), list(match.history), len(match.history), 0)
         return game_id
 
     def play(self, game_id: str, match: Match, seat: int, command: Any) -> list[Event]:
@@ -414,7 +419,8 @@ class SaveStore(seats.RemoteSeats, analyses.Analyses, hints.Hints):
             turn = _Turn(connection, self._known_of(connection, game_id, match))
             yield turn
         if turn.wrote is not None:
-            turn.known.moves, turn.known.revision = turn.wrote
+            kept, more, turn.known.revision = turn.wrote
+            _follow(turn.known, kept, more)
             turn.known.original = None
 
     def _known_of(self, connection: sqlite3.Connection, game_id: str, match: Match) -> _Known:
@@ -431,8 +437,7 @@ class SaveStore(seats.RemoteSeats, analyses.Analyses, hints.Hints):
         if common < len(local) and common < len(stored):
             raise Diverged(f"The store holds other moves of this game than this table does (from move "
                             f"{common + 1}): open it again to play it as the store has it.")
-        known = _Known(weakref.ref(match), stored[:len(local)] if len(local) < len(stored) else stored,
-                       row[0] if row is not None else 0)
+        known = _Known(weakref.ref(match), match.history[:common], common, row[0] if row is not None else 0)
         self._known[game_id] = known
         return known
 
@@ -442,64 +447,69 @@ class SaveStore(seats.RemoteSeats, analyses.Analyses, hints.Hints):
         if row is None:
             return _Caught()  # not in the store (any more): writing puts it back
         revision, count = row
-        if revision == known.revision and count == len(known.moves):
+        if revision == known.revision and count == known.count:
             return _Caught()
-        if revision == known.revision and count > len(known.moves):
-            stored = known.moves + _rows(connection, game_id, after=len(known.moves))
-        else:
-            stored = _rows(connection, game_id)
-        local = _moves_of(match)
-        if local != known.moves:
+        same, agreed = _agreed(match.history, known.played)
+        if not agreed == len(match.history) == known.count:
             raise Diverged("Another cardtable has played this game while its latest moves here could "
                             "not be saved: they stay on this table only, and the store keeps the other's.")
-        common = _common(local, stored)
+        if revision == known.revision and count > known.count:
+            common, more = known.count, _rows(connection, game_id, after=known.count)
+        else:  # moves were taken away elsewhere: where the two part is found over the whole game
+            stored = _rows(connection, game_id)
+            common = _common(_moves_of(match), stored)
+            more = stored[common:]
         caught = _Caught()
         for entry in reversed(match.history[common:]):
             if not match.can_undo(entry.seat):
                 raise GameChanged("Moves of this game were taken back in another cardtable.")
             match.undo(entry.seat)
             caught.undone.append(entry.seat)
-        for seat, text in stored[common:]:
+        for seat, text in more:
             try:
                 match.submit(seat, text)
             except Exception as error:  # noqa: BLE001 — another version's move: open it again
                 raise GameChanged(f"A move written in another cardtable does not play here ({error}).") from None
             caught.played.append(seat)
-        known.moves, known.revision = _moves_of(match), revision
+        kept = min(same, common)
+        _follow(known, kept, match.history[kept:])
+        known.revision = revision
         return caught
 
     def _write(self, turn: _Turn, game_id: str, match: Match) -> None:
-        """Make the store's moves those of ``match`` (it holds ``turn.known.moves`` now: the
-        caller has caught up); the summary with them."""
+        """Make the store's moves those of ``match`` (it holds ``turn.known``'s now: the caller
+        has caught up); the summary with them. Only the moves after the last one both share are
+        compared and written."""
         connection, known = turn.connection, turn.known
-        local = _moves_of(match)
+        history = match.history
         exists = connection.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
         if exists is None:  # gone from the store meanwhile (a damaged database begun anew)
             now = _now()
             connection.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
             _insert_game(connection, game_id, match, now, now)
-            turn.wrote = (local, 0)
+            turn.wrote = (0, list(history), 0)
             return
-        common = _common(local, known.moves)
+        same, common = _agreed(history, known.played)
         revision = known.revision
         now = _now()
-        if common < len(known.moves):
+        if common < known.count:
             if known.original is not None:
                 reason, original = known.original
                 connection.execute("INSERT INTO originals (game_id, kept, reason, save) VALUES (?, ?, ?, ?)",
                                    (game_id, now, reason, original))
             connection.execute("DELETE FROM moves WHERE game_id = ? AND number > ?", (game_id, common))
             revision += 1
-        if common < len(local):
+        if common < len(history):
             connection.executemany(
                 "INSERT INTO moves (game_id, number, seat, text, written) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, number, seat, text, now) for number, (seat, text) in enumerate(local[common:], common + 1)])
-        if common < len(known.moves) or common < len(local):
+                [(game_id, number, entry.seat, entry.text, now)
+                 for number, entry in enumerate(history[common:], common + 1)])
+        if common < known.count or common < len(history):
             summary = _summary(match)
             connection.execute(
                 "UPDATE games SET updated = ?, moves = ?, revision = ?, turn = ?, to_play = ?, over = ?, "
-                "result = ? WHERE id = ?", (now, len(local), revision, *summary, game_id))
-        turn.wrote = (local, revision)
+                "result = ? WHERE id = ?", (now, len(history), revision, *summary, game_id))
+        turn.wrote = (same, history[same:], revision)
 
     # -- reading -----------------------------------------------------------------------------
     def open(self, game_id: str) -> Opened:
@@ -527,7 +537,9 @@ class SaveStore(seats.RemoteSeats, analyses.Analyses, hints.Hints):
             except SaveFormatError as error:
                 raise SaveFormatError(f"Cannot open {game_id}: {shorten(error, 300)}") from None
             stored = [(seat, text) for seat, text in data["commands"]]
-            self._known[game_id] = _Known(weakref.ref(match), stored, row["revision"], original=original)
+            common = _common(_moves_of(match), stored)
+            self._known[game_id] = _Known(weakref.ref(match), match.history[:common], len(stored), row["revision"],
+                                          original=original)
             if original is not None:
                 try:
                     self.save(game_id, match)
@@ -852,6 +864,28 @@ def _moves_of(match: Match) -> list[tuple[int, str]]:
 def _rows(connection: sqlite3.Connection, game_id: str, after: int = 0) -> list[tuple[int, str]]:
     return [(seat, text) for seat, text in connection.execute(
         "SELECT seat, text FROM moves WHERE game_id = ? AND number > ? ORDER BY number", (game_id, after))]
+
+
+def _agreed(history: Sequence[Played], known: Sequence[Played]) -> tuple[int, int]:
+    """How many leading entries of a match's ``history`` are ``known``'s own (the same objects:
+    found from the end, as one shared means all before it are), and how many agree in seat and
+    notation (those, and any taken back and played again as they were)."""
+    same = min(len(history), len(known))
+    while same and history[same - 1] is not known[same - 1]:
+        same -= 1
+    agreed = same
+    while (agreed < len(history) and agreed < len(known) and history[agreed].seat == known[agreed].seat
+           and history[agreed].text == known[agreed].text):
+        agreed += 1
+    return same, agreed
+
+
+def _follow(known: _Known, kept: int, more: Sequence[Played]) -> None:
+    """``known`` holds the store's moves as the match has them now: its first ``kept`` entries,
+    then ``more``."""
+    del known.played[kept:]
+    known.played.extend(more)
+    known.count = len(known.played)
 
 
 def _common(first: Sequence[Any], second: Sequence[Any]) -> int:

@@ -21,6 +21,12 @@ from .engine import Command, Event, Outcome, View, chance, resolve_options
 from .errors import IllegalCommand, ReplayError, RulesError, SaveFormatError, SnapshotMismatch
 from .jsonio import read_int, read_list, read_str
 
+KEPT_EVERY = 16
+"""Moves between the copies of the state a match keeps to rebuild a position from (undo, a
+command that fails half-way): a copy before every command cost a move more as the state grew
+(some 0.75 ms at an Abundance match's end); one every 16 costs a sixteenth of that, and
+rebuilding replays at most 15 commands on a copy."""
+
 FORMAT_VERSION = 3
 """1: commands as notation only (every game awaited one seat at a time).
 2: every command with its seat, ``[seat, "notation"]``.
@@ -91,12 +97,24 @@ class Match:
         for seat in self.seats:
             if seat.bot is not None:
                 get_bot(spec, seat.bot)
-        self.state = spec.setup(self.names, self.options, self.seed)
         self.history: list[Played] = []
-        # (seat, state before) for the latest history entries that undo may take back
-        self._undo: list[tuple[int, Any]] = []
+        # the seats of the latest history entries that undo may take back
+        self._undo: list[int | None] = []
+        # (moves played, a copy of the state then), oldest first, from the latest at or before
+        # the first entry undo may take back: any position since is one of these played on
+        self._kept: list[tuple[int, Any]] = []
+        self.state = spec.setup(self.names, self.options, self.seed)
+        self._live = self.state  # the state these are of (``state`` set from outside is another)
         self._subscribers: list[Subscriber] = []
         self._cache: dict[Any, Any] = {}
+
+    def _set_from_outside(self) -> None:
+        """After ``state`` was set from outside (a test's position, a replay's): the moves
+        before it can no longer be played again to rebuild it, nor taken back."""
+        if self.state is not self._live:
+            self._kept.clear()
+            self._undo.clear()
+            self._live = self.state
 
     # -- reading (computed once per change, shared by every reader) ----------------------------
     def _cached(self, key: Any, compute: Callable[[], Any]) -> Any:
@@ -160,12 +178,15 @@ class Match:
         return list(played.events)
 
     def _play(self, seat: int | None, command: Command) -> Played:
-        before = copy.deepcopy(self.state)
+        self._set_from_outside()
+        moves = len(self.history)
+        if not self._kept or moves - self._kept[-1][0] >= KEPT_EVERY:
+            self._kept.append((moves, copy.deepcopy(self.state)))
         try:
             events = self.spec.apply(self.state, seat, command)
         except BaseException:
             # a refusal changes nothing by contract; a bug half-way must not either
-            self.state = before
+            self.state = self._live = self._position(moves)
             raise
         played = Played(seat, command, self.format(command), tuple(events))  # type: ignore[arg-type]
         self.history.append(played)
@@ -173,18 +194,31 @@ class Match:
         if any(event.reveals for event in played.events):
             self._undo.clear()
         else:
-            if self._undo and self._undo[-1][0] != played.seat:
-                # another seat has acted: the records before can never be taken back, and a game
-                # that reveals little (Abundance) kept a copy of its state for every move
+            if self._undo and self._undo[-1] != played.seat:
+                # another seat has acted: the moves before can never be taken back
                 self._undo.clear()
-            self._undo.append((played.seat, before))
+            self._undo.append(played.seat)
+        first = len(self.history) - len(self._undo)  # the earliest position undo may go back to
+        while len(self._kept) > 1 and self._kept[1][0] <= first:
+            del self._kept[0]
         return played
+
+    def _position(self, moves: int) -> Any:
+        """The state after the first ``moves`` entries of the history (from the latest copy kept
+        at or before it, the commands since played again on a copy: the rules are
+        deterministic, as saves replay)."""
+        kept, state = next((at, state) for at, state in reversed(self._kept) if at <= moves)
+        state = copy.deepcopy(state)
+        for played in self.history[kept:moves]:
+            self.spec.apply(state, played.seat, played.command)
+        return state
 
     def can_undo(self, seat: int | None) -> bool:
         """True while ``seat`` made the latest command, nothing was revealed or drawn since its
         commands began, no other seat has acted since, and the game is not over."""
         # a finished game stays finished: its result is recorded and shown
-        return bool(self._undo) and self._undo[-1][0] == seat and not self.over
+        self._set_from_outside()
+        return bool(self._undo) and self._undo[-1] == seat and not self.over
 
     def undo(self, seat: int | None) -> Played:
         """Take back ``seat``'s latest command (see ``can_undo``)."""
@@ -192,8 +226,11 @@ class Match:
             raise IllegalCommand(
                 "Nothing to undo: only your own latest moves, before anything was revealed or "
                 "drawn and before anyone else played, can be taken back.")
-        _seat, self.state = self._undo.pop()
+        self.state = self._live = self._position(len(self.history) - 1)
+        self._undo.pop()
         played = self.history.pop()
+        while self._kept[-1][0] > len(self.history):
+            self._kept.pop()
         self._cache.clear()
         self._publish(Update("undo", played))
         return played

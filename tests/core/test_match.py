@@ -8,9 +8,13 @@ import pytest
 
 import rules
 from rules.core import IllegalCommand, Match, NotationError, ReplayError, SaveFormatError, Seat, SnapshotMismatch
-from rules.core.match import FORMAT_VERSION
+from rules.core import chance
+from rules.core.match import FORMAT_VERSION, KEPT_EVERY
 
 from tiny_game import Guess, Mark, Pile, Take, pile  # noqa: F401  (pile is a fixture)
+
+
+SIMULATED = {"portfolio": 3, "capital-auction": 3}
 
 
 def new_match(spec):
@@ -282,3 +286,91 @@ def test_moves_that_do_not_reach_the_saved_position_say_where_it_differs(pile, d
     # the moves are the truth: without the check they give the game as it was played
     del data["snapshot"]
     assert pile.to_json(rules.load_match(data).state) == pile.to_json(match.state)
+
+
+def test_a_long_run_of_moves_is_taken_back_one_by_one_to_each_position_it_passed(pile):
+    # the positions are rebuilt from copies kept every KEPT_EVERY moves, not copied at each
+    match = new_match(pile)
+    seen = []
+    for _ in range(3 * KEPT_EVERY + 2):
+        seen.append(pile.to_json(match.state))
+        match.submit(0, "mark")
+    while seen:
+        match.undo(0)
+        assert pile.to_json(match.state) == seen.pop()
+    assert not match.can_undo(0) and match.history == []
+    match.submit(0, "take 2")
+    assert match.state.pile == 3 and [p.text for p in match.history] == ["take 2"]
+
+
+def test_a_failing_apply_far_from_a_kept_copy_leaves_the_state_as_it_was(pile, monkeypatch):
+    match = new_match(pile)
+    for _ in range(KEPT_EVERY + 5):
+        match.submit(0, "mark")
+    before = pile.to_json(match.state)
+    apply = pile.apply
+
+    def broken(state, seat, command):
+        if isinstance(command, Take):
+            state.pile = 0
+            raise RuntimeError("a bug half-way")
+        return apply(state, seat, command)
+
+    monkeypatch.setattr(pile, "apply", broken)
+    with pytest.raises(RuntimeError):
+        match.submit(0, "take 1")
+    assert pile.to_json(match.state) == before and len(match.history) == KEPT_EVERY + 5
+    match.undo(0)
+    assert match.state.marks == KEPT_EVERY + 4
+
+
+def test_the_state_is_copied_once_every_so_many_moves_not_before_each(pile, monkeypatch):
+    # a copy before every command cost an Abundance move more as the state grew with the match
+    import copy as copying
+
+    from rules.core import match as match_module
+
+    copies = []
+    deepcopy = copying.deepcopy
+    monkeypatch.setattr(match_module.copy, "deepcopy", lambda value: copies.append(value) or deepcopy(value))
+    match = new_match(pile)
+    for _ in range(4 * KEPT_EVERY):
+        match.submit(0, "mark")
+    assert len(copies) == 4
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_every_move_taken_back_leaves_the_position_before_it_in_every_game(game):
+    spec = rules.find_game(game)
+    count = max(spec.players[0], SIMULATED.get(game, 0))
+    undone = 0
+    for seed in range(30):  # games of random play, as many as it takes to take 30 moves back
+        match = Match(spec, [Seat(name) for name in ["Ann", "Bob", "Cleo", "Dan"][:count]], seed=seed)
+        for step in range(300):
+            if match.over or undone >= 30:
+                break
+            seat = min(match.awaiting)
+            before = spec.to_json(match.state)
+            command = chance(seed, f"undo/{step}").choice(match.legal(seat))
+            match.submit(seat, command)
+            if match.can_undo(seat) and step % 3:
+                match.undo(seat)
+                assert spec.to_json(match.state) == before
+                match.submit(seat, command)
+                undone += 1
+    assert undone >= 30
+
+
+def test_a_position_set_from_outside_stays_after_a_refusal_and_nothing_before_it_is_taken_back(pile):
+    match = new_match(pile)
+    for _ in range(3):
+        match.submit(0, "mark")
+    state = pile.from_json(dict(pile.to_json(match.state), marks=40))
+    match.state = state
+    assert not match.can_undo(0)
+    with pytest.raises(IllegalCommand):
+        match.submit(0, "take 3")
+    assert match.state.marks == 40
+    match.submit(0, "mark")
+    match.undo(0)
+    assert pile.to_json(match.state) == pile.to_json(state)
