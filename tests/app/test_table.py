@@ -797,3 +797,37 @@ async def test_undo_still_takes_back_a_move_after_the_game_is_resumed(tmp_path):
         await pilot.press("ctrl+z")
         await settle(pilot, lambda: len(resumed.history) == len(before))
         assert [[p.seat, p.text] for p in resumed.history] == before
+
+
+class BoardOnlyLater(TableScreen):
+    """A table whose board lacks a part at its first drawings (as a results screen's was)."""
+
+    def __init__(self, *args, missing: int) -> None:
+        super().__init__(*args)
+        self.missing = missing
+        self.boards_drawn = 0
+
+    def refresh_board(self, view) -> None:
+        if self.missing:
+            self.missing -= 1
+            self.query_one("#nowhere")  # raises NoMatches, as a board part not mounted did
+        self.boards_drawn += 1
+
+
+async def test_a_board_with_a_part_missing_is_drawn_after_the_next_frame_not_a_crash(tmp_path):
+    seats = [Seat("Ann"), Seat("Bob"), Seat("Cleo")]
+    table_class = lambda *args: BoardOnlyLater(*args, missing=1)  # noqa: E731
+    app, table, match, *_ = make_table(tmp_path, seats, table_class=table_class)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: table.boards_drawn >= 1)
+        assert table.missing == 0 and app.screen is table
+        # missing at every try: no exception, and no redraw loop (one retry, then the next refresh)
+        table.missing = 100
+        table.refresh_table()
+        await pilot.resize_terminal(*LARGE)  # a resize draws the board too
+        for _ in range(5):
+            await pilot.pause()
+        left = table.missing
+        for _ in range(5):
+            await pilot.pause()
+        assert table.missing == left < 100  # and no exception: run_test would raise it

@@ -154,11 +154,6 @@ class PropertyTable(TableScreen):
         return self.view  # type: ignore[return-value]  # Property's views are PropertyViews
 
     def refresh_board(self, view: View) -> None:
-        if not self.query("#grid"):
-            # seen once in CI: a results screen's table refreshed from on_mount without its grid
-            # (cause not found). Not a crash: the board is drawn once the grid is there.
-            self.call_after_refresh(lambda: self.query("#grid") and self.refresh_table())
-            return
         view = self.property_view
         last = view.last_play
         self.grid.show(view.owners, view.mortgaged, None if last is None else (last.col, last.row))
