@@ -74,19 +74,19 @@ def test_both_bots_are_registered():
 # against the greedy level, each over at least 300 games, seats rotated.
 
 def test_the_bot_beats_two_random_players_in_1000_three_player_games():
-    # over 1,000 games: the bot wins about 76%, and 300 games (±2.5% at one standard error)
+    # over 1,000 games: the bot wins about 77%, and 300 games (±2.5% at one standard error)
     # fall on either side of the standard by the seeds' luck alone: seeds 0-299 won 232 with the
-    # bots' draws of one generator per command, 224 with one per game, 233 with one per seat
-    # (seeds 0-999: 769, 753.5, 762)
+    # bots' draws of one generator per command, 224 with one per game, 233 with one per seat,
+    # 239 paying at most nine tenths of a lot's worth (seeds 0-999: 769, 753.5, 762, 771)
     summary = simulate(SPEC, ["bot", "random", "random"], 1000, seed=0)
     assert summary.games == 1000
-    assert summary.shares[0] >= 0.75, summary.shares  # 762 of 1000 (seeds 0-999)
+    assert summary.shares[0] >= 0.75, summary.shares  # 771 of 1000 (seeds 0-999)
 
 
 def test_the_bot_beats_one_random_player_in_300_two_player_games():
     summary = simulate(SPEC, ["bot", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.85, summary.shares  # 260.5 of 300 (a shared win counts half)
+    assert summary.shares[0] >= 0.85, summary.shares  # 268 of 300 (a shared win counts half)
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
@@ -127,6 +127,20 @@ def test_the_bot_opens_a_good_lot_with_its_cheapest_bid_and_raises_by_little():
                      bidding={"order": [1, 2, 0], "final_pass": True, "high": 6, "leader": 1, "position": 2,
                               "spoken": 2, "out": [2]})
     assert choose(BOT, state) == Bid((5, 3))
+
+
+def test_the_bot_leaves_a_lot_to_a_rival_who_bids_close_to_its_whole_worth():
+    # Railway Bonds face up and the Brewery face down are worth about 18.4 to Ann; she pays at
+    # most nine tenths of that (16.6) for a lot that does not decide the game: a rival raising
+    # by ones to the same worth makes whoever wins it pay all of it, and that one loses more
+    # often than not (the bot paying up to the whole worth won 415.5 of 1,000 games against this)
+    def bob_bids(*cards):
+        return position([["6", "5", "5.1", "4", "3"], [], ["1"]], bids=[[], list(cards), []],
+                        bidding={"order": [1, 2, 0], "final_pass": True, "high": sum(int(c[0]) for c in cards),
+                                 "leader": 1, "position": 2, "spoken": 2, "out": [2]})
+
+    assert choose(BOT, bob_bids("6.1", "6.2", "3.1")) == Bid((6, 5, 5))  # 16 is under the ceiling
+    assert choose(BOT, bob_bids("6.1", "6.2", "4.1")) == Pass()  # 17 is not (it bid 17 paying all)
 
 
 def test_the_bot_passes_on_a_lot_worth_less_than_nothing():
