@@ -83,7 +83,7 @@ from .search import Weighed, paired, settings_for, weigh
 
 VERSION = 4
 """Changes whenever the same game would be judged differently: kept analyses of another
-version are not shown."""
+version are not shown. (4: Abundance's estimate values trinkets at their expected sale.)"""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 """A loss of at least this many points of winning chance earns the verdict (the first met)."""
 PREFER = 1.5
