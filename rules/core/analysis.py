@@ -81,9 +81,9 @@ from typing import Any, Callable, Sequence
 from .errors import RulesError
 from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 4
+VERSION = 5
 """Changes whenever the same game would be judged differently: kept analyses of another
-version are not shown. (4: Abundance's estimate values trinkets at their expected sale, and
+version are not shown. (5: Abundance's estimate values trinkets at their expected sale, and
 equal margins have no spread whatever the rounding.)"""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 """A loss of at least this many points of winning chance earns the verdict (the first met)."""
