@@ -337,6 +337,17 @@ def test_a_spread_with_no_luck_is_the_spread_between_the_commands():
     assert best.command == "b" and loss == pytest.approx(100 * MARGIN * 2)
 
 
+def test_margins_equal_on_every_deal_have_no_spread_however_their_mean_rounds():
+    # (0.1 + 0.1 + 0.1) / 3 is not 0.1 in floating point: a spread of 1e-17 made a lead of a
+    # dollar cost a million points where no luck was left (Abundance's last card of a round)
+    sure = [Weighed("a", (0.9, 0.9, 0.9), False, (0.3, 0.3, 0.3)),
+            Weighed("b", (0.8, 0.8, 0.8), False, (0.1, 0.1, 0.1))]
+    assert sum(sure[1].margins) / 3 != 0.1
+    assert spread(sure) == pytest.approx(0.1)  # the margins 0.3 ×3 and 0.1 ×3 about their mean 0.2
+    best, loss = judge(sure, "b")
+    assert best.command == "a" and loss == pytest.approx(100 * (0.9 + MARGIN * 3 - 0.8 - MARGIN * 1))
+
+
 def test_in_a_hopeless_match_of_abundance_a_bid_that_throws_money_away_is_a_mistake():
     """Nine thousand dollars behind in the second rubber, every command keeps the same chance
     (next to none); bidding all one's $50 for a five of spades early in the round, which no sale

@@ -24,44 +24,18 @@ Both see only their seat's view and legal commands.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from math import ceil, comb
+from math import ceil
 from typing import Sequence
 
 from rules.core import Card
 from rules.core.offers import Accept, Decline, Offer, Side
 
 from .commands import Bid, ChoosePile, Command, Pass, Ready, SealedBid
-from .market import CORNER, CORNER_TIMES, ONE_BID, pays
+from .market import ONE_BID, expected_pays, expected_sale
 from .state import AUCTION, CHOOSE, SEALED_PHASE, TRADE, AbundanceView
 
 SEALED_SHADE = 0.7  # a sealed bid: this share of what the card is worth to the bot
 TRADE_MARGIN = 1.0  # an offer must leave the bot at least this much better off
-PER_SUIT = 12  # trinkets of each suit: 2 to King (the ace keeps the tally)
-
-
-@lru_cache(maxsize=65536)
-def expected_pays(counts: tuple[int, ...], round_number: int, to_come: int) -> tuple[float, ...]:
-    """What one trinket of each suit (♠ ♥ ♦ ♣) should fetch at this round's sale, on average,
-    when ``counts`` have come up so far this rubber and ``to_come`` more cards of this round's
-    pile are still face down: the pile's rest is an even chance among the unseen cards
-    (``PER_SUIT - count`` of each suit). With nothing to come it is the market's pay exactly."""
-    unseen = [PER_SUIT - c for c in counts]
-    total = sum(unseen)
-    to_come = max(0, min(to_come, total))
-    result = [0.0, 0.0, 0.0, 0.0]
-    for a in range(min(unseen[0], to_come) + 1):
-        for b in range(min(unseen[1], to_come - a) + 1):
-            for c in range(min(unseen[2], to_come - a - b) + 1):
-                d = to_come - a - b - c
-                if d > unseen[3]:
-                    continue
-                weight = comb(unseen[0], a) * comb(unseen[1], b) * comb(unseen[2], c) * comb(unseen[3], d)
-                final = (counts[0] + a, counts[1] + b, counts[2] + c, counts[3] + d)
-                for i, pay in enumerate(pays(final, round_number)):
-                    result[i] += weight * pay
-    ways = comb(total, to_come)
-    return tuple(value / ways for value in result)
 
 
 def _held(cards: Sequence[Card]) -> list[int]:
@@ -69,14 +43,6 @@ def _held(cards: Sequence[Card]) -> list[int]:
     for card in cards:
         held[card.suit.order] += 1  # type: ignore[union-attr]
     return held
-
-
-def _sale(held: Sequence[int], expected: Sequence[float]) -> float:
-    a, b, c, d = held
-    e0, e1, e2, e3 = expected
-    # the four suits' sales added as sum() adds them (from 0, in suit order): the same float
-    return (0 + a * e0 * (CORNER_TIMES if a >= CORNER else 1) + b * e1 * (CORNER_TIMES if b >= CORNER else 1)
-            + c * e2 * (CORNER_TIMES if c >= CORNER else 1) + d * e3 * (CORNER_TIMES if d >= CORNER else 1))
 
 
 class _Market:
@@ -88,7 +54,7 @@ class _Market:
         self.other = 1 - self.me
         self.expected = expected_pays(tuple(view.counts), view.round, view.pile_left)
         self.held = [_held(cards) for cards in view.trinkets]
-        self._worth = [_sale(held, self.expected) for held in self.held]  # as they stand
+        self._worth = [expected_sale(held, self.expected) for held in self.held]  # as they stand
 
     def worth(self, seat: int, add: Sequence[Card] = (), remove: Sequence[Card] = ()) -> float:
         if not add and not remove:
@@ -98,7 +64,7 @@ class _Market:
             held[card.suit.order] += 1  # type: ignore[union-attr]
         for card in remove:
             held[card.suit.order] -= 1  # type: ignore[union-attr]
-        return _sale(held, self.expected)
+        return expected_sale(held, self.expected)
 
     def gain(self, seat: int, card: Card) -> float:
         """What ``card`` adds to ``seat``'s sale."""
@@ -223,4 +189,4 @@ class GreedyBot:
         return Bid(minimum)
 
 
-__all__ = ["AbundanceBot", "GreedyBot", "expected_pays"]
+__all__ = ["AbundanceBot", "GreedyBot"]

@@ -14,6 +14,7 @@ table (the market tally, what each player's trinkets would sell for now) and the
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 from typing import Iterable, Sequence
 
 from rules.core import SUITS, Card, Suit
@@ -22,6 +23,7 @@ ROUNDS = 4
 PILE_SIZE = 12
 CORNER = 3  # this many of a suit in one hand is a corner …
 CORNER_TIMES = 3  # … and pays this many times the value
+PER_SUIT = 12  # trinkets of each suit: 2 to King (the aces keep the tally)
 
 OPEN, SEALED, ONE_BID = "open", "sealed", "one bid"
 ROUND_KINDS = {1: OPEN, 2: SEALED, 3: ONE_BID, 4: OPEN}
@@ -87,8 +89,42 @@ def sale_value(trinkets: Iterable[Card], counts: Sequence[int], round_number: in
     return sum(sale_by_suit(trinkets, counts, round_number))
 
 
+@lru_cache(maxsize=65536)
+def expected_pays(counts: tuple[int, ...], round_number: int, to_come: int) -> tuple[float, ...]:
+    """What one trinket of each suit (♠ ♥ ♦ ♣) should fetch at this round's sale, on average,
+    when ``counts`` have come up so far this rubber and ``to_come`` more cards of this round's
+    pile are still face down: the pile's rest is an even chance among the unseen cards
+    (``PER_SUIT - count`` of each suit). With nothing to come it is the market's pay exactly."""
+    unseen = [PER_SUIT - c for c in counts]
+    total = sum(unseen)
+    to_come = max(0, min(to_come, total))
+    result = [0.0, 0.0, 0.0, 0.0]
+    for a in range(min(unseen[0], to_come) + 1):
+        for b in range(min(unseen[1], to_come - a) + 1):
+            for c in range(min(unseen[2], to_come - a - b) + 1):
+                d = to_come - a - b - c
+                if d > unseen[3]:
+                    continue
+                weight = comb(unseen[0], a) * comb(unseen[1], b) * comb(unseen[2], c) * comb(unseen[3], d)
+                final = (counts[0] + a, counts[1] + b, counts[2] + c, counts[3] + d)
+                for i, pay in enumerate(pays(final, round_number)):
+                    result[i] += weight * pay
+    ways = comb(total, to_come)
+    return tuple(value / ways for value in result)
+
+
+def expected_sale(held: Sequence[int], expected: Sequence[float]) -> float:
+    """What ``held`` trinkets of each suit (suit order) should sell for at ``expected`` pays
+    (``expected_pays``), corners included."""
+    a, b, c, d = held
+    e0, e1, e2, e3 = expected
+    # the four suits' sales added as sum() adds them (from 0, in suit order): the same float
+    return (0 + a * e0 * (CORNER_TIMES if a >= CORNER else 1) + b * e1 * (CORNER_TIMES if b >= CORNER else 1)
+            + c * e2 * (CORNER_TIMES if c >= CORNER else 1) + d * e3 * (CORNER_TIMES if d >= CORNER else 1))
+
+
 __all__ = [
-    "CORNER", "CORNER_TIMES", "ONE_BID", "OPEN", "PILE_SIZE", "ROUNDS", "ROUND_KINDS",
-    "ROUND_VALUES", "SEALED", "is_corner", "pays", "rarity", "round_values",
-    "sale_by_suit", "sale_value", "suit_counts", "suit_sale",
+    "CORNER", "CORNER_TIMES", "ONE_BID", "OPEN", "PER_SUIT", "PILE_SIZE", "ROUNDS", "ROUND_KINDS",
+    "ROUND_VALUES", "SEALED", "expected_pays", "expected_sale", "is_corner", "pays", "rarity",
+    "round_values", "sale_by_suit", "sale_value", "suit_counts", "suit_sale",
 ]

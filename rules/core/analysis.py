@@ -81,9 +81,10 @@ from typing import Any, Callable, Sequence
 from .errors import RulesError
 from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 4
+VERSION = 5
 """Changes whenever the same game would be judged differently: kept analyses of another
-version are not shown."""
+version are not shown. (5: Abundance's estimate values trinkets at their expected sale, and
+equal margins have no spread whatever the rounding.)"""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 """A loss of at least this many points of winning chance earns the verdict (the first met)."""
 PREFER = 1.5
@@ -333,13 +334,16 @@ def spread(weighed: Sequence[Weighed]) -> float:
     squares, freedom = 0.0, 0
     for w in weighed:
         if len(w.margins) > 1:
-            mean = sum(w.margins) / len(w.margins)
-            squares += sum((m - mean) ** 2 for m in w.margins)
+            # equal margins have no spread: their mean, rounded, would give them one of 1e-16,
+            # and a lead of a dollar would cost a million points
+            if max(w.margins) > min(w.margins):
+                mean = sum(w.margins) / len(w.margins)
+                squares += sum((m - mean) ** 2 for m in w.margins)
             freedom += len(w.margins) - 1
     if freedom and squares > 0:
         return math.sqrt(squares / freedom)
     every = [m for w in weighed for m in w.margins]
-    if len(every) > 1:
+    if len(every) > 1 and max(every) > min(every):
         mean = sum(every) / len(every)
         deviation = math.sqrt(sum((m - mean) ** 2 for m in every) / len(every))
         if deviation > 0:

@@ -24,7 +24,7 @@ from rules.abundance.events import (
     BidMade, CardTurned, DealDeclined, DealDone, LastPile, MatchOver, NewRubber, Offered, Passed,
     PileChosen, ReadyToGo, RubberOver, SealedBidIn, SealedRevealed, Sold, Won,
 )
-from rules.abundance.market import CORNER, is_corner, suit_sale
+from rules.abundance.market import CORNER, expected_pays, is_corner, suit_sale
 from rules.abundance.state import TRINKET_CARDS
 from rules.core.cards import Suit
 
@@ -946,12 +946,38 @@ def test_events_describe_themselves():
     assert not any(cls.reveals for cls in (PileChosen, BidMade, Passed, SealedBidIn, Won, Sold, NewRubber))
 
 
-def test_the_experts_estimate_is_the_match_money_with_trinkets_at_todays_sale():
-    # the rule text's tally (3 spades, 2 hearts, 4 diamonds, 3 clubs): spades pay 4, hearts 20
+def test_the_experts_estimate_is_the_match_money_with_trinkets_at_the_sale_once_the_pile_is_out():
+    # the rule text's tally (3 spades, 2 hearts, 4 diamonds, 3 clubs): spades pay 4, hearts 20;
+    # the round's twelve cards are up, so the sale is known
     state = position(rubber=2, round=1, phase="trade", money=[60, 40], rubbers=[[230, 180]],
                      trinkets=[["3S", "4S", "5S"], ["2H", "3H"]],
                      sold=["3C", "4C", "5C", "4D", "5D", "6D", "7D"])
+    assert state.pile_left == 0
     assert SPEC.estimate(state) == (230 + 60 + 36.0, 180 + 40 + 2 * 20.0)
+
+
+def test_the_experts_estimate_values_trinkets_at_the_sale_expected_with_the_pile_still_to_come():
+    # nine cards up (3 spades, 2 of each other suit), three still face down: each suit at what it
+    # should pay then, from the public tally alone (as the bot values them), corners tripled
+    state = position(rubber=2, round=1, phase="trade", money=[60, 40], rubbers=[[230, 180]],
+                     trinkets=[["3S", "4S", "5S"], ["2H", "3H"]], sold=["3C", "4C", "4D", "5D"])
+    assert state.pile_left == 3
+    spades, hearts, _, _ = expected_pays((3, 2, 2, 2), 1, 3)
+    assert 0 < spades < hearts
+    assert SPEC.estimate(state) == pytest.approx((230 + 60 + 3 * 3 * spades, 180 + 40 + 2 * hearts))
+
+
+def test_early_in_a_round_a_trinket_of_the_commonest_suit_is_worth_more_than_a_dollar_to_the_estimate():
+    """The first card of a round is the commonest suit so far (it pays nothing at today's
+    tally), but eleven cards are still to come: selling it to the other player for $1 must not
+    look like a gain (at the tally so far it did, and the analysis called keeping it a mistake)."""
+    state = position(round=1, phase="trade", trinkets=[["5D"], []])
+    assert state.pile_left == 11 and pays((0, 0, 1, 0), 1)[2] == 0
+    before = SPEC.estimate(state)
+    state.trinkets = [[], [parse_card("5D")]]
+    state.money = [51, 49]
+    after = SPEC.estimate(state)
+    assert after[0] - after[1] < before[0] - before[1]
 
 
 def test_the_expert_thinks_half_the_other_games_time_a_move():

@@ -15,9 +15,9 @@ import time
 import pytest
 
 from rules.abundance import SPEC
-from rules.abundance.bot import AbundanceBot, GreedyBot, expected_pays
+from rules.abundance.bot import AbundanceBot, GreedyBot
 from rules.abundance.commands import Accept, Bid, ChoosePile, Decline, Offer, Pass, Ready, SealedBid
-from rules.abundance.market import pays
+from rules.abundance.market import expected_pays, pays
 from rules.abundance.state import TRINKET_CARDS
 from rules.core import Match, Seat, parse_card
 from rules.core.offers import Side
