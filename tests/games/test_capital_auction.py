@@ -1700,3 +1700,29 @@ def test_a_save_from_before_known_capital_loads_and_its_replay_rebuilds_it():
     match = played_until(Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cleo")], seed=1), lambda m: any(m.state.known))
     loaded = loads_without(match, "known")  # no SnapshotMismatch: the moves rebuild what is missing
     assert loaded.state.known == match.state.known and loaded.state == match.state
+
+
+def test_views_built_from_remembered_card_infos_are_the_views_built_afresh():
+    """A view reuses the SlotInfo it made before for a card lying the same way and seen by the
+    same seats: at every position of seeded games (cards turned, looked at, taken) and for every
+    seat and the spectator, it equals the view made with nothing remembered."""
+    from rules.capital_auction import rules as module
+
+    spec = SPEC
+    looked_at = 0  # positions with a face-down card some seat knows
+    for seed in range(4):
+        players = 2 + seed % 3
+        state = spec.setup([f"P{i}" for i in range(players)], None, seed)
+        rng = random.Random(seed)
+        for _step in range(400):
+            if spec.outcome(state) is not None:
+                break
+            looked_at += any(slot.seen and not slot.up for p in state.portfolios for slot in p)
+            for seat in (*range(players), None):
+                for plain in (False, True):
+                    remembered = spec.view(state, seat, plain=plain)
+                    module._SLOT_INFOS.clear()
+                    assert spec.view(state, seat, plain=plain) == remembered
+            seat = min(spec.awaiting(state))
+            spec.apply(state, seat, rng.choice(list(spec.legal(state, seat))))
+    assert looked_at
