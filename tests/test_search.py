@@ -11,6 +11,7 @@ from rules.core import Outcome, View
 from rules.core.bots import bot_levels, get_bot
 from rules.core.search import EXPERT, ExpertBot
 from rules.core.simulate import play_game
+from game_helpers import seeded_positions
 from tests.tiny_game import Pile, State, Take
 
 
@@ -266,18 +267,12 @@ def _positions(spec, seed, every=5, limit=600):
     """States of a game between the game's bots (copies), every ``every`` commands."""
     import copy
 
-    bot = spec.bots[spec.best_bot]
     low, high = spec.players
-    state = spec.setup([f"P{i}" for i in range(min(high, low + seed % 2))], None, seed)
-    rng = random.Random(seed)
-    for step in range(limit):
-        if spec.outcome(state) is not None:
-            break
-        seat = min(spec.awaiting(state))
-        view, legal = spec.view(state, seat), spec.legal(state, seat)
+    positions = seeded_positions(spec, range(seed, seed + 1), limit, lambda seed: min(high, low + seed % 2),
+                                 bot=spec.bots[spec.best_bot], always=True)
+    for step, (state, _seat, _view, _legal) in enumerate(positions):
         if step % every == 0:
             yield copy.deepcopy(state)
-        spec.apply(state, seat, bot.choose(view, legal, rng))
 
 
 def _mutable_inside_immutable(value, inside=False):

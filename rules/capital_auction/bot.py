@@ -83,6 +83,12 @@ def _unseen_spread(view: CapitalAuctionView) -> tuple[float, float]:
     return found
 
 
+@functools.cache
+def _worths() -> dict[str, float]:
+    """What a face-up Investment is worth to the bot, by its kind (``_Reading.worth``)."""
+    return {card.kind: float(card.value) for card in CARDS.investment_deck()}
+
+
 def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
@@ -96,7 +102,8 @@ class _Reading:
         self.n = len(view.names)
         self.mean, self.variance = _unseen_spread(view)
         self.unknown = [sum(1 for i in p if i.card is None) for p in view.portfolios]
-        self.totals = [sum(self.worth(i) for i in p) for p in view.portfolios]
+        mean, worths = self.mean, _worths()  # ``worth`` of each card, as one list per portfolio
+        self.totals = [sum([mean if i.card is None else worths[i.card.kind] for i in p]) for p in view.portfolios]
         self.counts = [len(p) for p in view.portfolios]
         rivals = [s for s in range(self.n) if s != self.me]
         self.rival = max(rivals, key=lambda s: (self.totals[s], self.counts[s]))

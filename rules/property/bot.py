@@ -60,13 +60,14 @@ class _Table:
             reading = _READINGS[key] = (*_groups(view.owners, view.mortgaged, self.players), {})
         self.estate, self.group, self.sizes, self.risks, self._estates = reading
         self.units = [units_total(u) for u in view.units]
+        self.rivals = [s for s in range(self.players) if s != seat and not view.bankrupt[s]]
         self.wilds = sum(is_wild(card) for card in view.hand)
         self._cheapest: dict[int, tuple[Card, ...] | None] = {}
 
     def score(self, estate: Sequence[float], money: Sequence[int], units: Sequence[int]) -> float:
-        worth = [money[s] + estate[s] + UNIT_WORTH * units[s] for s in range(self.players)]
-        rivals = [worth[s] for s in range(self.players) if s != self.seat and not self.view.bankrupt[s]]
-        return worth[self.seat] - max(rivals, default=0.0)
+        seat = self.seat
+        rival = max([money[s] + estate[s] + UNIT_WORTH * units[s] for s in self.rivals], default=0.0)
+        return money[seat] + estate[seat] + UNIT_WORTH * units[seat] - rival
 
     def group_size(self, col: int, row: int) -> int:
         label = self.group[index(col, row)]  # the groups of the table, read once

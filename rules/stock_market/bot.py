@@ -21,6 +21,7 @@ two seats that only ended their turns would never reach the joker that ends the 
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Sequence
 
@@ -333,17 +334,23 @@ class _Planner:
         court = m.court[i]
         push = m.push[i]
         if kind == "sell":
-            mine -= shares(card)
-            money_me += price * shares(card)
+            count = shares(card)
+            mine -= count
+            money_me += price * count
         else:
             if kind == "buy":
-                mine += shares(card)
-                money_me -= price * shares(card)
+                count = shares(card)
+                mine += count
+                money_me -= price * count
+                # the same prices: the push is the hand's but for a card below it
+                recount = card.rank - price >= push and _pushes(price, court, i)[card.rank]
             else:
                 price, court = lay, is_court(card)
+                recount = True
             # the hand without the card: only its company's push can change
-            push = 0
-            if price:
+            if recount:
+                push = 0
+            if recount and price:
                 suit = card.suit
                 pushes = _pushes(price, court, i)
                 for other in m.hand:
@@ -414,6 +421,7 @@ class _Planner:
         return [card for use, card in keep if use < 3.0][:MAX_DISCARD] or [card for _use, card in keep[:1]]
 
 
+@functools.lru_cache(maxsize=4096)  # the same few counts at every decision
 def _some(unseen: int, wanted: int, drawn: int) -> float:
     """The chance that ``drawn`` cards dealt from ``unseen`` hold at least one of ``wanted``."""
     if wanted <= 0 or drawn <= 0:

@@ -22,7 +22,7 @@ from rules.capital_auction.events import (
 )
 from rules.core import IllegalCommand, Match, NotationError, RulesError, Seat
 
-from game_helpers import seat_helpers
+from game_helpers import seat_helpers, seeded_positions
 
 _seat = seat_helpers(SPEC)
 to_move, check, legal, parse, apply, play = (
@@ -1708,21 +1708,12 @@ def test_views_built_from_remembered_card_infos_are_the_views_built_afresh():
     seat and the spectator, it equals the view made with nothing remembered."""
     from rules.capital_auction import rules as module
 
-    spec = SPEC
     looked_at = 0  # positions with a face-down card some seat knows
-    for seed in range(4):
-        players = 2 + seed % 3
-        state = spec.setup([f"P{i}" for i in range(players)], None, seed)
-        rng = random.Random(seed)
-        for _step in range(400):
-            if spec.outcome(state) is not None:
-                break
-            looked_at += any(slot.seen and not slot.up for p in state.portfolios for slot in p)
-            for seat in (*range(players), None):
-                for plain in (False, True):
-                    remembered = spec.view(state, seat, plain=plain)
-                    module._SLOT_INFOS.clear()
-                    assert spec.view(state, seat, plain=plain) == remembered
-            seat = min(spec.awaiting(state))
-            spec.apply(state, seat, rng.choice(list(spec.legal(state, seat))))
+    for state, _seat, _view, _legal in seeded_positions(SPEC, range(4), 400, lambda seed: 2 + seed % 3):
+        looked_at += any(slot.seen and not slot.up for p in state.portfolios for slot in p)
+        for seat in (*range(state.players), None):
+            for plain in (False, True):
+                remembered = SPEC.view(state, seat, plain=plain)
+                module._SLOT_INFOS.clear()
+                assert SPEC.view(state, seat, plain=plain) == remembered
     assert looked_at

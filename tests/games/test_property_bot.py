@@ -8,7 +8,7 @@ from rules.core import parse_card
 from rules.core.simulate import simulate
 from rules.property import SPEC, Buy, Decline
 
-from game_helpers import seat_helpers
+from game_helpers import seat_helpers, seeded_positions
 
 _seat = seat_helpers(SPEC)
 to_move, legal, parse, apply = _seat.to_move, _seat.legal, _seat.parse, _seat.apply
@@ -182,24 +182,15 @@ def test_a_grid_read_before_is_scored_as_one_read_afresh():
     from rules.property import bot as module
 
     compared = 0
-    for seed in range(4):
-        players = 2 + seed % 3
-        state = SPEC.setup([f"P{i}" for i in range(players)], None, seed)
-        rng = random.Random(seed)
-        for _step in range(150):
-            if SPEC.outcome(state) is not None:
-                break
-            seat = min(SPEC.awaiting(state))
-            view, legal = SPEC.view(state, seat), SPEC.legal(state, seat)
-            if view.pending is None:
-                for other in (*range(players), seat):  # every seat's reading of this grid first
-                    table = module._Table(SPEC.view(state, other), other)
-                    remembered = [table.after_play(c) for c in legal]
-                kept = dict(module._READINGS)  # the grids of the game so far stay kept
-                module._READINGS.clear()
-                fresh = module._Table(view, seat)
-                assert [fresh.after_play(c) for c in legal] == remembered
-                module._READINGS.update(kept)
-                compared += 1
-            SPEC.apply(state, seat, BOT.choose(view, legal, rng) if rng.random() < 0.8 else rng.choice(list(legal)))
+    for state, seat, view, legal in seeded_positions(SPEC, range(4), 150, lambda seed: 2 + seed % 3, bot=BOT):
+        if view.pending is None:
+            for other in (*range(len(view.names)), seat):  # every seat's reading of this grid first
+                table = module._Table(SPEC.view(state, other), other)
+                remembered = [table.after_play(c) for c in legal]
+            kept = dict(module._READINGS)  # the grids of the game so far stay kept
+            module._READINGS.clear()
+            fresh = module._Table(view, seat)
+            assert [fresh.after_play(c) for c in legal] == remembered
+            module._READINGS.update(kept)
+            compared += 1
     assert compared > 100

@@ -15,6 +15,8 @@ from rules.stock_market import SPEC, Discard, End
 
 from rules.stock_market.state import ALL_CARDS
 
+from game_helpers import seeded_positions
+
 C = parse_card
 PILES = {"D": ["8D"], "S": ["5S"], "H": ["6H"], "C": ["3C"]}
 
@@ -193,22 +195,15 @@ def test_a_position_scored_one_command_on_is_the_position_built_and_scored():
     from rules.stock_market.bot import _Planner
 
     kinds = set()
-    for seed in range(10):
-        names = [f"P{i}" for i in range(2 + seed % 5)]
-        state = SPEC.setup(names, {"sell-same-turn": seed % 2 == 1, "unlimited-bank": seed % 3 == 0}, seed)
-        rng = random.Random(seed)
-        for _step in range(120):
-            if SPEC.outcome(state) is not None:
-                break
-            seat = min(SPEC.awaiting(state))
-            view, legal = SPEC.view(state, seat), SPEC.legal(state, seat)
-            planner = _Planner(view)
-            for move in planner.moves(planner.root):
-                after = planner.play(planner.root, move)
-                planner.score(after)
-                for follow in planner.moves(after):
-                    kinds.add("crash" if follow[0] == "lay" and not follow[2] else follow[0])
-                    built = planner.score(planner.play(after, follow))
-                    assert planner.follow(after, follow) == built
-            SPEC.apply(state, seat, BOT.choose(view, legal, rng) if rng.random() < 0.8 else rng.choice(list(legal)))
+    for _state, _seat, view, _legal in seeded_positions(
+            SPEC, range(10), 120, lambda seed: 2 + seed % 5,
+            lambda seed: {"sell-same-turn": seed % 2 == 1, "unlimited-bank": seed % 3 == 0}, bot=BOT):
+        planner = _Planner(view)
+        for move in planner.moves(planner.root):
+            after = planner.play(planner.root, move)
+            planner.score(after)
+            for follow in planner.moves(after):
+                kinds.add("crash" if follow[0] == "lay" and not follow[2] else follow[0])
+                built = planner.score(planner.play(after, follow))
+                assert planner.follow(after, follow) == built
     assert kinds == {"buy", "sell", "lay", "crash"}
