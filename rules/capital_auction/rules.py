@@ -998,8 +998,9 @@ class CapitalAuctionGame:
         cache = _SLOT_INFOS
         if len(cache) > 20_000:
             cache.clear()
-        portfolios = tuple(tuple([info(s, str(i)) for i, s in enumerate(p, 1)]) for p in state.portfolios)
-        table = tuple(tuple([info(s, lot_name(a, i)) for i, s in enumerate(lot)]) for a, lot in enumerate(state.table, 1))
+        portfolios = tuple([tuple([info(s, str(i)) for i, s in enumerate(p, 1)]) for p in state.portfolios])
+        table = tuple([tuple([info(s, lot_name(a, i)) for i, s in enumerate(lot)])
+                       for a, lot in enumerate(state.table, 1)])
         zones: dict[str, Any] = {}
         if own:
             zones = {"capital": tuple(by_value(state.capital[seat])), "tools": tuple(sorted(state.tools[seat]))}
