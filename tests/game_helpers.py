@@ -6,9 +6,10 @@ seats awaited at once) call the spec directly with explicit seats."""
 
 from __future__ import annotations
 
+import random
 import re
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable, Iterator
 
 
 def seat_helpers(spec: Any) -> SimpleNamespace:
@@ -104,3 +105,22 @@ def loads_without(match, field: str):
     data = match.to_json()
     del data["snapshot"][field]
     return rules.load_match(data)
+
+
+def seeded_positions(spec: Any, seeds: range, steps: int, players: Callable[[int], int],
+                     options: Callable[[int], Any] = lambda seed: None,
+                     bot: Any = None, always: bool = False) -> Iterator[tuple[Any, int, Any, Any]]:
+    """(state, seat, view, legal) at each position of seeded games for the lowest awaited seat,
+    up to ``steps`` positions a game; then that seat plays: ``bot`` four times in five when
+    given (``always``: every time), else at random."""
+    for seed in seeds:
+        state = spec.setup([f"P{i}" for i in range(players(seed))], options(seed), seed)
+        rng = random.Random(seed)
+        for _step in range(steps):
+            if spec.outcome(state) is not None:
+                break
+            seat = min(spec.awaiting(state))
+            view, legal = spec.view(state, seat), spec.legal(state, seat)
+            yield state, seat, view, legal
+            use_bot = bot is not None and (always or rng.random() < 0.8)
+            spec.apply(state, seat, bot.choose(view, legal, rng) if use_bot else rng.choice(list(legal)))

@@ -11,6 +11,7 @@ from rules.core import Outcome, View
 from rules.core.bots import bot_levels, get_bot
 from rules.core.search import EXPERT, ExpertBot
 from rules.core.simulate import play_game
+from game_helpers import seeded_positions
 from tests.tiny_game import Pile, State, Take
 
 
@@ -271,18 +272,12 @@ def _positions(spec, seed, every=5, limit=600):
     """States of a game between the game's bots (copies), every ``every`` commands."""
     import copy
 
-    bot = spec.bots[spec.best_bot]
     low, high = spec.players
-    state = spec.setup([f"P{i}" for i in range(min(high, low + seed % 2))], None, seed)
-    rng = random.Random(seed)
-    for step in range(limit):
-        if spec.outcome(state) is not None:
-            break
-        seat = min(spec.awaiting(state))
-        view, legal = spec.view(state, seat), spec.legal(state, seat)
+    positions = seeded_positions(spec, range(seed, seed + 1), limit, lambda seed: min(high, low + seed % 2),
+                                 bot=spec.bots[spec.best_bot], always=True)
+    for step, (state, _seat, _view, _legal) in enumerate(positions):
         if step % every == 0:
             yield copy.deepcopy(state)
-        spec.apply(state, seat, bot.choose(view, legal, rng))
 
 
 def _mutable_inside_immutable(value, inside=False):
@@ -377,3 +372,34 @@ def test_a_views_quick_init_makes_the_view_its_dataclass_would(name):
     assert vars(quick) == vars(slow) and quick.zones == {} and quick.zones is not cls(**{**required, **bare}).zones
     with pytest.raises(TypeError):
         cls(**{**required, "no_such_field": 1})
+
+
+def test_the_tree_reads_a_lazy_legal_list_once_per_step_down_it(monkeypatch):
+    """A legal list made when read (rules/core/listing.py) is read whole once where the tree
+    picks a child (which children are available, then the bot's choice for a new one, looked
+    up in the same commands): reading it again per question made every command again."""
+    from rules.core import search
+    from rules.core.listing import MadeWhenRead
+
+    made = []
+
+    class Lazy(SampledPile):
+        def legal(self, state, seat):
+            commands = super().legal(state, seat)
+            return MadeWhenRead(commands, lambda command: made.append(command) or command)
+
+    steps = []
+    select = search._Search._select
+
+    def counted(self, node, state, seat, legal, rng):
+        before = len(made)
+        picked = select(self, node, state, seat, legal, rng)
+        steps.append(len(made) - before - len(legal))
+        return picked
+
+    monkeypatch.setattr(search._Search, "_select", counted)
+    spec = Lazy()
+    state = spec.setup(["Ann", "Bob"], {}, 1)
+    state.pile = 9
+    capped(spec, iterations=200).choose(spec.view(state, 0), spec.legal(state, 0), random.Random(3))
+    assert len(steps) > 100 and max(steps) <= 0

@@ -54,10 +54,15 @@ KEEP_ORDER = ("connection", "takeover", "merger", "write-off", "espionage", "pre
 
 def unseen_investments(view: CapitalAuctionView) -> list[int]:
     """The values of the Investment cards this seat has not seen (in the deck or face down)."""
-    shown = {(info.card.kind, info.card.copy) for info in (*(i for p in view.portfolios for i in p), *view.lots(),
-                                                           *view.removed)
-             if info.card is not None}
+    shown = _shown(view)
     return [value for key, value in _deck_values() if key not in shown]
+
+
+def _shown(view: CapitalAuctionView) -> frozenset[tuple[str, int]]:
+    """The Investment cards this seat has seen, by (kind, copy)."""
+    return frozenset([(info.card.kind, info.card.copy)
+                      for info in (*(i for p in view.portfolios for i in p), *view.lots(), *view.removed)
+                      if info.card is not None])
 
 
 @functools.cache
@@ -65,6 +70,30 @@ def _deck_values() -> tuple[tuple[tuple[str, int], int], ...]:
     """Every Investment card of the deck, in its order, by its (kind, copy) and with its value:
     looked up once (the expert's playouts ask for the unseen cards tens of thousands of times)."""
     return tuple(((card.kind, card.copy), card.value) for card in CARDS.investment_deck())
+
+
+_SPREADS: dict[frozenset, tuple[float, float]] = {}
+
+
+def _unseen_spread(view: CapitalAuctionView) -> tuple[float, float]:
+    """The mean and variance of the values of the Investment cards this seat has not seen, kept
+    by the cards it has seen (the same few sets, decision after decision)."""
+    shown = _shown(view)
+    found = _SPREADS.get(shown)
+    if found is None:
+        if len(_SPREADS) > 10_000:
+            _SPREADS.clear()
+        rest = [value for key, value in _deck_values() if key not in shown]
+        mean = sum(rest) / len(rest) if rest else 0.0
+        variance = sum((v - mean) ** 2 for v in rest) / len(rest) if rest else 0.0
+        found = _SPREADS[shown] = (mean, variance)
+    return found
+
+
+@functools.cache
+def _worths() -> dict[str, float]:
+    """What a face-up Investment is worth to the bot, by its kind (``_Reading.worth``)."""
+    return {card.kind: float(card.value) for card in CARDS.investment_deck()}
 
 
 def _phi(x: float) -> float:
@@ -78,11 +107,10 @@ class _Reading:
         self.view = view
         self.me = view.seat
         self.n = len(view.names)
-        rest = unseen_investments(view)
-        self.mean = sum(rest) / len(rest) if rest else 0.0
-        self.variance = sum((v - self.mean) ** 2 for v in rest) / len(rest) if rest else 0.0
+        self.mean, self.variance = _unseen_spread(view)
         self.unknown = [sum(1 for i in p if i.card is None) for p in view.portfolios]
-        self.totals = [sum(self.worth(i) for i in p) for p in view.portfolios]
+        mean, worths = self.mean, _worths()  # ``worth`` of each card, as one list per portfolio
+        self.totals = [sum([mean if i.card is None else worths[i.card.kind] for i in p]) for p in view.portfolios]
         self.counts = [len(p) for p in view.portfolios]
         rivals = [s for s in range(self.n) if s != self.me]
         self.rival = max(rivals, key=lambda s: (self.totals[s], self.counts[s]))

@@ -308,12 +308,15 @@ CARDS = load_card_set()
 """The card set the game plays with."""
 
 
+_VALUE = attrgetter("kind")  # a Capital card's value, read in C (bids are totalled at every command)
+_COPY = attrgetter("copy")
+
+
 def by_value(cards: Iterable[Capital]) -> list[Capital]:
     """Capital cards highest value first (then copy), as a hand shows them."""
-    return sorted(cards, key=lambda c: (-c.value, c.copy))
-
-
-_VALUE = attrgetter("kind")  # a Capital card's value, read in C (bids are totalled at every command)
+    # by copy, then by value highest first: a reversed sort keeps equal values in copy order
+    # (two sorts in C: every view of the expert's playouts shows a hand)
+    return sorted(sorted(cards, key=_COPY), key=_VALUE, reverse=True)
 
 
 def values_of(cards: Iterable[Capital]) -> tuple[int, ...]:

@@ -691,6 +691,11 @@ def _result(state: CapitalAuctionState) -> Outcome:
 
 
 # -- the spec -----------------------------------------------------------------------------------
+# the SlotInfos views have shown, by what makes one: most cards' are the same from one command to
+# the next, and the expert's playouts build a view per command
+_SLOT_INFOS: dict[tuple, SlotInfo] = {}
+
+
 class CapitalAuctionGame:
     """The GameSpec of Capital Auction. Stateless: every function takes a state."""
 
@@ -1009,11 +1014,20 @@ class CapitalAuctionGame:
         own = seat is not None
 
         def info(slot: Slot, name: str) -> SlotInfo:
-            visible = slot.up or (own and seat in slot.seen)
-            return SlotInfo(name, slot.up, slot.card if visible else None, tuple(sorted(slot.seen)))
+            seen, card = slot.seen, slot.card
+            key = (name, card.kind, card.copy, slot.up, seat in seen, *seen)
+            found = cache.get(key)
+            if found is None:
+                visible = slot.up or (own and seat in seen)
+                found = cache[key] = SlotInfo(name, slot.up, card if visible else None, tuple(sorted(seen)))
+            return found
 
-        portfolios = tuple(tuple(info(s, str(i)) for i, s in enumerate(p, 1)) for p in state.portfolios)
-        table = tuple(tuple(info(s, lot_name(a, i)) for i, s in enumerate(lot)) for a, lot in enumerate(state.table, 1))
+        cache = _SLOT_INFOS
+        if len(cache) > 20_000:
+            cache.clear()
+        portfolios = tuple([tuple([info(s, str(i)) for i, s in enumerate(p, 1)]) for p in state.portfolios])
+        table = tuple([tuple([info(s, lot_name(a, i)) for i, s in enumerate(lot)])
+                       for a, lot in enumerate(state.table, 1)])
         zones: dict[str, Any] = {}
         if own:
             zones = {"capital": tuple(by_value(state.capital[seat])), "tools": tuple(sorted(state.tools[seat]))}
@@ -1039,7 +1053,7 @@ class CapitalAuctionGame:
             options=dict(state.options), round=state.round, auction=state.auction, phase=state.phase,
             starter=state.starter, current=state.current, portfolios=portfolios, table=table,
             removed=tuple(info(s, "") for s in state.removed),
-            bids=tuple(tuple(by_value(b)) for b in state.bids),
+            bids=tuple([tuple(by_value(b)) if b else () for b in state.bids]),
             high=auction.high if auction else 0, leader=auction.leader if auction else None, out=out,
             bid_order=tuple(auction.order) if auction else (), bid_position=auction.position if auction else 0,
             spoken=auction.spoken if auction else 0, winner=state.winner,

@@ -197,6 +197,7 @@ class CapitalAuctionState:
 
 
 # -- what a seat sees ----------------------------------------------------------------------------
+@quick_init  # a view holds one per Investment card in play
 @dataclass(frozen=True)
 class SlotInfo:
     """An Investment card as one seat sees it: ``card`` is None when it lies face down and this

@@ -489,6 +489,9 @@ class _Search:
         """The child to go down to (UCB1 with availability), or a new one (widening)."""
         settings = self.settings
         children = node.children
+        # read a lazy list once: the availability check reads it whole, and a new child asks the
+        # bot (which looks its choice up in it) and then looks that up again
+        legal = legal if type(legal) is list else list(legal)
         available = [children[c] for c in legal if c in children]
         for child in available:
             child.available += 1

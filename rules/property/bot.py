@@ -37,6 +37,10 @@ class PropertyBot:
         return max(legal, key=table.after_play)
 
 
+_READINGS: dict[tuple, tuple[list[float], list[int], list[int], list[int],
+                              dict[tuple[int, int | None, bool], list[float]]]] = {}
+
+
 class _Table:
     """The public table as the bot sees it, scoring a change of one cell by re-reading only
     the groups around that cell."""
@@ -45,16 +49,25 @@ class _Table:
         self.view = view
         self.seat = seat
         self.players = len(view.money)
-        self.estate, self.group, self.sizes, self.risks = _groups(view.owners, view.mortgaged, self.players)
+        # the groups and the estates after a cell's change depend on the grid alone, which the
+        # expert's playouts meet again and again (every deal of a decision starts from the same
+        # grid): kept by the grid
+        key = (view.owners, view.mortgaged, self.players)
+        reading = _READINGS.get(key)
+        if reading is None:
+            if len(_READINGS) > 5_000:
+                _READINGS.clear()
+            reading = _READINGS[key] = (*_groups(view.owners, view.mortgaged, self.players), {})
+        self.estate, self.group, self.sizes, self.risks, self._estates = reading
         self.units = [units_total(u) for u in view.units]
+        self.rivals = [s for s in range(self.players) if s != seat and not view.bankrupt[s]]
         self.wilds = sum(is_wild(card) for card in view.hand)
         self._cheapest: dict[int, tuple[Card, ...] | None] = {}
-        self._estates: dict[tuple[int, int | None, bool], list[float]] = {}
 
     def score(self, estate: Sequence[float], money: Sequence[int], units: Sequence[int]) -> float:
-        worth = [money[s] + estate[s] + UNIT_WORTH * units[s] for s in range(self.players)]
-        rivals = [worth[s] for s in range(self.players) if s != self.seat and not self.view.bankrupt[s]]
-        return worth[self.seat] - max(rivals, default=0.0)
+        seat = self.seat
+        rival = max([money[s] + estate[s] + UNIT_WORTH * units[s] for s in self.rivals], default=0.0)
+        return money[seat] + estate[seat] + UNIT_WORTH * units[seat] - rival
 
     def group_size(self, col: int, row: int) -> int:
         label = self.group[index(col, row)]  # the groups of the table, read once
@@ -143,8 +156,9 @@ class _Table:
 
     def after_purchase(self, i: int, owner: int, handed: Sequence[Card], money: Sequence[int]) -> float:
         units = list(self.units)
-        units[self.seat] -= units_total(handed)
-        units[owner] += units_total(handed)
+        value = units_total(handed)
+        units[self.seat] -= value
+        units[owner] += value
         return self.score(self.estate_after(i, self.seat, self.view.mortgaged[i]), money, units)
 
     def after_answer(self, command: Command, owner: int, i: int) -> float:

@@ -21,6 +21,7 @@ two seats that only ended their turns would never reach the joker that ends the 
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Sequence
 
@@ -88,7 +89,7 @@ class _Model:
     seat's shares per company, money, and the bot's own hand, certificates and turn so far."""
 
     __slots__ = ("prices", "court", "hand", "certs", "shares", "money", "phases", "bought", "laid", "push",
-                 "leaders")
+                 "leaders", "vals", "rivals")
 
     def __init__(self, prices: list[int], court: list[bool], hand: tuple[Card, ...],
                  certs: tuple[Card, ...], shares_: list[list[int]], money: list[int],
@@ -108,6 +109,10 @@ class _Model:
         # of positions a decision, most of them a trade that changes neither)
         self.push = push
         self.leaders = leaders
+        # set by ``score``: the share values and the rivals' weighted worth, which ``follow``
+        # starts from to score a position one command on without building it
+        self.vals: list[float] | None = None
+        self.rivals = 0.0
 
     def can(self, phase: str) -> bool:
         return phase not in self.phases or self.phases[-1] == phase
@@ -209,10 +214,8 @@ class _Planner:
         if m.can(PRICE) and m.laid < MAX_LAYS:
             for card in faces.values():
                 i = _INDEX[card.suit]
-                allowed = _range(m.prices[i], m.court[i], i)
-                for value in ((card.rank, 0) if is_court(card) else (card.rank,)):
-                    if allowed.accepts(card, value) and value != m.prices[i]:
-                        out.append(("lay", card, value))
+                for value in _lays(m.prices[i], m.court[i], i)[card.rank]:
+                    out.append(("lay", card, value))
         return out
 
     def play(self, m: _Model, move: tuple) -> _Model:
@@ -266,48 +269,119 @@ class _Planner:
                 i = _INDEX[card.suit]
                 price = prices[i]
                 rise = card.rank - price
-                if price and rise > push[i] and _range(price, m.court[i], i).accepts(card, card.rank):
+                if price and rise > push[i] and _pushes(price, m.court[i], i)[card.rank]:
                     push[i] = rise
         leaders = m.leaders
         if leaders is None:
             leaders = m.leaders = [_largest(m.shares[s]) for s in self.rivals]
-        out = []
-        half, ups, downs, court = self._half, self._up, self._down, m.court
-        mine_row = m.shares[me]
-        rival_rows = [(k, m.shares[s]) for k, s in enumerate(self.rivals)]
-        for i in range(4):
-            price = prices[i]
-            if price == 0:
-                out.append(0.0)
-                continue
-            value = price + half * push[i]
-            # rivals who hold it push it up; rivals who do not may push it down
-            mine = mine_row[i]
-            for k, row in rival_rows:
-                if leaders[k] == i:
-                    value += ups[i]
-                elif mine and not row[i]:
-                    value -= downs[i]
-            # what it stands to lose before the bot's next turn
-            if court[i]:
-                value -= self._drop[i] * max(0, price - 5)
-            elif price <= _DOWN[i]:
-                value -= self._crash[i] * price
-            out.append(value)
-        return out
+        shares_, court = m.shares, m.court
+        mine_row = shares_[me]
+        return [self.value(i, prices[i], push[i], court[i], mine_row[i], leaders, shares_) for i in range(4)]
+
+    def value(self, i: int, price: int, push: int, court: bool, mine: int, leaders: list[int | None],
+              shares_: list[list[int]]) -> float:
+        """What one share of company ``i`` is worth to the bot (``values``, one company)."""
+        if price == 0:
+            return 0.0
+        value = price + self._half * push
+        # rivals who hold it push it up; rivals who do not may push it down
+        k = 0
+        for s in self.rivals:
+            if leaders[k] == i:
+                value += self._up[i]
+            elif mine and not shares_[s][i]:
+                value -= self._down[i]
+            k += 1
+        # what it stands to lose before the bot's next turn
+        if court:
+            value -= self._drop[i] * max(0, price - 5)
+        elif price <= _DOWN[i]:
+            value -= self._crash[i] * price
+        return value
 
     def score(self, m: _Model) -> float:
-        values = self.values(m)
-        worths = []
+        values = m.vals = self.values(m)
         v0, v1, v2, v3 = values
-        for s in range(self.n):
-            row = m.shares[s]
-            # as sum() adds (from 0, in order): the same float to the last bit
-            worths.append(m.money[s] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3))
-        rivals = sum(self.rival_weight[s] * worths[s] for s in self.rivals)
-        score = worths[self.me] - rivals
+        weight = self.rival_weight
+        shares_, money = m.shares, m.money
+        # as sum() adds (from 0, in order): the same float to the last bit
+        rivals = 0
+        for s in self.rivals:
+            row = shares_[s]
+            rivals += weight[s] * (money[s] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3))
+        m.rivals = rivals
+        row = shares_[self.me]
+        score = money[self.me] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3) - rivals
         if self.levy_risk:
-            score -= 0.5 * max(0, LEVY - m.money[self.me])
+            score -= 0.5 * max(0, LEVY - money[self.me])
+        return score
+
+    def follow(self, m: _Model, move: tuple) -> float:
+        """``score(play(m, move))`` for a model ``m`` already scored, without building the
+        position: a trade or a price that crashes nothing changes one company's value at most,
+        and the rest is added up in ``score``'s order, to the same float."""
+        kind, card, lay = move
+        if kind == "lay" and lay == 0:
+            return self.score(self.play(m, move))  # a crash: shares and leaders change
+        me = self.me
+        i = _INDEX[card.suit]
+        values = m.vals
+        assert values is not None and m.push is not None and m.leaders is not None
+        shares_, money = m.shares, m.money
+        mine = shares_[me][i]
+        money_me = money[me]
+        price = m.prices[i]
+        court = m.court[i]
+        push = m.push[i]
+        if kind == "sell":
+            count = shares(card)
+            mine -= count
+            money_me += price * count
+        else:
+            if kind == "buy":
+                count = shares(card)
+                mine += count
+                money_me -= price * count
+                # the same prices: the push is the hand's but for a card below it
+                recount = card.rank - price >= push and _pushes(price, court, i)[card.rank]
+            else:
+                price, court = lay, is_court(card)
+                recount = True
+            # the hand without the card: only its company's push can change
+            if recount:
+                push = 0
+            if recount and price:
+                suit = card.suit
+                pushes = _pushes(price, court, i)
+                for other in m.hand:
+                    if other.suit is suit and other is not card:
+                        rise = other.rank - price
+                        if rise > push and pushes[other.rank]:
+                            push = rise
+        value = self.value(i, price, push, court, mine, m.leaders, shares_)
+        rivals = m.rivals
+        if value != values[i]:
+            values = list(values)
+            values[i] = value
+            v0, v1, v2, v3 = values
+            weight = self.rival_weight
+            rivals = 0
+            for s in self.rivals:
+                row = shares_[s]
+                rivals += weight[s] * (money[s] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3))
+        v0, v1, v2, v3 = values
+        r0, r1, r2, r3 = shares_[me]
+        if i == 0:
+            r0 = mine
+        elif i == 1:
+            r1 = mine
+        elif i == 2:
+            r2 = mine
+        else:
+            r3 = mine
+        score = money_me + (0 + r0 * v0 + r1 * v1 + r2 * v2 + r3 * v3) - rivals
+        if self.levy_risk:
+            score -= 0.5 * max(0, LEVY - money_me)
         return score
 
     # -- the search ---------------------------------------------------------------------------------
@@ -319,7 +393,7 @@ class _Planner:
             after = self.play(root, move)
             value = self.score(after)
             for follow in self.moves(after):
-                value = max(value, self.score(self.play(after, follow)))
+                value = max(value, self.follow(after, follow))
             if value > best_value + MARGIN:
                 best_move, best_value = move, value
         return best_move, best_value - base
@@ -347,6 +421,7 @@ class _Planner:
         return [card for use, card in keep if use < 3.0][:MAX_DISCARD] or [card for _use, card in keep[:1]]
 
 
+@functools.lru_cache(maxsize=4096)  # the same few counts at every decision
 def _some(unseen: int, wanted: int, drawn: int) -> float:
     """The chance that ``drawn`` cards dealt from ``unseen`` hold at least one of ``wanted``."""
     if wanted <= 0 or drawn <= 0:
@@ -371,6 +446,35 @@ def _range(price: int, court_on_top: bool, i: int) -> Any:
         suit = COMPANIES[i]
         top = Card(13 if court_on_top else max(1, min(10, price)), suit)
         found = _RANGES[key] = lay_range(price, top, suit)
+    return found
+
+
+_LAYS: dict[tuple[int, bool, int], tuple[tuple[int, ...], ...]] = {}
+_PUSHES: dict[tuple[int, bool, int], tuple[bool, ...]] = {}
+
+
+def _lays(price: int, court_on_top: bool, i: int) -> tuple[tuple[int, ...], ...]:
+    """By rank, the prices a card of company ``i`` may be laid at that change its price."""
+    key = (price, court_on_top, i)
+    found = _LAYS.get(key)
+    if found is None:
+        allowed = _range(price, court_on_top, i)
+        found = [()]
+        for rank in range(1, 14):
+            card = Card(rank, COMPANIES[i])
+            found.append(tuple(value for value in ((rank, 0) if is_court(card) else (rank,))
+                               if allowed.accepts(card, value) and value != price))
+        found = _LAYS[key] = tuple(found)
+    return found
+
+
+def _pushes(price: int, court_on_top: bool, i: int) -> tuple[bool, ...]:
+    """By rank, whether a card of company ``i`` may be laid at its own number now."""
+    key = (price, court_on_top, i)
+    found = _PUSHES.get(key)
+    if found is None:
+        allowed = _range(price, court_on_top, i)
+        found = _PUSHES[key] = (False, *(allowed.accepts(Card(rank, COMPANIES[i]), rank) for rank in range(1, 14)))
     return found
 
 

@@ -22,7 +22,7 @@ from rules.capital_auction.events import (
 )
 from rules.core import IllegalCommand, Match, NotationError, RulesError, Seat
 
-from game_helpers import seat_helpers
+from game_helpers import seat_helpers, seeded_positions
 
 _seat = seat_helpers(SPEC)
 to_move, check, legal, parse, apply, play = (
@@ -1014,6 +1014,23 @@ def test_views_of_a_fresh_game_can_be_sampled():
     for seat in (0, 1, 2):
         view = SPEC.view(state, seat)
         assert SPEC.view(SPEC.sample(view, rng), seat) == view
+
+
+def test_views_built_from_remembered_card_infos_are_the_views_built_afresh():
+    """A view reuses the SlotInfo it made before for a card lying the same way and seen by the
+    same seats: at every position of seeded games (cards turned, looked at, taken) and for every
+    seat and the spectator, it equals the view made with nothing remembered."""
+    from rules.capital_auction import rules as module
+
+    looked_at = 0  # positions with a face-down card some seat knows
+    for state, _seat, _view, _legal in seeded_positions(SPEC, range(4), 400, lambda seed: 2 + seed % 3):
+        looked_at += any(slot.seen and not slot.up for p in state.portfolios for slot in p)
+        for seat in (*range(state.players), None):
+            for plain in (False, True):
+                remembered = SPEC.view(state, seat, plain=plain)
+                module._SLOT_INFOS.clear()
+                assert SPEC.view(state, seat, plain=plain) == remembered
+    assert looked_at
 
 
 # -- JSON ----------------------------------------------------------------------------------------

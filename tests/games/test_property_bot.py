@@ -8,7 +8,7 @@ from rules.core import parse_card
 from rules.core.simulate import simulate
 from rules.property import SPEC, Buy, Decline
 
-from game_helpers import seat_helpers
+from game_helpers import seat_helpers, seeded_positions
 
 _seat = seat_helpers(SPEC)
 to_move, legal, parse, apply = _seat.to_move, _seat.legal, _seat.parse, _seat.apply
@@ -171,3 +171,26 @@ def test_the_bot_beats_the_greedy_bot_in_two_player_games():
     alternated; 100 here keep the suite quick."""
     summary = simulate(SPEC, ["bot", "greedy"], 100, seed=0)
     assert summary.shares[0] >= 0.80, summary.shares
+
+
+
+def test_a_grid_read_before_is_scored_as_one_read_afresh():
+    """The bot keeps its reading of a grid (its groups, and the estates after a cell's change)
+    for the next decision on the same grid, whoever decides: at every position of seeded games,
+    its score of every legal play, after every seat has scored its plays on that grid, is the
+    score made with nothing kept."""
+    from rules.property import bot as module
+
+    compared = 0
+    for state, seat, view, legal in seeded_positions(SPEC, range(4), 150, lambda seed: 2 + seed % 3, bot=BOT):
+        if view.pending is None:
+            for other in (*range(len(view.names)), seat):  # every seat's reading of this grid first
+                table = module._Table(SPEC.view(state, other), other)
+                remembered = [table.after_play(c) for c in legal]
+            kept = dict(module._READINGS)  # the grids of the game so far stay kept
+            module._READINGS.clear()
+            fresh = module._Table(view, seat)
+            assert [fresh.after_play(c) for c in legal] == remembered
+            module._READINGS.update(kept)
+            compared += 1
+    assert compared > 100

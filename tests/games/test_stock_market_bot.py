@@ -15,6 +15,8 @@ from rules.stock_market import SPEC, Discard, End
 
 from rules.stock_market.state import ALL_CARDS
 
+from game_helpers import seeded_positions
+
 C = parse_card
 PILES = {"D": ["8D"], "S": ["5S"], "H": ["6H"], "C": ["3C"]}
 
@@ -184,3 +186,24 @@ def test_greedy_discards_its_lowest_cards_when_it_can_do_nothing():
 def test_greedy_beats_random_mostly():
     summary = simulate(SPEC, ["greedy", "random"], 60, seed=5)
     assert summary.shares[0] > 0.6
+
+
+def test_a_position_scored_one_command_on_is_the_position_built_and_scored():
+    """The planner scores the second command of its look-ahead without building the position
+    (``follow``): over the positions of seeded games, every such score is the built position's
+    score to the last bit, trades, lays and crashes alike, at two to six players."""
+    from rules.stock_market.bot import _Planner
+
+    kinds = set()
+    for _state, _seat, view, _legal in seeded_positions(
+            SPEC, range(10), 120, lambda seed: 2 + seed % 5,
+            lambda seed: {"sell-same-turn": seed % 2 == 1, "unlimited-bank": seed % 3 == 0}, bot=BOT):
+        planner = _Planner(view)
+        for move in planner.moves(planner.root):
+            after = planner.play(planner.root, move)
+            planner.score(after)
+            for follow in planner.moves(after):
+                kinds.add("crash" if follow[0] == "lay" and not follow[2] else follow[0])
+                built = planner.score(planner.play(after, follow))
+                assert planner.follow(after, follow) == built
+    assert kinds == {"buy", "sell", "lay", "crash"}
