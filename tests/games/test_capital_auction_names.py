@@ -60,7 +60,7 @@ def test_tool_insider_pay_1_is_saved_by_number_and_replays():
     # read as the word pay; the seed is pinned to a game of the bot's in which Bob may look at
     # Pay's first card (a change to the bot may call for another)
     names = ["Pay", "pay day", "Bob"]
-    match, seat, _ = played_to(names, 1, lambda c, s: isinstance(c, Play) and c.tool == "insider"
+    match, seat, _ = played_to(names, 2, lambda c, s: isinstance(c, Play) and c.tool == "insider"
                                and c.player == 0 and c.card == 1 and s != 0)
     command = match.parse(seat, "tool insider Pay 1")
     assert command == Play("insider", 0, 1)
@@ -79,7 +79,7 @@ def test_tool_merger_with_bob_beside_bob_2_is_saved_by_number_and_replays():
     # "Bob 2" beside "Bob": "tool merger 3 Bob 2 pay 2 1" (give card 3 to Bob, take his card 2)
     # was saved so, and read back as a merger with "Bob 2" (pinned seed, as above)
     names = ["Bob 2", "Bob", "Cleo"]
-    match, seat, _ = played_to(names, 79, lambda c, s: isinstance(c, Play) and c.tool == "merger"
+    match, seat, _ = played_to(names, 23, lambda c, s: isinstance(c, Play) and c.tool == "merger"
                                and c.player == 1 and c.card == 2 and c.own == 3)
     assert seat == 0  # Bob 2 merges with Bob
     command = match.parse(seat, 'tool merger 3 "Bob" 2 pay 2 1')
@@ -93,7 +93,7 @@ def test_tool_merger_with_bob_beside_bob_2_is_saved_by_number_and_replays():
 
 def test_a_save_of_format_2_that_named_players_still_opens():
     names = ["Pay", "pay day", "Bob"]
-    match, seat, _ = played_to(names, 1, lambda c, s: isinstance(c, Play) and c.tool == "insider"
+    match, seat, _ = played_to(names, 2, lambda c, s: isinstance(c, Play) and c.tool == "insider"
                                and c.player == 0 and c.card == 1 and s != 0)
     match.submit(seat, Play("insider", 0, 1))  # asked of the others now: the play is pending
     assert match.state.pending is not None
