@@ -3,8 +3,9 @@ import a game as JSON, simulate, replay a game, the stats of the record of finis
 serve the app to a browser.
 
 This module is what every start runs, so it holds only the way to the menu: a bare `cardtable`
-opens it without reading a command line, and the commands and their parser (cardtable.commands,
-whose names this module also answers for) load when the command line has a word. A mistake on
+opens it without reading a command line (the app itself is opened by cardtable.launch), and
+the commands and their parser (cardtable.commands, whose names this module also answers for)
+load when the command line has a word. A mistake on
 the command line is reported as one line on stderr with exit status 2; nothing found to resume
 exits with 1.
 """
@@ -13,26 +14,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from rules.core.errors import RulesError, SaveFormatError
 
-from .paths import UnusablePath, default_data_dir, finish_writes_before_dying
+from .launch import PROG, UsageError, fail, launch_app, open_menu  # noqa: F401  (cardtable.cli's names)
+from .paths import UnusablePath, default_data_dir
 from .settings import config_dir
-from .store import nothing_to_bring_in
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from rules.core import Match, Replay
-
-    from .store import Joined, SaveStore
-
-PROG = "cardtable"
-
-
-class UsageError(Exception):
-    """A command line that cannot be run; the message is the one line to print."""
 
 
 def __getattr__(name: str) -> Any:
@@ -46,43 +34,6 @@ def __getattr__(name: str) -> Any:
         return getattr(commands, name)
     except AttributeError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-
-
-def launch_app(store: SaveStore | None, match: Match | None = None, game_id: str | None = None,
-               notice: str | None = None, replay: Replay | None = None, joined: Joined | None = None,
-               confined: bool = False, data_dir: Path | None = None) -> int:
-    """Run the Textual app (the menu, the table of ``match`` — as the seat ``joined`` names, if
-    given —, or the replay of a game) until the player quits; ``notice`` is shown as it opens.
-    ``confined``: no way to the menu (see CardtableApp). Without a ``store`` the app opens the
-    one in ``data_dir`` when it first needs it (the menu: once it is on the screen)."""
-    from .app import CardtableApp  # here, so the other commands never import Textual
-
-    finish_writes_before_dying()
-    app = CardtableApp(store=store, match=match, game_id=game_id, notice=notice, replay=replay, joined=joined,
-                       confined=confined, data_dir=data_dir)
-    try:
-        app.run()
-    finally:
-        app.close_store()
-    return app.return_code or 0
-
-
-def open_menu(data_dir: Path) -> int:
-    """The menu, its store opened by the app once the menu is on the screen; unless saves of an
-    earlier cardtable wait to come in, which is said first (see bring_in_earlier_saves)."""
-    if nothing_to_bring_in(data_dir):
-        return launch_app(None, data_dir=data_dir)
-    from .commands import bring_in_earlier_saves
-    from .store import SaveStore
-
-    store = SaveStore(data_dir)
-    bring_in_earlier_saves(store)
-    return launch_app(store)
-
-
-def fail(message: str, status: int) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

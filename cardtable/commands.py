@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, NoReturn,
 import rules
 from rules.core.errors import RulesError, SaveFormatError
 
-from . import __version__, cli
-from .cli import PROG, UsageError, fail
+from . import __version__, launch
+from .launch import PROG, UsageError, bring_in_earlier_saves, fail
 
 if TYPE_CHECKING:  # the game machinery and the store load when a command needs them
     from rules.core import Match, Seat
@@ -315,7 +315,7 @@ def cmd_new(args: argparse.Namespace, store: SaveStore) -> int:
         print_join_lines(args, store, match, game_id)
         if not any(seat.is_human and place not in remote for place, seat in enumerate(match.seats)):
             return 0  # nobody plays here: the others open it with their codes
-    return cli.launch_app(store, match, game_id)
+    return launch.launch_app(store, match, game_id)
 
 
 def print_join_lines(args: argparse.Namespace, store: SaveStore, match: Match, game_id: str) -> None:
@@ -356,7 +356,7 @@ def cmd_join(args: argparse.Namespace, store: SaveStore) -> int:
         return fail(str(error.args[0]), 1)
     finally:
         report_problems(store)
-    return cli.launch_app(store, opened.match, joined.game_id, opened.notice, joined=joined, confined=args.no_menu)
+    return launch.launch_app(store, opened.match, joined.game_id, opened.notice, joined=joined, confined=args.no_menu)
 
 
 def chosen_id(store: SaveStore, text: str | None, unfinished: bool) -> str | None:
@@ -379,7 +379,7 @@ def cmd_resume(args: argparse.Namespace, store: SaveStore) -> int:
         return fail(error.args[0], 1)
     finally:
         report_problems(store)
-    return cli.launch_app(store, opened.match, game_id, opened.notice)
+    return launch.launch_app(store, opened.match, game_id, opened.notice)
 
 
 def cmd_saves(args: argparse.Namespace, store: SaveStore) -> int:
@@ -478,7 +478,7 @@ def cmd_replay(args: argparse.Namespace, store: SaveStore) -> int:
         return fail(error.args[0], 1)
     except SaveFormatError as error:
         return fail(str(error), 1)
-    return cli.launch_app(store, notice=replayed.notice, replay=replayed.replay)
+    return launch.launch_app(store, notice=replayed.notice, replay=replayed.replay)
 
 
 def cmd_analyse(args: argparse.Namespace, store: SaveStore) -> int:
@@ -706,16 +706,6 @@ def report_problems(store: SaveStore) -> None:
     store.notices.clear()
 
 
-def bring_in_earlier_saves(store: SaveStore) -> None:
-    """The first start after the JSON store brings its saves into the database, replaying each
-    once; with many, say so before the screen is taken (it may take some seconds)."""
-    count = store.waiting_to_come_in()
-    if count >= 20:
-        print(f"{PROG}: bringing the {count} saved games of an earlier cardtable into {store.path} "
-              "(once; the files are left as they are)…", file=sys.stderr, flush=True)
-        store.list()
-
-
 def resolve_id(store: SaveStore, text: str) -> str:
     """An exact id, or the one save whose id starts with ``text``; else the text unchanged
     (so loading it reports "no saved game"). Text that cannot be an id is a usage error."""
@@ -744,7 +734,7 @@ def run(argv: Sequence[str]) -> int:
     if args.command in OPENS_THE_APP and not getattr(args, "stdio", False):
         config_dir()  # where the app keeps its settings: a value that cannot be used is said now
         if args.command is None:
-            return cli.open_menu(data_dir)
+            return launch.open_menu(data_dir)
     from .store import SaveStore
 
     store = SaveStore(data_dir)

@@ -13,7 +13,8 @@ import sys
 import pytest
 
 import rules
-from cardtable import __version__, cli
+from cardtable import __version__
+from cardtable import launch as launching
 from cardtable.cli import main, parse_players
 from cardtable.store import SaveStore
 from cardtable.store import games as store_games
@@ -56,7 +57,7 @@ def launched(monkeypatch):
         calls.append({"store": store, "match": match, "game_id": game_id, "notice": notice, "data_dir": data_dir})
         return 0
 
-    monkeypatch.setattr(cli, "launch_app", launch)
+    monkeypatch.setattr(launching, "launch_app", launch)
     return calls
 
 
@@ -381,13 +382,13 @@ def menu_start(argv: list[str], env: dict[str, str] | None = None) -> tuple[str,
     the menu: what it opened (store, data folder) and every module imported by then."""
     code = (
         "import sys\n"
-        "from cardtable import cli\n"
+        "from cardtable import cli, launch as launching\n"
         "def launch(store, data_dir=None, **kwargs):\n"
         "    import cardtable.app, cardtable.screens.menu  # the app and its first screen\n"
         "    print(store, data_dir)\n"
         "    print(' '.join(sorted(sys.modules)))\n"
         "    return 0\n"
-        "cli.launch_app = launch\n"
+        "launching.launch_app = launch\n"
         f"sys.exit(cli.main({argv!r}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 import rules
-from cardtable import cli
+from cardtable import launch as launching
 from cardtable.cli import main
 from cardtable.record import GameRecord, PlayerResult, Record
 from cardtable.store import SaveStore
@@ -38,7 +38,7 @@ def launched(monkeypatch):
         calls.append({"store": store, "match": match, "game_id": game_id, "notice": notice, "replay": replay})
         return 0
 
-    monkeypatch.setattr(cli, "launch_app", launch)
+    monkeypatch.setattr(launching, "launch_app", launch)
     return calls
 
 

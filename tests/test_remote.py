@@ -14,6 +14,7 @@ import pytest
 
 import rules
 from cardtable import cli
+from cardtable import launch as launching
 from cardtable.cli import main, parse_seating
 from cardtable.remote import play_awaited_bots
 from cardtable.store import CodeError, Joined, SaveStore, Throttle
@@ -219,7 +220,7 @@ def opened(monkeypatch):
         calls.append({"match": match, "game_id": game_id, "joined": joined, "confined": confined})
         return 0
 
-    monkeypatch.setattr(cli, "launch_app", launch)
+    monkeypatch.setattr(launching, "launch_app", launch)
     return calls
 
 
