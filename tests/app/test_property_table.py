@@ -486,3 +486,14 @@ async def test_the_buy_offer_names_the_owner_as_typed(tmp_path):
         await pilot.pause()
         assert app.screen is table and not notes
 
+
+
+def test_a_focus_before_the_grid_is_mounted_is_no_crash(tmp_path):
+    # a results screen's buttons take the focus before its grid is mounted (seen in CI): the
+    # table tells the grid by its class, not by looking it up
+    from textual import events
+    from textual.widgets import Button
+
+    match = position(EMPTY, ["3D", "5C"])
+    table = PropertyTable(match, None, None, Settings(bot_delay=0))
+    table.on_descendant_focus(events.DescendantFocus(Button("Replay")))  # raised NoMatches

@@ -323,7 +323,8 @@ class PropertyTable(TableScreen):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # a click on the grid, or shift+tab from the hand, gives the grid the keys as its focus did
-        if event.widget is self.grid:
+        # (by its class: a results screen's buttons take the focus before its grid is mounted)
+        if isinstance(event.widget, PropertyGrid):
             self.hand.focus(scroll_visible=False)
             self._keys_to_grid(True)
 
