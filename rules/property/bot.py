@@ -55,7 +55,10 @@ class _Table:
         key = (view.owners, view.mortgaged, self.players)
         reading = _READINGS.get(key)
         if reading is None:
-            if len(_READINGS) > 5_000:
+            # a few hundred: the grids of a decision's deals; thousands held ~70,000 objects
+            # for good, and every full collection of the collector's walked them (random play in
+            # the same process ran a third slower after bot games)
+            if len(_READINGS) > 500:
                 _READINGS.clear()
             reading = _READINGS[key] = (*_groups(view.owners, view.mortgaged, self.players), {})
         self.estate, self.group, self.sizes, self.risks, self._estates = reading
