@@ -4,36 +4,22 @@ serve the app to a browser.
 
 This module is what every start runs, so it holds only the way to the menu: a bare `cardtable`
 opens it without reading a command line (the app itself is opened by cardtable.launch), and
-the commands and their parser (cardtable.commands, whose names this module also answers for)
-load when the command line has a word. A mistake on
-the command line is reported as one line on stderr with exit status 2; nothing found to resume
-exits with 1.
+the commands and their parser (cardtable.commands) load when the command line has a word. A
+mistake on the command line is reported as one line on stderr with exit status 2; nothing found
+to resume exits with 1.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 from rules.core.errors import RulesError, SaveFormatError
 
-from .launch import PROG, UsageError, fail, launch_app, open_menu  # noqa: F401  (cardtable.cli's names)
+from .launch import UsageError, fail, open_menu
 from .paths import UnusablePath, default_data_dir
 from .settings import config_dir
-
-
-def __getattr__(name: str) -> Any:
-    """The commands' names (parse_players, build_parser, CODE_VARIABLE...), as before they
-    moved to cardtable.commands, which is imported only when one of them is asked for."""
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import commands
-
-    try:
-        return getattr(commands, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,7 +15,8 @@ import pytest
 import rules
 from cardtable import __version__
 from cardtable import launch as launching
-from cardtable.cli import main, parse_players
+from cardtable.cli import main
+from cardtable.commands import parse_players
 from cardtable.store import SaveStore
 from cardtable.store import games as store_games
 from rules.core import Match, RulesError, Seat
@@ -364,7 +365,7 @@ def test_simulate_stops_a_game_that_does_not_end_with_one_line(capsys, monkeypat
 def test_help_lists_options_in_words_and_without_importing_games_otherwise():
     code = (
         "import sys, contextlib, io\n"
-        "from cardtable.cli import build_parser\n"
+        "from cardtable.commands import build_parser\n"
         "parser = build_parser()\n"
         "print(sorted(m for m in sys.modules if m.startswith('rules.') and m.count('.') == 1 and m != 'rules.core'))\n"
         "print(parser.format_help())\n"

@@ -13,9 +13,10 @@ import sys
 import pytest
 
 import rules
-from cardtable import cli
+from cardtable import commands
 from cardtable import launch as launching
-from cardtable.cli import main, parse_seating
+from cardtable.cli import main
+from cardtable.commands import parse_seating
 from cardtable.remote import play_awaited_bots
 from cardtable.store import CodeError, Joined, SaveStore, Throttle
 from cardtable.store import games as store_games
@@ -354,13 +355,13 @@ def test_join_reads_the_code_from_the_environment_and_passes_no_menu_on(tmp_path
     data = tmp_path / "data"
     main(["new", "property", "--players", "remote:Ann,remote:Bob", "--data-dir", str(data)])
     lines = join_lines(capsys.readouterr().out)
-    monkeypatch.setenv(cli.CODE_VARIABLE, lines["Ann"])
+    monkeypatch.setenv(commands.CODE_VARIABLE, lines["Ann"])
     assert main(["join", "--no-menu", "--data-dir", str(data)]) == 0
     assert main(["join", lines["Bob"], "--data-dir", str(data)]) == 0  # a code given wins
     [confined, free] = opened
     assert confined["joined"].seat == 0 and confined["confined"]
     assert free["joined"].seat == 1 and not free["confined"]
-    monkeypatch.delenv(cli.CODE_VARIABLE)
+    monkeypatch.delenv(commands.CODE_VARIABLE)
     assert main(["join", "--data-dir", str(data)]) == 1
     assert "Type the join code you were given" in capsys.readouterr().err
 
