@@ -6,7 +6,9 @@ position from the mover's view at that moment — what that seat saw, its legal 
 hidden cards dealt by the game's ``sample`` from that view, never the real ones — for
 ``seconds`` (or ``iterations``) per position. When the legal list is long the race weighs the
 game's bot's choice and the best of the rest at a glance (``Settings.candidates``, 12 by
-default) and always the command played. On each deal a command gets:
+default, or the game's ``analysis_candidates``: fewer commands, more deals each, where a small
+budget spread over twelve left every command too few deals for a better one to be told: Capital
+Auction weighs 6) and always the command played. On each deal a command gets:
 
 - **its chance**, the mover's share of the win: at the end of the game if the playout gets
   there, else ``1 / (1 + e^(−lead / s))`` of the mover's lead over its best rival by the game's
@@ -81,10 +83,11 @@ from typing import Any, Callable, Sequence
 from .errors import RulesError
 from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 5
+VERSION = 6
 """Changes whenever the same game would be judged differently: kept analyses of another
 version are not shown. (5: Abundance's estimate values trinkets at their expected sale, and
-equal margins have no spread whatever the rounding.)"""
+equal margins have no spread whatever the rounding. 6: Capital Auction weighs 6 commands a
+decision, ``analysis_candidates``.)"""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 """A loss of at least this many points of winning chance earns the verdict (the first met)."""
 PREFER = 1.5
@@ -288,6 +291,8 @@ def analyse(replay: Any, seconds: float | None = None, *, iterations: int | None
     if seconds is None and iterations is None:
         seconds = settings_for(spec).seconds
     settings = settings_for(spec, seconds=seconds, iterations=iterations)
+    if settings.analysis_candidates is not None:
+        settings = settings.but(candidates=settings.analysis_candidates)
     todo = decisions_of(replay) if positions is None else list(positions)
     started = time.perf_counter()
     decisions: list[Decision] = []

@@ -121,6 +121,12 @@ class Settings:
     behind, a lead of −20 scales against −19 is what tells a good move from a bad one. The
     analysis judges the deals by its own value (rules/core/analysis.py)."""
 
+    analysis_candidates: int | None = None
+    """Judging only, for the analysis of a game (rules/core/analysis.py): the commands weighed
+    at a decision at most, in place of ``candidates`` (the command played is added when it is
+    not among them); None: ``candidates``. At a small budget, fewer commands get more deals
+    each, and a better command can pass the test the analysis puts it to (``prefer``)."""
+
     def but(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 
