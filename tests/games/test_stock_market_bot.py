@@ -189,9 +189,10 @@ def test_greedy_beats_random_mostly():
 
 
 def test_a_position_scored_one_command_on_is_the_position_built_and_scored():
-    """The planner scores the second command of its look-ahead without building the position
-    (``follow``): over the positions of seeded games, every such score is the built position's
-    score to the last bit, trades, lays and crashes alike, at two to six players."""
+    """The planner scores a command's position from the position before it (``scored``) and the
+    best of the positions one more command on without building them (``reach``): over the
+    positions of seeded games, every such score is the built positions' to the last bit, trades,
+    lays and crashes alike, at two to six players."""
     from rules.stock_market.bot import _Planner
 
     kinds = set()
@@ -199,11 +200,16 @@ def test_a_position_scored_one_command_on_is_the_position_built_and_scored():
             SPEC, range(10), 120, lambda seed: 2 + seed % 5,
             lambda seed: {"sell-same-turn": seed % 2 == 1, "unlimited-bank": seed % 3 == 0}, bot=BOT):
         planner = _Planner(view)
+        planner.score(planner.root)
         for move in planner.moves(planner.root):
-            after = planner.play(planner.root, move)
-            planner.score(after)
+            after = planner.scored(planner.root, move)
+            built = planner.play(planner.root, move)
+            assert after.total == planner.score(built)
+            assert (after.vals, after.push, after.leaders, after.rivals) == (built.vals, built.push, built.leaders,
+                                                                           built.rivals)
+            scores = [after.total]
             for follow in planner.moves(after):
                 kinds.add("crash" if follow[0] == "lay" and not follow[2] else follow[0])
-                built = planner.score(planner.play(after, follow))
-                assert planner.follow(after, follow) == built
+                scores.append(planner.score(planner.play(after, follow)))
+            assert planner.reach(after) == max(scores)
     assert kinds == {"buy", "sell", "lay", "crash"}
