@@ -426,14 +426,14 @@ class _Planner:
                     if price and mine <= MAX_SHARES and money_me >= price * count:
                         push = pushes[i]  # type: ignore[index]
                         # the hand without the card: the push changes only if it was the card's
-                        if rank - price >= push and _pushes(price, court, i)[rank]:
+                        if rank - price >= push and _PUSHES[i + 4 * (court + 2 * price)][rank]:
                             push = _push(hand, card, i, price, court)
                         score = total(m, i, value_of(i, price, push, court, mine, leaders, shares_), mine,
                                       money_me - price * count)
                         if score > best:
                             best = score
                 if laying:
-                    for lay in _lays(price, court, i)[rank]:
+                    for lay in _LAYS[i + 4 * (court + 2 * price)][rank]:
                         if lay:
                             laid_court = rank >= 11
                             push = _push(hand, card, i, lay, laid_court)
@@ -511,33 +511,35 @@ def _range(price: int, court_on_top: bool, i: int) -> Any:
     return found
 
 
-_LAYS: dict[tuple[int, bool, int], tuple[tuple[int, ...], ...]] = {}
-_PUSHES: dict[tuple[int, bool, int], tuple[bool, ...]] = {}
+def _made_lays(price: int, court_on_top: bool, i: int) -> tuple[tuple[int, ...], ...]:
+    """By rank, the prices a card of company ``i`` may be laid at that change its price."""
+    allowed = _range(price, court_on_top, i)
+    found: list[tuple[int, ...]] = [()]
+    for rank in range(1, 14):
+        card = Card(rank, COMPANIES[i])
+        found.append(tuple(value for value in ((rank, 0) if is_court(card) else (rank,))
+                           if allowed.accepts(card, value) and value != price))
+    return tuple(found)
+
+
+def _made_pushes(price: int, court_on_top: bool, i: int) -> tuple[bool, ...]:
+    """By rank, whether a card of company ``i`` may be laid at its own number now."""
+    allowed = _range(price, court_on_top, i)
+    return (False, *(allowed.accepts(Card(rank, COMPANIES[i]), rank) for rank in range(1, 14)))
+
+
+# _made_lays and _made_pushes of every price ($0-$13), top (a court card or not) and company, at
+# ``i + 4 * (court_on_top + 2 * price)``: the planner reads them a million times a second
+_LAYS = [_made_lays(price, court, i) for price in range(14) for court in (False, True) for i in range(4)]
+_PUSHES = [_made_pushes(price, court, i) for price in range(14) for court in (False, True) for i in range(4)]
 
 
 def _lays(price: int, court_on_top: bool, i: int) -> tuple[tuple[int, ...], ...]:
-    """By rank, the prices a card of company ``i`` may be laid at that change its price."""
-    key = (price, court_on_top, i)
-    found = _LAYS.get(key)
-    if found is None:
-        allowed = _range(price, court_on_top, i)
-        found = [()]
-        for rank in range(1, 14):
-            card = Card(rank, COMPANIES[i])
-            found.append(tuple(value for value in ((rank, 0) if is_court(card) else (rank,))
-                               if allowed.accepts(card, value) and value != price))
-        found = _LAYS[key] = tuple(found)
-    return found
+    return _LAYS[i + 4 * (court_on_top + 2 * price)]
 
 
 def _pushes(price: int, court_on_top: bool, i: int) -> tuple[bool, ...]:
-    """By rank, whether a card of company ``i`` may be laid at its own number now."""
-    key = (price, court_on_top, i)
-    found = _PUSHES.get(key)
-    if found is None:
-        allowed = _range(price, court_on_top, i)
-        found = _PUSHES[key] = (False, *(allowed.accepts(Card(rank, COMPANIES[i]), rank) for rank in range(1, 14)))
-    return found
+    return _PUSHES[i + 4 * (court_on_top + 2 * price)]
 
 
 def _push(hand: Sequence[Card], without: Card | None, i: int, price: int, court_on_top: bool) -> int:
@@ -546,7 +548,7 @@ def _push(hand: Sequence[Card], without: Card | None, i: int, price: int, court_
     push = 0
     if price:
         suit = COMPANIES[i]
-        pushes = _pushes(price, court_on_top, i)
+        pushes = _PUSHES[i + 4 * (court_on_top + 2 * price)]
         for card in hand:
             if card.suit is suit and card is not without:
                 rise = card.rank - price
