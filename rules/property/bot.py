@@ -19,7 +19,7 @@ from typing import Sequence
 from ..core import Card, Command
 from .commands import Buy, Play
 from .estimate import BANKRUPT, UNIT_WORTH, estate, group_worth, groups
-from .rules import group_size, is_wild, multiplier, units_total, useful_purchases
+from .rules import WILD_RANKS, group_size, is_wild, multiplier, units_total, useful_purchases
 from .state import CELLS, NEIGHBOURS, PropertyView, index
 
 LOST_CELL = 12.0  # beyond its group worth: an emptied cell is for anyone to take, so only when forced
@@ -34,7 +34,22 @@ class PropertyBot:
         if view.pending is not None:
             pending = view.pending
             return max(legal, key=lambda command: table.after_answer(command, pending.owner, index(pending.col, pending.row)))
-        return max(legal, key=table.after_play)
+        # as max(legal, key=table.after_play), each cell's change scored once: the plays naming
+        # a cell differ only by the wilds they keep (and, for rent, by its multiplier)
+        cells: dict[int, float] = {}
+        wilds, owners, seat = table.wilds, view.owners, view.seat
+        best, best_value = None, 0.0
+        for play in legal:
+            red, black = play.red, play.black  # type: ignore[attr-defined]
+            i = index(play.col, play.row)  # type: ignore[attr-defined]
+            key = 8 * i + multiplier(red, black) if owners[i] not in (None, seat) else 8 * i
+            cell = cells.get(key)
+            if cell is None:
+                cell = cells[key] = table._after_cell(play)  # type: ignore[arg-type]
+            value = cell + WILD_KEPT * (wilds - (red.rank in WILD_RANKS) - (black.rank in WILD_RANKS))
+            if best is None or value > best_value:
+                best, best_value = play, value
+        return best  # type: ignore[return-value]
 
 
 _READINGS: dict[tuple, tuple[list[float], list[int], list[int], list[int],
