@@ -9,10 +9,11 @@ every auction, and ends with the sale of every trinket to the market (market.py)
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from rules.core import (
-    SUITS, Card, IllegalCommand, Outcome, RulesError, chance, check_awaited, check_setup, sort_cards,
+    SUITS, Card, IllegalCommand, Outcome, RulesError, Suit, chance, check_awaited, check_setup, sort_cards,
 )
 from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import card_keys
@@ -26,8 +27,8 @@ from .events import (
     SealedBidIn, SealedRevealed, Sold, Won,
 )
 from .market import (
-    CORNER, ONE_BID, OPEN, PILE_SIZE, ROUND_KINDS, ROUNDS, SEALED, expected_pays, expected_sale, pays,
-    rarity, round_values, sale_value, suit_counts,
+    CORNER, ONE_BID, OPEN, PILE_SIZE, ROUND_KINDS, ROUNDS, SEALED, expected_pays, expected_sale, held_sale,
+    pays, rarity, round_values, sale_value, suit_counts,
 )
 from .notation import AbundanceNotation
 from .state import (
@@ -92,6 +93,12 @@ def awaiting(state: AbundanceState) -> frozenset[int]:
             return frozenset((state.offer.responder,))
         return frozenset(seat for seat in (0, 1) if not state.ready[seat])
     return frozenset()
+
+
+@lru_cache(maxsize=4096)  # of the few hundred hands a match holds: every view asks
+def _corners(held: tuple[int, int, int, int]) -> tuple[Suit, ...]:
+    """The suits a hand holding ``held`` of each (suit order) corners."""
+    return tuple(suit for suit in SUITS if held[suit.order] >= CORNER)
 
 
 _BIDS: dict[type, list[Any]] = {Bid: [], SealedBid: []}
@@ -537,15 +544,24 @@ class AbundanceGame:
 
     # -- what a seat sees ----------------------------------------------------------------------
     def view(self, state: AbundanceState, seat: int | None, plain: bool = False) -> AbundanceView:
-        tally = counts(state)
         own = seat in (0, 1)
         bids = state.sealed.bids if state.sealed is not None else {}
-        sells = tuple(sale_value(state.trinkets[s], tally, state.round) for s in (0, 1))
+        # the tally is the sold cards, the trinkets (counted once for the sales and corners too)
+        # and the card on the block, as counts(state) counts them
         held = [suit_counts(cards) for cards in state.trinkets]
-        order = rarity(tally)
-        match_money = [sum(money[s] for money in state.rubbers) for s in (0, 1)]
-        rows = () if plain else tuple((dollars(state.money[s]), str(len(state.trinkets[s])), dollars(sells[s]),
-                                       dollars(match_money[s]) if state.rubbers else "–") for s in (0, 1))
+        sold, card = suit_counts(state.sold), state.card
+        (s0, s1, s2, s3), (a0, a1, a2, a3), (b0, b1, b2, b3) = sold, held[0], held[1]
+        tally = (s0 + a0 + b0, s1 + a1 + b1, s2 + a2 + b2, s3 + a3 + b3)
+        if card is not None:
+            tally = tuple(n + (card.suit is suit) for n, suit in zip(tally, SUITS))  # type: ignore[assignment]
+        paid = pays(tally, state.round)
+        sells = (held_sale(held[0], paid), held_sale(held[1], paid))
+        if plain:
+            rows: tuple = ()
+        else:
+            match_money = [sum(money[s] for money in state.rubbers) for s in (0, 1)]
+            rows = tuple((dollars(state.money[s]), str(len(state.trinkets[s])), dollars(sells[s]),
+                          dollars(match_money[s]) if state.rubbers else "–") for s in (0, 1))
         auction = state.auction
         info = None if auction is None else AuctionInfo(
             tuple(auction.order), auction.once_around, auction.high, auction.leader, auction.position,
@@ -556,20 +572,19 @@ class AbundanceGame:
             # a seat's one private zone is its sealed bid, and only once it is in: with none, the
             # view holds nothing private (the table passes between humans without a curtain)
             zones={"bid": (bids[seat],)} if own and seat in bids else {},
-            zone_sizes=tuple({"bid": int(s in bids)} for s in (0, 1)),
+            zone_sizes=({"bid": int(0 in bids)}, {"bid": int(1 in bids)}),
             columns=("Money", "Trinkets", "Sells for", "Match"), rows=rows,
             options={}, phase=state.phase, rubber=state.rubber, round=state.round,
             dealer=state.dealer, first_dealer=state.first_dealer,
             chooser=chooser(state) if state.phase == CHOOSE else None,
             kind=ROUND_KINDS[state.round], auction_kind=auction_kind(state),
-            values=round_values(state.round), counts=tally, rarity=order,
-            pays=pays(tally, state.round),
-            corners=tuple(tuple(suit for suit in SUITS if held[s][suit.order] >= CORNER) for s in (0, 1)),
-            piles=tuple(len(pile) for pile in state.piles), chosen=tuple(state.chosen),
+            values=round_values(state.round), counts=tally, rarity=rarity(tally), pays=paid,
+            corners=(_corners(held[0]), _corners(held[1])),
+            piles=tuple(map(len, state.piles)), chosen=tuple(state.chosen),
             pile=state.pile, pile_left=state.pile_left, card=state.card,
             number=PILE_SIZE - state.pile_left if state.card is not None else 0,
             auction=info, calls=tuple(state.calls), sealed_in=tuple(sorted(bids)),
-            revealed=state.revealed, trinkets=tuple(tuple(cards) for cards in state.trinkets),
+            revealed=state.revealed, trinkets=(tuple(state.trinkets[0]), tuple(state.trinkets[1])),
             sold=tuple(state.sold), money=tuple(state.money), bank=state.bank, sells=sells,
             ready=tuple(state.ready), offered=tuple(state.offered), offer=state.offer,
             rubbers=tuple(state.rubbers), sales=tuple(state.sales), auctions=state.auctions)
