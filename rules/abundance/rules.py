@@ -17,6 +17,7 @@ from rules.core import (
 )
 from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import card_keys
+from rules.core.listing import Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import Sentence, dollars, join_names, player, players, say, winners_sentence
@@ -99,6 +100,21 @@ def awaiting(state: AbundanceState) -> frozenset[int]:
 def _corners(held: tuple[int, int, int, int]) -> tuple[Suit, ...]:
     """The suits a hand holding ``held`` of each (suit order) corners."""
     return tuple(suit for suit in SUITS if held[suit.order] >= CORNER)
+
+
+_READY = (Ready(),)  # commands are immutable: every trade's list may begin with the same one
+
+
+def _offer_money(pair: tuple[int, Card]) -> Offer:
+    return Offer(None, Side(money=pair[0]), Side(cards=(pair[1],)))
+
+
+def _offer_card(pair: tuple[Card, int]) -> Offer:
+    return Offer(None, Side(cards=(pair[0],)), Side(money=pair[1]))
+
+
+def _swap(pair: tuple[Card, Card]) -> Offer:
+    return Offer(None, Side(cards=(pair[0],)), Side(cards=(pair[1],)))
 
 
 _BIDS: dict[type, list[Any]] = {Bid: [], SealedBid: []}
@@ -419,29 +435,29 @@ class AbundanceGame:
             return [Accept(), Decline()]
         if state.offered[seat]:
             return [Ready()]
-        return [Ready(), *self._useful_offers(state, seat)]
+        return self._useful_offers(state, seat)
 
     @staticmethod
-    def _useful_offers(state: AbundanceState, seat: int) -> list[Command]:
-        """A few offers worth suggesting: buy one of the other's trinkets, or sell one of one's
-        own, for what a trinket of its suit would sell for now (at least $1); swap one trinket
-        for one of another suit."""
+    def _useful_offers(state: AbundanceState, seat: int) -> Sequence[Command]:
+        """Ready, then a few offers worth suggesting: buy one of the other's trinkets, or sell
+        one of one's own, for what a trinket of its suit would sell for now (at least $1); swap
+        one trinket for one of another suit. Each offer is made when read: a bot between
+        auctions reads none of them (two hands of ten made a hundred, at every trade)."""
         other = 1 - seat
         paid = pays(counts(state), state.round)
-        offers: list[Command] = []
-        for card in sort_cards(state.trinkets[other]):
+        theirs, mine = sort_cards(state.trinkets[other]), sort_cards(state.trinkets[seat])
+        buys, sells = [], []
+        for card in theirs:
             price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
             if price <= state.money[seat]:
-                offers.append(Offer(None, Side(money=price), Side(cards=(card,))))
-        for card in sort_cards(state.trinkets[seat]):
+                buys.append((price, card))
+        for card in mine:
             price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
             if price <= state.money[other]:
-                offers.append(Offer(None, Side(cards=(card,)), Side(money=price)))
-        for mine in sort_cards(state.trinkets[seat]):
-            for theirs in sort_cards(state.trinkets[other]):
-                if mine.suit is not theirs.suit:
-                    offers.append(Offer(None, Side(cards=(mine,)), Side(cards=(theirs,))))
-        return offers
+                sells.append((card, price))
+        swaps = [(given, taken) for given in mine for taken in theirs if given.suit is not taken.suit]
+        return Listing(_READY, MadeWhenRead(buys, _offer_money), MadeWhenRead(sells, _offer_card),
+                       MadeWhenRead(swaps, _swap))
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: AbundanceState, seat: int, command: Command) -> None:
