@@ -27,7 +27,7 @@ import random
 from math import ceil
 from typing import Sequence
 
-from rules.core import Card
+from rules.core import Card, Suit
 from rules.core.offers import Accept, Decline, Offer, Side
 
 from .commands import Bid, ChoosePile, Command, Pass, Ready, SealedBid
@@ -48,6 +48,8 @@ class _Market:
         self.expected = expected_pays(tuple(view.counts), view.round, view.pile_left)
         self.held = [suit_counts(cards) for cards in view.trinkets]
         self._worth = [expected_sale(held, self.expected) for held in self.held]  # as they stand
+        self._gains: dict[tuple[int, Suit | None], float] = {}
+        self._losses: dict[tuple[int, Suit | None], float] = {}
 
     def worth(self, seat: int, add: Sequence[Card] = (), remove: Sequence[Card] = ()) -> float:
         if not add and not remove:
@@ -60,12 +62,20 @@ class _Market:
         return expected_sale(held, self.expected)
 
     def gain(self, seat: int, card: Card) -> float:
-        """What ``card`` adds to ``seat``'s sale."""
-        return self.worth(seat, add=(card,)) - self.worth(seat)
+        """What ``card`` adds to ``seat``'s sale (by its suit alone: worked out once a suit)."""
+        key = (seat, card.suit)
+        found = self._gains.get(key)
+        if found is None:
+            found = self._gains[key] = self.worth(seat, add=(card,)) - self.worth(seat)
+        return found
 
     def loss(self, seat: int, card: Card) -> float:
-        """What giving up ``card`` takes from ``seat``'s sale."""
-        return self.worth(seat) - self.worth(seat, remove=(card,))
+        """What giving up ``card`` takes from ``seat``'s sale (by its suit alone, as ``gain``)."""
+        key = (seat, card.suit)
+        found = self._losses.get(key)
+        if found is None:
+            found = self._losses[key] = self.worth(seat) - self.worth(seat, remove=(card,))
+        return found
 
     def swing(self, card: Card) -> float:
         """What the card is worth to the bot against the other player: the most it should pay

@@ -84,16 +84,23 @@ def counts(state: AbundanceState) -> tuple[int, int, int, int]:
 def awaiting(state: AbundanceState) -> frozenset[int]:
     phase = state.phase
     if phase == CHOOSE:
-        return frozenset((chooser(state),))
+        return _ONLY[chooser(state)]
     if phase == AUCTION:  # an auction phase always has its auction (from_json sees to it)
-        return frozenset((state.auction.order[state.auction.position],))  # type: ignore[union-attr]
+        return _ONLY[state.auction.order[state.auction.position]]  # type: ignore[union-attr]
     if phase == SEALED_PHASE:
         return state.sealed.waiting  # type: ignore[union-attr]
     if phase == TRADE:
         if state.offer is not None:
-            return frozenset((state.offer.responder,))
-        return frozenset(seat for seat in (0, 1) if not state.ready[seat])
+            return _ONLY[state.offer.responder]
+        ready = state.ready
+        return _NOT_READY[ready[0], ready[1]]
     return frozenset()
+
+
+# the sets awaiting answers, made once (frozen): the playouts ask several times a command
+_ONLY = (frozenset((0,)), frozenset((1,)))
+_NOT_READY = {(r0, r1): frozenset(seat for seat, ready in enumerate((r0, r1)) if not ready)
+              for r0 in (False, True) for r1 in (False, True)}
 
 
 @lru_cache(maxsize=4096)  # of the few hundred hands a match holds: every view asks
@@ -171,11 +178,14 @@ def validate_sealed(state: AbundanceState, seat: int, amount: Any) -> None:
         raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), dollars(amount)))
 
 
-def _side_cards(side: Side, holder: list[Card], whose: Sentence) -> None:
+def _side_cards(side: Side, holder: list[Card], names: Sequence[str] | None, seat: int) -> None:
+    """Refuse a side naming a card twice or one its holder (``seat``; None for ``names``: the
+    proposer, "You") lacks; the holder's name is made only for the refusal."""
     for i, card in enumerate(side.cards):
         if card in side.cards[:i]:
             raise IllegalCommand(say("{} is named twice.", _named(card)))
         if card not in holder:
+            whose = Sentence("You") if names is None else player(names, seat)
             raise IllegalCommand(say("{} {} no trinket {}.", whose, "have" if whose == "You" else "has", _named(card)))
 
 
@@ -192,8 +202,8 @@ def validate_deal(state: AbundanceState, proposer: int, responder: int, give: An
             raise IllegalCommand("Money in an offer is a whole number of units, not negative.")
         if not isinstance(side.cards, (tuple, list)):
             raise IllegalCommand("An offer lists the trinkets each side hands over.")
-    _side_cards(give, state.trinkets[proposer], Sentence("You"))
-    _side_cards(take, state.trinkets[responder], player(state.names, responder))
+    _side_cards(give, state.trinkets[proposer], None, proposer)
+    _side_cards(take, state.trinkets[responder], state.names, responder)
     if give.money > state.money[proposer]:
         raise IllegalCommand(say("You have only {}, not {}.", dollars(state.money[proposer]), dollars(give.money)))
     if take.money > state.money[responder]:
