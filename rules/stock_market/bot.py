@@ -141,6 +141,8 @@ class _Planner:
                            [_shares_by_company(h) for h in view.holdings], list(view.money),
                            tuple(view.phases), tuple(view.bought), len(view.laid))
         self.rivals = [s for s in range(self.n) if s != self.me]
+        # the companies some rival holds shares of (only a crash changes a rival's shares, to none)
+        self._rivals_hold = [any(self.root.shares[s][i] for s in self.rivals) for i in range(4)]
         # each card the plan may trade or lay, by identity: its company, rank and shares
         self._info = {id(card): (_INDEX[card.suit], card.rank, shares(card)) for card in hand + self.root.certs}
         # a card of the hand whose face an earlier card has too, by identity: that earlier card
@@ -348,7 +350,10 @@ class _Planner:
         if value != values[i]:  # type: ignore[index]
             values = list(values)  # type: ignore[arg-type]
             values[i] = value
-            rivals = self._rivals_worth(shares_, m.money, values)
+            if self._rivals_hold[i]:
+                rivals = self._rivals_worth(shares_, m.money, values)
+            # else their every share of it is 0, and 0 × the value adds a zero (+0.0 or −0.0,
+            # which leaves a sum begun at 0 as it was): the same float
         v0, v1, v2, v3 = values  # type: ignore[misc]
         r0, r1, r2, r3 = shares_[self.me]
         if i == 0:
