@@ -242,21 +242,21 @@ class _Planner:
             shares_ = [list(row) for row in m.shares]
             shares_[me][i] += count
             money[me] -= price * count
-            hand = tuple(c for c in m.hand if c is not card)
+            hand = tuple([c for c in m.hand if c is not card])
             return _Model(m.prices, m.court, hand, m.certs + (card,), shares_, money,
                           m.entered(TRADE), m.bought + (card,), m.laid, None, m.leaders)
         if kind == "sell":
             shares_ = [list(row) for row in m.shares]
             shares_[me][i] -= shares(card)
             money[me] += price * shares(card)
-            certs = tuple(c for c in m.certs if c is not card)
+            certs = tuple([c for c in m.certs if c is not card])
             return _Model(m.prices, m.court, m.hand, certs, shares_, money, m.entered(TRADE),
                           m.bought, m.laid, m.push, m.leaders)
         prices = list(m.prices)
         court = list(m.court)
         prices[i] = value
         court[i] = is_court(card)
-        hand = tuple(c for c in m.hand if c is not card)
+        hand = tuple([c for c in m.hand if c is not card])
         shares_ = m.shares
         certs = m.certs
         leaders = m.leaders
@@ -265,7 +265,7 @@ class _Planner:
             shares_ = [list(row) for row in m.shares]
             for row in shares_:
                 row[i] = 0
-            certs = tuple(c for c in m.certs if c.suit is not card.suit)
+            certs = tuple([c for c in m.certs if c.suit is not card.suit])
         return _Model(prices, court, hand, certs, shares_, money, m.entered(PRICE), m.bought, m.laid + 1,
                       None, leaders)
 
