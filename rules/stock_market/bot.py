@@ -141,6 +141,7 @@ class _Planner:
                            [_shares_by_company(h) for h in view.holdings], list(view.money),
                            tuple(view.phases), tuple(view.bought), len(view.laid))
         self.rivals = [s for s in range(self.n) if s != self.me]
+        self._follows: dict[int, float] = {}  # see ``reach``
         # the companies some rival holds shares of (only a crash changes a rival's shares, to none)
         self._rivals_hold = [any(self.root.shares[s][i] for s in self.rivals) for i in range(4)]
         # each card the plan may trade or lay, by identity: its company, rank and shares
@@ -375,7 +376,7 @@ class _Planner:
         base = self.score(root)
         best_move, best_value = None, base
         for move in self.moves(root, root=True):
-            value = self.reach(self.scored(root, move))
+            value = self.reach(self.scored(root, move), _company(move))
             if value > best_value + MARGIN:
                 best_move, best_value = move, value
         return best_move, best_value - base
@@ -404,11 +405,18 @@ class _Planner:
         self._tally(after, values)
         return after
 
-    def reach(self, m: _Model) -> float:
+    def reach(self, m: _Model, company: int | None = None) -> float:
         """The best score of ``m`` (scored) and of every position one command on from it:
         ``max(score(m), *(score(play(m, f)) for f in moves(m)))``, without building them but
-        for a crash (the scores of ``_total``)."""
+        for a crash (the scores of ``_total``).
+
+        ``company``: ``m`` is the root after a command on this company that crashes nothing.
+        A command on another company then finds that company as at the root (its price, top,
+        the hand's cards of it, every seat's shares of it, the leaders), so its share value
+        after the command is the same from every such position: worked out once a decision
+        (``_follows``, by the command)."""
         best = m.total
+        known = self._follows if company is not None else None
         me = self.me
         prices, courts, pushes, leaders = m.prices, m.court, m.push, m.leaders
         shares_ = m.shares
@@ -429,21 +437,31 @@ class _Planner:
                 if buying:
                     mine = row[i] + count
                     if price and mine <= MAX_SHARES and money_me >= price * count:
-                        push = pushes[i]  # type: ignore[index]
-                        # the hand without the card: the push changes only if it was the card's
-                        if rank - price >= push and _PUSHES[i + 4 * (court + 2 * price)][rank]:
-                            push = _push(hand, card, i, price, court)
-                        score = total(m, i, value_of(i, price, push, court, mine, leaders, shares_), mine,
-                                      money_me - price * count)
+                        key = 16 * id(card) + 14
+                        value = known.get(key) if known is not None and i != company else None
+                        if value is None:
+                            push = pushes[i]  # type: ignore[index]
+                            # the hand without the card: the push changes only if it was the card's
+                            if rank - price >= push and _PUSHES[i + 4 * (court + 2 * price)][rank]:
+                                push = _push(hand, card, i, price, court)
+                            value = value_of(i, price, push, court, mine, leaders, shares_)
+                            if known is not None and i != company:
+                                known[key] = value
+                        score = total(m, i, value, mine, money_me - price * count)
                         if score > best:
                             best = score
                 if laying:
                     for lay in _LAYS[i + 4 * (court + 2 * price)][rank]:
                         if lay:
-                            laid_court = rank >= 11
-                            push = _push(hand, card, i, lay, laid_court)
-                            score = total(m, i, value_of(i, lay, push, laid_court, row[i], leaders, shares_),
-                                          row[i], money_me)
+                            key = 16 * id(card) + lay
+                            value = known.get(key) if known is not None and i != company else None
+                            if value is None:
+                                laid_court = rank >= 11
+                                push = _push(hand, card, i, lay, laid_court)
+                                value = value_of(i, lay, push, laid_court, row[i], leaders, shares_)
+                                if known is not None and i != company:
+                                    known[key] = value
+                            score = total(m, i, value, row[i], money_me)
                         else:  # a crash: shares and leaders change
                             score = self.score(self.play(m, ("lay", card, 0)))
                         if score > best:
@@ -459,8 +477,13 @@ class _Planner:
                 i, _rank, count = info[id(card)]
                 price = prices[i]
                 mine = row[i] - count
-                score = total(m, i, value_of(i, price, pushes[i], courts[i], mine, leaders, shares_),  # type: ignore[index]
-                              mine, money_me + price * count)
+                key = 16 * id(card) + 15
+                value = known.get(key) if known is not None and i != company else None
+                if value is None:
+                    value = value_of(i, price, pushes[i], courts[i], mine, leaders, shares_)  # type: ignore[index]
+                    if known is not None and i != company:
+                        known[key] = value
+                score = total(m, i, value, mine, money_me + price * count)
                 if score > best:
                     best = score
         return best
@@ -545,6 +568,12 @@ def _lays(price: int, court_on_top: bool, i: int) -> tuple[tuple[int, ...], ...]
 
 def _pushes(price: int, court_on_top: bool, i: int) -> tuple[bool, ...]:
     return _PUSHES[i + 4 * (court_on_top + 2 * price)]
+
+
+def _company(move: tuple) -> int | None:
+    """The company a command of the plan changes, None for a crash (which changes the leaders)."""
+    kind, card, lay = move
+    return None if kind == "lay" and lay == 0 else _INDEX[card.suit]
 
 
 def _push(hand: Sequence[Card], without: Card | None, i: int, price: int, court_on_top: bool) -> int:

@@ -190,10 +190,11 @@ def test_greedy_beats_random_mostly():
 
 def test_a_position_scored_one_command_on_is_the_position_built_and_scored():
     """The planner scores a command's position from the position before it (``scored``) and the
-    best of the positions one more command on without building them (``reach``): over the
-    positions of seeded games, every such score is the built positions' to the last bit, trades,
-    lays and crashes alike, at two to six players."""
-    from rules.stock_market.bot import _Planner
+    best of the positions one more command on without building them (``reach``, a share value
+    met before in another command's position taken again): over the positions of seeded games,
+    every such score is the built positions' to the last bit, trades, lays and crashes alike,
+    at two to six players."""
+    from rules.stock_market.bot import _company, _Planner
 
     kinds = set()
     for _state, _seat, view, _legal in seeded_positions(
@@ -211,5 +212,5 @@ def test_a_position_scored_one_command_on_is_the_position_built_and_scored():
             for follow in planner.moves(after):
                 kinds.add("crash" if follow[0] == "lay" and not follow[2] else follow[0])
                 scores.append(planner.score(planner.play(after, follow)))
-            assert planner.reach(after) == max(scores)
+            assert planner.reach(after) == planner.reach(after, _company(move)) == max(scores)
     assert kinds == {"buy", "sell", "lay", "crash"}
