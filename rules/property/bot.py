@@ -52,7 +52,7 @@ class PropertyBot:
         return best  # type: ignore[return-value]
 
 
-_READINGS: dict[tuple, tuple[list[float], list[int], list[int], list[int],
+_READINGS: dict[tuple, tuple[list[float], list[int], list[int], list[int], list[float],
                               dict[tuple[int, int | None, bool], list[float]]]] = {}
 
 
@@ -76,7 +76,7 @@ class _Table:
             if len(_READINGS) > 500:
                 _READINGS.clear()
             reading = _READINGS[key] = (*_groups(view.owners, view.mortgaged, self.players), {})
-        self.estate, self.group, self.sizes, self.risks, self._estates = reading
+        self.estate, self.group, self.sizes, self.risks, self.worths, self._estates = reading
         self.units = [units_total(u) for u in view.units]
         self.rivals = [s for s in range(self.players) if s != seat and not view.bankrupt[s]]
         self.wilds = sum(is_wild(card) for card in view.hand)
@@ -109,7 +109,7 @@ class _Table:
     def _estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
         owners, flags = self.view.owners, self.view.mortgaged
         touched = [i, *NEIGHBOURS[i]]
-        group, sizes, risks = self.group, self.sizes, self.risks
+        group, sizes, risks, worths = self.group, self.sizes, self.risks, self.worths
         # ``estate`` of the groups around the cell, from the groups of the table read once: the
         # same groups in the same order as its flood fill finds them, so the same floats
         before = [0.0] * self.players
@@ -118,7 +118,7 @@ class _Table:
             held = owners[start]
             if held is not None and group[start] not in seen:
                 seen.add(group[start])
-                before[held] += group_worth(sizes[group[start]], risks[group[start]])
+                before[held] += worths[group[start]]
         old = owners[i]
         if old is not None and old != owner:
             # the cell leaves its group, which it may split: fill the groups afresh
@@ -134,15 +134,19 @@ class _Table:
                     seen.add(group[i])
                     size, risky = sizes[group[i]], risks[group[i]] - flags[i] + mortgaged
                 else:
-                    seen.update(group[j] for j in NEIGHBOURS[i] if owners[j] == owner)
-                    size = 1 + sum(sizes[g] for g in seen)
-                    risky = mortgaged + sum(risks[g] for g in seen)
+                    for j in NEIGHBOURS[i]:
+                        if owners[j] == owner:
+                            seen.add(group[j])
+                    size, risky = 1, int(mortgaged)
+                    for g in seen:
+                        size += sizes[g]
+                        risky += risks[g]
                 after[owner] += group_worth(size, risky)
             for start in touched[1:]:
                 held = owners[start]
                 if held is not None and group[start] not in seen:
                     seen.add(group[start])
-                    after[held] += group_worth(sizes[group[start]], risks[group[start]])
+                    after[held] += worths[group[start]]
         return [self.estate[s] - before[s] + after[s] for s in range(self.players)]
 
     def after_play(self, play: Play) -> float:
@@ -187,21 +191,23 @@ class _Table:
 
 
 def _groups(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int
-            ) -> tuple[list[float], list[int], list[int], list[int]]:
+            ) -> tuple[list[float], list[int], list[int], list[int], list[float]]:
     """``estate`` of the whole table (the same floats: the same groups added in the same order),
-    and the groups it found: each cell's group (-1 for a free cell), each group's size and
-    mortgaged cells."""
+    and the groups it found: each cell's group (-1 for a free cell), each group's size,
+    mortgaged cells and worth (``group_worth``)."""
     worth = [0.0] * players
     group = [-1] * CELLS
     sizes: list[int] = []
     risks: list[int] = []
+    worths: list[float] = []
     for label, (owner, cells, risky) in enumerate(groups(owners, mortgaged)):
         for i in cells:
             group[i] = label
         sizes.append(len(cells))
         risks.append(risky)
-        worth[owner] += group_worth(len(cells), risky)
-    return worth, group, sizes, risks
+        worths.append(group_worth(len(cells), risky))
+        worth[owner] += worths[-1]
+    return worth, group, sizes, risks, worths
 
 
 class GreedyBot:
