@@ -18,7 +18,7 @@ from typing import Sequence
 
 from ..core import Card, Command
 from .commands import Buy, Play
-from .estimate import BANKRUPT, UNIT_WORTH, estate, group_worth, groups
+from .estimate import BANKRUPT, UNIT_WORTH, group_worth, groups
 from .rules import WILD_RANKS, group_size, is_wild, multiplier, units_total, useful_purchases
 from .state import CELLS, NEIGHBOURS, PropertyView, index
 
@@ -120,33 +120,46 @@ class _Table:
                 seen.add(group[start])
                 before[held] += worths[group[start]]
         old = owners[i]
-        if old is not None and old != owner:
-            # the cell leaves its group, which it may split: fill the groups afresh
-            changed, changed_flags = list(owners), list(flags)
-            changed[i], changed_flags[i] = owner, mortgaged
-            after = estate(changed, changed_flags, self.players, touched)
-        else:
-            # the cell joins the groups of its owner around it (or stays in its own): none splits
-            after = [0.0] * self.players
-            seen = set()
-            if owner is not None:
-                if old == owner:
-                    seen.add(group[i])
-                    size, risky = sizes[group[i]], risks[group[i]] - flags[i] + mortgaged
-                else:
-                    for j in NEIGHBOURS[i]:
-                        if owners[j] == owner:
-                            seen.add(group[j])
-                    size, risky = 1, int(mortgaged)
-                    for g in seen:
-                        size += sizes[g]
-                        risky += risks[g]
-                after[owner] += group_worth(size, risky)
-            for start in touched[1:]:
-                held = owners[start]
-                if held is not None and group[start] not in seen:
+        # ``estate`` of the groups around the cell after the change, in the order its flood fill
+        # of the changed grid finds them: the cell's group first (it joins the groups of its new
+        # owner around it), then each neighbour's. A group of neither owner is as read; the cell
+        # leaving its old owner's group may split it, and each piece of it is filled afresh.
+        after = [0.0] * self.players
+        seen = set()  # the groups as read that are found
+        if owner is not None:
+            if old == owner:
+                seen.add(group[i])
+                size, risky = sizes[group[i]], risks[group[i]] - flags[i] + mortgaged
+            else:
+                for j in NEIGHBOURS[i]:
+                    if owners[j] == owner:
+                        seen.add(group[j])
+                size, risky = 1, int(mortgaged)
+                for g in seen:
+                    size += sizes[g]
+                    risky += risks[g]
+            after[owner] += group_worth(size, risky)
+        pieces: set[int] = set()  # the cells of the pieces of a split group filled so far
+        for start in touched[1:]:
+            held = owners[start]
+            if held is None or held == owner:
+                continue  # free, or in the cell's group
+            if held != old:
+                if group[start] not in seen:
                     seen.add(group[start])
                     after[held] += worths[group[start]]
+            elif start not in pieces:
+                pieces.add(start)
+                stack, size, risky = [start], 0, 0
+                while stack:
+                    cell = stack.pop()
+                    size += 1
+                    risky += flags[cell]
+                    for j in NEIGHBOURS[cell]:
+                        if owners[j] == old and j != i and j not in pieces:
+                            pieces.add(j)
+                            stack.append(j)
+                after[old] += group_worth(size, risky)
         return [self.estate[s] - before[s] + after[s] for s in range(self.players)]
 
     def after_play(self, play: Play) -> float:
