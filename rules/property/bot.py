@@ -42,7 +42,8 @@ class PropertyBot:
         for play in legal:
             red, black = play.red, play.black  # type: ignore[attr-defined]
             i = index(play.col, play.row)  # type: ignore[attr-defined]
-            key = 8 * i + multiplier(red, black) if owners[i] not in (None, seat) else 8 * i
+            owner = owners[i]
+            key = 8 * i + multiplier(red, black) if owner is not None and owner != seat else 8 * i
             cell = cells.get(key)
             if cell is None:
                 cell = cells[key] = table._after_cell(play)  # type: ignore[arg-type]
@@ -83,8 +84,12 @@ class _Table:
         self._cheapest: dict[int, tuple[Card, ...] | None] = {}
 
     def score(self, estate: Sequence[float], money: Sequence[int], units: Sequence[int]) -> float:
-        seat = self.seat
-        rival = max([money[s] + estate[s] + UNIT_WORTH * units[s] for s in self.rivals], default=0.0)
+        seat, rivals = self.seat, self.rivals
+        if len(rivals) == 1:  # the max of one, without a list (most tables are of two)
+            other = rivals[0]
+            rival = money[other] + estate[other] + UNIT_WORTH * units[other]
+        else:
+            rival = max([money[s] + estate[s] + UNIT_WORTH * units[s] for s in rivals], default=0.0)
         return money[seat] + estate[seat] + UNIT_WORTH * units[seat] - rival
 
     def group_size(self, col: int, row: int) -> int:
