@@ -80,7 +80,7 @@ class _Table:
         self.estate, self.group, self.sizes, self.risks, self.worths, self._estates = reading
         self.units = [units_total(u) for u in view.units]
         self.rivals = [s for s in range(self.players) if s != seat and not view.bankrupt[s]]
-        self.wilds = sum(is_wild(card) for card in view.hand)
+        self.wilds = sum([card.rank in WILD_RANKS for card in view.hand])  # is_wild's, without a call a card
         self._cheapest: dict[int, tuple[Card, ...] | None] = {}
 
     def score(self, estate: Sequence[float], money: Sequence[int], units: Sequence[int]) -> float:
@@ -107,9 +107,10 @@ class _Table:
     def estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
         """The estate if cell ``i`` had this owner and mortgage."""
         key = (i, owner, mortgaged)
-        if key not in self._estates:
-            self._estates[key] = self._estate_after(i, owner, mortgaged)
-        return self._estates[key]
+        found = self._estates.get(key)
+        if found is None:
+            found = self._estates[key] = self._estate_after(i, owner, mortgaged)
+        return found
 
     def _estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
         owners, flags = self.view.owners, self.view.mortgaged
