@@ -577,9 +577,14 @@ class AbundanceGame:
         held = [suit_counts(cards) for cards in state.trinkets]
         sold, card = suit_counts(state.sold), state.card
         (s0, s1, s2, s3), (a0, a1, a2, a3), (b0, b1, b2, b3) = sold, held[0], held[1]
-        tally = (s0 + a0 + b0, s1 + a1 + b1, s2 + a2 + b2, s3 + a3 + b3)
         if card is not None:
-            tally = tuple(n + (card.suit is suit) for n, suit in zip(tally, SUITS))  # type: ignore[assignment]
+            suit = card.suit
+            spades, hearts, diamonds, clubs = SUITS
+            s0 += suit is spades
+            s1 += suit is hearts
+            s2 += suit is diamonds
+            s3 += suit is clubs
+        tally = (s0 + a0 + b0, s1 + a1 + b1, s2 + a2 + b2, s3 + a3 + b3)
         paid = pays(tally, state.round)
         sells = (held_sale(held[0], paid), held_sale(held[1], paid))
         if plain:
@@ -588,7 +593,7 @@ class AbundanceGame:
             match_money = [sum(money[s] for money in state.rubbers) for s in (0, 1)]
             rows = tuple((dollars(state.money[s]), str(len(state.trinkets[s])), dollars(sells[s]),
                           dollars(match_money[s]) if state.rubbers else "–") for s in (0, 1))
-        auction = state.auction
+        auction, pile_left = state.auction, state.pile_left
         info = None if auction is None else AuctionInfo(
             tuple(auction.order), auction.once_around, auction.high, auction.leader, auction.position,
             tuple(auction.passed), auction.spoken, auction.to_speak, auction.minimum)
@@ -607,8 +612,7 @@ class AbundanceGame:
             values=round_values(state.round), counts=tally, rarity=rarity(tally), pays=paid,
             corners=(_corners(held[0]), _corners(held[1])),
             piles=tuple(map(len, state.piles)), chosen=tuple(state.chosen),
-            pile=state.pile, pile_left=state.pile_left, card=state.card,
-            number=PILE_SIZE - state.pile_left if state.card is not None else 0,
+            pile=state.pile, pile_left=pile_left, card=card, number=PILE_SIZE - pile_left if card is not None else 0,
             auction=info, calls=tuple(state.calls), sealed_in=tuple(sorted(bids)),
             revealed=state.revealed, trinkets=(tuple(state.trinkets[0]), tuple(state.trinkets[1])),
             sold=tuple(state.sold), money=tuple(state.money), bank=state.bank, sells=sells,
