@@ -27,22 +27,15 @@ import random
 from math import ceil
 from typing import Sequence
 
-from rules.core import Card
+from rules.core import Card, Suit
 from rules.core.offers import Accept, Decline, Offer, Side
 
 from .commands import Bid, ChoosePile, Command, Pass, Ready, SealedBid
-from .market import ONE_BID, expected_pays, expected_sale
+from .market import ONE_BID, expected_pays, expected_sale, suit_counts
 from .state import AUCTION, CHOOSE, SEALED_PHASE, TRADE, AbundanceView
 
 SEALED_SHADE = 0.7  # a sealed bid: this share of what the card is worth to the bot
 TRADE_MARGIN = 1.0  # an offer must leave the bot at least this much better off
-
-
-def _held(cards: Sequence[Card]) -> list[int]:
-    held = [0, 0, 0, 0]
-    for card in cards:
-        held[card.suit.order] += 1  # type: ignore[union-attr]
-    return held
 
 
 class _Market:
@@ -53,8 +46,10 @@ class _Market:
         self.me = view.seat if view.seat is not None else 0
         self.other = 1 - self.me
         self.expected = expected_pays(tuple(view.counts), view.round, view.pile_left)
-        self.held = [_held(cards) for cards in view.trinkets]
+        self.held = [suit_counts(cards) for cards in view.trinkets]
         self._worth = [expected_sale(held, self.expected) for held in self.held]  # as they stand
+        self._gains: dict[tuple[int, Suit | None], float] = {}
+        self._losses: dict[tuple[int, Suit | None], float] = {}
 
     def worth(self, seat: int, add: Sequence[Card] = (), remove: Sequence[Card] = ()) -> float:
         if not add and not remove:
@@ -67,12 +62,20 @@ class _Market:
         return expected_sale(held, self.expected)
 
     def gain(self, seat: int, card: Card) -> float:
-        """What ``card`` adds to ``seat``'s sale."""
-        return self.worth(seat, add=(card,)) - self.worth(seat)
+        """What ``card`` adds to ``seat``'s sale (by its suit alone: worked out once a suit)."""
+        key = (seat, card.suit)
+        found = self._gains.get(key)
+        if found is None:
+            found = self._gains[key] = self.worth(seat, add=(card,)) - self.worth(seat)
+        return found
 
     def loss(self, seat: int, card: Card) -> float:
-        """What giving up ``card`` takes from ``seat``'s sale."""
-        return self.worth(seat) - self.worth(seat, remove=(card,))
+        """What giving up ``card`` takes from ``seat``'s sale (by its suit alone, as ``gain``)."""
+        key = (seat, card.suit)
+        found = self._losses.get(key)
+        if found is None:
+            found = self._losses[key] = self.worth(seat) - self.worth(seat, remove=(card,))
+        return found
 
     def swing(self, card: Card) -> float:
         """What the card is worth to the bot against the other player: the most it should pay

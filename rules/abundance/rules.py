@@ -9,13 +9,15 @@ every auction, and ends with the sale of every trinket to the market (market.py)
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from rules.core import (
-    SUITS, Card, IllegalCommand, Outcome, RulesError, chance, check_awaited, check_setup, sort_cards,
+    SUITS, Card, IllegalCommand, Outcome, RulesError, Suit, chance, check_awaited, check_setup, sort_cards,
 )
 from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import card_keys
+from rules.core.listing import Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import Sentence, dollars, join_names, player, players, say, winners_sentence
@@ -26,8 +28,8 @@ from .events import (
     SealedBidIn, SealedRevealed, Sold, Won,
 )
 from .market import (
-    CORNER, ONE_BID, OPEN, PILE_SIZE, ROUND_KINDS, ROUNDS, SEALED, expected_pays, expected_sale, pays,
-    rarity, round_values, sale_value, suit_counts,
+    CORNER, ONE_BID, OPEN, PILE_SIZE, ROUND_KINDS, ROUNDS, SEALED, expected_pays, expected_sale, held_sale,
+    pays, rarity, round_values, sale_value, suit_counts,
 )
 from .notation import AbundanceNotation
 from .state import (
@@ -82,16 +84,44 @@ def counts(state: AbundanceState) -> tuple[int, int, int, int]:
 def awaiting(state: AbundanceState) -> frozenset[int]:
     phase = state.phase
     if phase == CHOOSE:
-        return frozenset((chooser(state),))
+        return _ONLY[chooser(state)]
     if phase == AUCTION:  # an auction phase always has its auction (from_json sees to it)
-        return frozenset((state.auction.order[state.auction.position],))  # type: ignore[union-attr]
+        return _ONLY[state.auction.order[state.auction.position]]  # type: ignore[union-attr]
     if phase == SEALED_PHASE:
         return state.sealed.waiting  # type: ignore[union-attr]
     if phase == TRADE:
         if state.offer is not None:
-            return frozenset((state.offer.responder,))
-        return frozenset(seat for seat in (0, 1) if not state.ready[seat])
+            return _ONLY[state.offer.responder]
+        ready = state.ready
+        return _NOT_READY[ready[0], ready[1]]
     return frozenset()
+
+
+# the sets awaiting answers, made once (frozen): the playouts ask several times a command
+_ONLY = (frozenset((0,)), frozenset((1,)))
+_NOT_READY = {(r0, r1): frozenset(seat for seat, ready in enumerate((r0, r1)) if not ready)
+              for r0 in (False, True) for r1 in (False, True)}
+
+
+@lru_cache(maxsize=4096)  # of the few hundred hands a match holds: every view asks
+def _corners(held: tuple[int, int, int, int]) -> tuple[Suit, ...]:
+    """The suits a hand holding ``held`` of each (suit order) corners."""
+    return tuple(suit for suit in SUITS if held[suit.order] >= CORNER)
+
+
+_READY = (Ready(),)  # commands are immutable: every trade's list may begin with the same one
+
+
+def _offer_money(pair: tuple[int, Card]) -> Offer:
+    return Offer(None, Side(money=pair[0]), Side(cards=(pair[1],)))
+
+
+def _offer_card(pair: tuple[Card, int]) -> Offer:
+    return Offer(None, Side(cards=(pair[0],)), Side(money=pair[1]))
+
+
+def _swap(pair: tuple[Card, Card]) -> Offer:
+    return Offer(None, Side(cards=(pair[0],)), Side(cards=(pair[1],)))
 
 
 _BIDS: dict[type, list[Any]] = {Bid: [], SealedBid: []}
@@ -148,11 +178,14 @@ def validate_sealed(state: AbundanceState, seat: int, amount: Any) -> None:
         raise IllegalCommand(say("You have only {}: you cannot bid {}.", dollars(state.money[seat]), dollars(amount)))
 
 
-def _side_cards(side: Side, holder: list[Card], whose: Sentence) -> None:
+def _side_cards(side: Side, holder: list[Card], names: Sequence[str] | None, seat: int) -> None:
+    """Refuse a side naming a card twice or one its holder (``seat``; None for ``names``: the
+    proposer, "You") lacks; the holder's name is made only for the refusal."""
     for i, card in enumerate(side.cards):
         if card in side.cards[:i]:
             raise IllegalCommand(say("{} is named twice.", _named(card)))
         if card not in holder:
+            whose = Sentence("You") if names is None else player(names, seat)
             raise IllegalCommand(say("{} {} no trinket {}.", whose, "have" if whose == "You" else "has", _named(card)))
 
 
@@ -169,8 +202,8 @@ def validate_deal(state: AbundanceState, proposer: int, responder: int, give: An
             raise IllegalCommand("Money in an offer is a whole number of units, not negative.")
         if not isinstance(side.cards, (tuple, list)):
             raise IllegalCommand("An offer lists the trinkets each side hands over.")
-    _side_cards(give, state.trinkets[proposer], Sentence("You"))
-    _side_cards(take, state.trinkets[responder], player(state.names, responder))
+    _side_cards(give, state.trinkets[proposer], None, proposer)
+    _side_cards(take, state.trinkets[responder], state.names, responder)
     if give.money > state.money[proposer]:
         raise IllegalCommand(say("You have only {}, not {}.", dollars(state.money[proposer]), dollars(give.money)))
     if take.money > state.money[responder]:
@@ -412,29 +445,29 @@ class AbundanceGame:
             return [Accept(), Decline()]
         if state.offered[seat]:
             return [Ready()]
-        return [Ready(), *self._useful_offers(state, seat)]
+        return self._useful_offers(state, seat)
 
     @staticmethod
-    def _useful_offers(state: AbundanceState, seat: int) -> list[Command]:
-        """A few offers worth suggesting: buy one of the other's trinkets, or sell one of one's
-        own, for what a trinket of its suit would sell for now (at least $1); swap one trinket
-        for one of another suit."""
+    def _useful_offers(state: AbundanceState, seat: int) -> Sequence[Command]:
+        """Ready, then a few offers worth suggesting: buy one of the other's trinkets, or sell
+        one of one's own, for what a trinket of its suit would sell for now (at least $1); swap
+        one trinket for one of another suit. Each offer is made when read: a bot between
+        auctions reads none of them (two hands of ten made a hundred, at every trade)."""
         other = 1 - seat
         paid = pays(counts(state), state.round)
-        offers: list[Command] = []
-        for card in sort_cards(state.trinkets[other]):
+        theirs, mine = sort_cards(state.trinkets[other]), sort_cards(state.trinkets[seat])
+        buys, sells = [], []
+        for card in theirs:
             price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
             if price <= state.money[seat]:
-                offers.append(Offer(None, Side(money=price), Side(cards=(card,))))
-        for card in sort_cards(state.trinkets[seat]):
+                buys.append((price, card))
+        for card in mine:
             price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
             if price <= state.money[other]:
-                offers.append(Offer(None, Side(cards=(card,)), Side(money=price)))
-        for mine in sort_cards(state.trinkets[seat]):
-            for theirs in sort_cards(state.trinkets[other]):
-                if mine.suit is not theirs.suit:
-                    offers.append(Offer(None, Side(cards=(mine,)), Side(cards=(theirs,))))
-        return offers
+                sells.append((card, price))
+        swaps = [(given, taken) for given in mine for taken in theirs if given.suit is not taken.suit]
+        return Listing(_READY, MadeWhenRead(buys, _offer_money), MadeWhenRead(sells, _offer_card),
+                       MadeWhenRead(swaps, _swap))
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: AbundanceState, seat: int, command: Command) -> None:
@@ -537,16 +570,30 @@ class AbundanceGame:
 
     # -- what a seat sees ----------------------------------------------------------------------
     def view(self, state: AbundanceState, seat: int | None, plain: bool = False) -> AbundanceView:
-        tally = counts(state)
         own = seat in (0, 1)
         bids = state.sealed.bids if state.sealed is not None else {}
-        sells = tuple(sale_value(state.trinkets[s], tally, state.round) for s in (0, 1))
+        # the tally is the sold cards, the trinkets (counted once for the sales and corners too)
+        # and the card on the block, as counts(state) counts them
         held = [suit_counts(cards) for cards in state.trinkets]
-        order = rarity(tally)
-        match_money = [sum(money[s] for money in state.rubbers) for s in (0, 1)]
-        rows = () if plain else tuple((dollars(state.money[s]), str(len(state.trinkets[s])), dollars(sells[s]),
-                                       dollars(match_money[s]) if state.rubbers else "–") for s in (0, 1))
-        auction = state.auction
+        sold, card = suit_counts(state.sold), state.card
+        (s0, s1, s2, s3), (a0, a1, a2, a3), (b0, b1, b2, b3) = sold, held[0], held[1]
+        if card is not None:
+            suit = card.suit
+            spades, hearts, diamonds, clubs = SUITS
+            s0 += suit is spades
+            s1 += suit is hearts
+            s2 += suit is diamonds
+            s3 += suit is clubs
+        tally = (s0 + a0 + b0, s1 + a1 + b1, s2 + a2 + b2, s3 + a3 + b3)
+        paid = pays(tally, state.round)
+        sells = (held_sale(held[0], paid), held_sale(held[1], paid))
+        if plain:
+            rows: tuple = ()
+        else:
+            match_money = [sum(money[s] for money in state.rubbers) for s in (0, 1)]
+            rows = tuple((dollars(state.money[s]), str(len(state.trinkets[s])), dollars(sells[s]),
+                          dollars(match_money[s]) if state.rubbers else "–") for s in (0, 1))
+        auction, pile_left = state.auction, state.pile_left
         info = None if auction is None else AuctionInfo(
             tuple(auction.order), auction.once_around, auction.high, auction.leader, auction.position,
             tuple(auction.passed), auction.spoken, auction.to_speak, auction.minimum)
@@ -556,20 +603,18 @@ class AbundanceGame:
             # a seat's one private zone is its sealed bid, and only once it is in: with none, the
             # view holds nothing private (the table passes between humans without a curtain)
             zones={"bid": (bids[seat],)} if own and seat in bids else {},
-            zone_sizes=tuple({"bid": int(s in bids)} for s in (0, 1)),
+            zone_sizes=({"bid": int(0 in bids)}, {"bid": int(1 in bids)}),
             columns=("Money", "Trinkets", "Sells for", "Match"), rows=rows,
             options={}, phase=state.phase, rubber=state.rubber, round=state.round,
             dealer=state.dealer, first_dealer=state.first_dealer,
             chooser=chooser(state) if state.phase == CHOOSE else None,
             kind=ROUND_KINDS[state.round], auction_kind=auction_kind(state),
-            values=round_values(state.round), counts=tally, rarity=order,
-            pays=pays(tally, state.round),
-            corners=tuple(tuple(suit for suit in SUITS if held[s][suit.order] >= CORNER) for s in (0, 1)),
-            piles=tuple(len(pile) for pile in state.piles), chosen=tuple(state.chosen),
-            pile=state.pile, pile_left=state.pile_left, card=state.card,
-            number=PILE_SIZE - state.pile_left if state.card is not None else 0,
+            values=round_values(state.round), counts=tally, rarity=rarity(tally), pays=paid,
+            corners=(_corners(held[0]), _corners(held[1])),
+            piles=tuple(map(len, state.piles)), chosen=tuple(state.chosen),
+            pile=state.pile, pile_left=pile_left, card=card, number=PILE_SIZE - pile_left if card is not None else 0,
             auction=info, calls=tuple(state.calls), sealed_in=tuple(sorted(bids)),
-            revealed=state.revealed, trinkets=tuple(tuple(cards) for cards in state.trinkets),
+            revealed=state.revealed, trinkets=(tuple(state.trinkets[0]), tuple(state.trinkets[1])),
             sold=tuple(state.sold), money=tuple(state.money), bank=state.bank, sells=sells,
             ready=tuple(state.ready), offered=tuple(state.offered), offer=state.offer,
             rubbers=tuple(state.rubbers), sales=tuple(state.sales), auctions=state.auctions)

@@ -133,6 +133,7 @@ class AbundanceState:
         return [*self.sold, *self.trinkets[0], *self.trinkets[1], *([self.card] if self.card else [])]
 
 
+@quick_init  # in every view of an auction
 @dataclass(frozen=True)
 class AuctionInfo:
     """The public part of an open (or one-bid) auction: who bids in what order, the standing

@@ -47,12 +47,25 @@ class _ReadAsList(Sequence[T]):
 
 
 class MadeWhenRead(_ReadAsList[T]):
-    """``make(item)`` for each of ``items``, made when it is read."""
+    """``make(item)`` for each of ``items``, made when it is read.
 
-    __slots__ = ("_items", "_make")
+    ``made_from``, when given, is ``make``'s inverse: the item a command would be made from, or
+    None for a command ``make`` never makes (another kind), so that ``in`` looks the item up
+    among ``items`` instead of making every command (a bot asks whether its choice is legal, and
+    the expert's search which commands are available, at every command of its playouts). With
+    it, ``make(item) == command`` must hold exactly when ``made_from(command) == item``."""
 
-    def __init__(self, items: Sequence[S], make: Callable[[S], T]) -> None:
-        self._items, self._make = items, make
+    __slots__ = ("_items", "_make", "_made_from")
+
+    def __init__(self, items: Sequence[S], make: Callable[[S], T],
+                 made_from: Callable[[Any], S | None] | None = None) -> None:
+        self._items, self._make, self._made_from = items, make, made_from
+
+    def __contains__(self, value: object) -> bool:
+        if self._made_from is None:
+            return super().__contains__(value)  # Sequence's: makes them one by one
+        item = self._made_from(value)
+        return item is not None and item in self._items
 
     def __len__(self) -> int:
         return len(self._items)

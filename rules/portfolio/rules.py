@@ -528,6 +528,29 @@ def _sell_one(other: int, card: Card) -> Offer:
     return Offer(other, Side(cards=(card,)), Side(money=1))
 
 
+# what legal's commands are made from (MadeWhenRead's made_from), so that ``in`` need not make
+# them: a bot asks whether its choice is legal at every command of the expert's playouts
+def _sold_one(other: int, command: Any) -> Card | None:
+    """The card ``_sell_one(other, card)`` would offer for ``command`` (None: none would)."""
+    if type(command) is not Offer or command.to != other or command.take != _ONE_DOLLAR:
+        return None
+    given = command.give.cards
+    if type(given) is not tuple or len(given) != 1 or command.give != Side(cards=given):
+        return None
+    return given[0]
+
+
+_ONE_DOLLAR = Side(money=1)
+
+
+def _made(command: Any) -> tuple[Card, ...] | None:
+    return command.cards if type(command) is Make else None
+
+
+def _discarded(command: Any) -> Card | None:
+    return command.card if type(command) is Discard else None
+
+
 class PortfolioGame:
     """The GameSpec of Portfolio. Stateless: every function takes a ``PortfolioState``."""
 
@@ -664,7 +687,7 @@ class PortfolioGame:
                                  for f in acquirers(portfolio) if f.face in lowest]
         # the parts of the list, the empty ones left out (fewer to step over when one is read)
         runs = _runs(lowest)
-        parts: list[Sequence[Command]] = [MadeWhenRead(runs, Make)] if runs else []  # seldom made at random
+        parts: list[Sequence[Command]] = [MadeWhenRead(runs, Make, _made)] if runs else []  # seldom made at random
         if commands:
             parts.append(commands)
         cards = list(lowest.values())
@@ -683,7 +706,7 @@ class PortfolioGame:
                 cards[at] = others[0]
             else:
                 del cards[at]
-        return Listing(*parts, MadeWhenRead(cards, Discard))
+        return Listing(*parts, MadeWhenRead(cards, Discard, _discarded))
 
     def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card],
                       values: list[int]) -> list[Sequence[Command]]:
@@ -701,7 +724,7 @@ class PortfolioGame:
             if buys:
                 parts.append(buys)
             if step == 1 and state.money[other] >= 1:
-                parts.append(MadeWhenRead(cards, partial(_sell_one, other)))
+                parts.append(MadeWhenRead(cards, partial(_sell_one, other), partial(_sold_one, other)))
         return parts
 
     # -- checking ------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from typing import Sequence
 
 from ..core import Card, Command
 from .commands import Buy, Play
-from .estimate import BANKRUPT, UNIT_WORTH, estate, group_worth, groups
-from .rules import group_size, is_wild, multiplier, units_total, useful_purchases
+from .estimate import BANKRUPT, UNIT_WORTH, group_worth, groups
+from .rules import WILD_RANKS, group_size, is_wild, multiplier, units_total, useful_purchases
 from .state import CELLS, NEIGHBOURS, PropertyView, index
 
 LOST_CELL = 12.0  # beyond its group worth: an emptied cell is for anyone to take, so only when forced
@@ -34,10 +34,26 @@ class PropertyBot:
         if view.pending is not None:
             pending = view.pending
             return max(legal, key=lambda command: table.after_answer(command, pending.owner, index(pending.col, pending.row)))
-        return max(legal, key=table.after_play)
+        # as max(legal, key=table.after_play), each cell's change scored once: the plays naming
+        # a cell differ only by the wilds they keep (and, for rent, by its multiplier)
+        cells: dict[int, float] = {}
+        wilds, owners, seat = table.wilds, view.owners, view.seat
+        best, best_value = None, 0.0
+        for play in legal:
+            red, black = play.red, play.black  # type: ignore[attr-defined]
+            i = index(play.col, play.row)  # type: ignore[attr-defined]
+            owner = owners[i]
+            key = 8 * i + multiplier(red, black) if owner is not None and owner != seat else 8 * i
+            cell = cells.get(key)
+            if cell is None:
+                cell = cells[key] = table._after_cell(play)  # type: ignore[arg-type]
+            value = cell + WILD_KEPT * (wilds - (red.rank in WILD_RANKS) - (black.rank in WILD_RANKS))
+            if best is None or value > best_value:
+                best, best_value = play, value
+        return best  # type: ignore[return-value]
 
 
-_READINGS: dict[tuple, tuple[list[float], list[int], list[int], list[int],
+_READINGS: dict[tuple, tuple[list[float], list[int], list[int], list[int], list[float],
                               dict[tuple[int, int | None, bool], list[float]]]] = {}
 
 
@@ -61,15 +77,19 @@ class _Table:
             if len(_READINGS) > 500:
                 _READINGS.clear()
             reading = _READINGS[key] = (*_groups(view.owners, view.mortgaged, self.players), {})
-        self.estate, self.group, self.sizes, self.risks, self._estates = reading
+        self.estate, self.group, self.sizes, self.risks, self.worths, self._estates = reading
         self.units = [units_total(u) for u in view.units]
         self.rivals = [s for s in range(self.players) if s != seat and not view.bankrupt[s]]
-        self.wilds = sum(is_wild(card) for card in view.hand)
+        self.wilds = sum([card.rank in WILD_RANKS for card in view.hand])  # is_wild's, without a call a card
         self._cheapest: dict[int, tuple[Card, ...] | None] = {}
 
     def score(self, estate: Sequence[float], money: Sequence[int], units: Sequence[int]) -> float:
-        seat = self.seat
-        rival = max([money[s] + estate[s] + UNIT_WORTH * units[s] for s in self.rivals], default=0.0)
+        seat, rivals = self.seat, self.rivals
+        if len(rivals) == 1:  # the max of one, without a list (most tables are of two)
+            other = rivals[0]
+            rival = money[other] + estate[other] + UNIT_WORTH * units[other]
+        else:
+            rival = max([money[s] + estate[s] + UNIT_WORTH * units[s] for s in rivals], default=0.0)
         return money[seat] + estate[seat] + UNIT_WORTH * units[seat] - rival
 
     def group_size(self, col: int, row: int) -> int:
@@ -87,14 +107,15 @@ class _Table:
     def estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
         """The estate if cell ``i`` had this owner and mortgage."""
         key = (i, owner, mortgaged)
-        if key not in self._estates:
-            self._estates[key] = self._estate_after(i, owner, mortgaged)
-        return self._estates[key]
+        found = self._estates.get(key)
+        if found is None:
+            found = self._estates[key] = self._estate_after(i, owner, mortgaged)
+        return found
 
     def _estate_after(self, i: int, owner: int | None, mortgaged: bool) -> list[float]:
         owners, flags = self.view.owners, self.view.mortgaged
         touched = [i, *NEIGHBOURS[i]]
-        group, sizes, risks = self.group, self.sizes, self.risks
+        group, sizes, risks, worths = self.group, self.sizes, self.risks, self.worths
         # ``estate`` of the groups around the cell, from the groups of the table read once: the
         # same groups in the same order as its flood fill finds them, so the same floats
         before = [0.0] * self.players
@@ -103,31 +124,48 @@ class _Table:
             held = owners[start]
             if held is not None and group[start] not in seen:
                 seen.add(group[start])
-                before[held] += group_worth(sizes[group[start]], risks[group[start]])
+                before[held] += worths[group[start]]
         old = owners[i]
-        if old is not None and old != owner:
-            # the cell leaves its group, which it may split: fill the groups afresh
-            changed, changed_flags = list(owners), list(flags)
-            changed[i], changed_flags[i] = owner, mortgaged
-            after = estate(changed, changed_flags, self.players, touched)
-        else:
-            # the cell joins the groups of its owner around it (or stays in its own): none splits
-            after = [0.0] * self.players
-            seen = set()
-            if owner is not None:
-                if old == owner:
-                    seen.add(group[i])
-                    size, risky = sizes[group[i]], risks[group[i]] - flags[i] + mortgaged
-                else:
-                    seen.update(group[j] for j in NEIGHBOURS[i] if owners[j] == owner)
-                    size = 1 + sum(sizes[g] for g in seen)
-                    risky = mortgaged + sum(risks[g] for g in seen)
-                after[owner] += group_worth(size, risky)
-            for start in touched[1:]:
-                held = owners[start]
-                if held is not None and group[start] not in seen:
+        # ``estate`` of the groups around the cell after the change, in the order its flood fill
+        # of the changed grid finds them: the cell's group first (it joins the groups of its new
+        # owner around it), then each neighbour's. A group of neither owner is as read; the cell
+        # leaving its old owner's group may split it, and each piece of it is filled afresh.
+        after = [0.0] * self.players
+        seen = set()  # the groups as read that are found
+        if owner is not None:
+            if old == owner:
+                seen.add(group[i])
+                size, risky = sizes[group[i]], risks[group[i]] - flags[i] + mortgaged
+            else:
+                for j in NEIGHBOURS[i]:
+                    if owners[j] == owner:
+                        seen.add(group[j])
+                size, risky = 1, int(mortgaged)
+                for g in seen:
+                    size += sizes[g]
+                    risky += risks[g]
+            after[owner] += group_worth(size, risky)
+        pieces: set[int] = set()  # the cells of the pieces of a split group filled so far
+        for start in touched[1:]:
+            held = owners[start]
+            if held is None or held == owner:
+                continue  # free, or in the cell's group
+            if held != old:
+                if group[start] not in seen:
                     seen.add(group[start])
-                    after[held] += group_worth(sizes[group[start]], risks[group[start]])
+                    after[held] += worths[group[start]]
+            elif start not in pieces:
+                pieces.add(start)
+                stack, size, risky = [start], 0, 0
+                while stack:
+                    cell = stack.pop()
+                    size += 1
+                    risky += flags[cell]
+                    for j in NEIGHBOURS[cell]:
+                        if owners[j] == old and j != i and j not in pieces:
+                            pieces.add(j)
+                            stack.append(j)
+                after[old] += group_worth(size, risky)
         return [self.estate[s] - before[s] + after[s] for s in range(self.players)]
 
     def after_play(self, play: Play) -> float:
@@ -172,21 +210,23 @@ class _Table:
 
 
 def _groups(owners: Sequence[int | None], mortgaged: Sequence[bool], players: int
-            ) -> tuple[list[float], list[int], list[int], list[int]]:
+            ) -> tuple[list[float], list[int], list[int], list[int], list[float]]:
     """``estate`` of the whole table (the same floats: the same groups added in the same order),
-    and the groups it found: each cell's group (-1 for a free cell), each group's size and
-    mortgaged cells."""
+    and the groups it found: each cell's group (-1 for a free cell), each group's size,
+    mortgaged cells and worth (``group_worth``)."""
     worth = [0.0] * players
     group = [-1] * CELLS
     sizes: list[int] = []
     risks: list[int] = []
+    worths: list[float] = []
     for label, (owner, cells, risky) in enumerate(groups(owners, mortgaged)):
         for i in cells:
             group[i] = label
         sizes.append(len(cells))
         risks.append(risky)
-        worth[owner] += group_worth(len(cells), risky)
-    return worth, group, sizes, risks
+        worths.append(group_worth(len(cells), risky))
+        worth[owner] += worths[-1]
+    return worth, group, sizes, risks, worths
 
 
 class GreedyBot:

@@ -22,20 +22,21 @@ def groups(owners: Sequence[int | None], mortgaged: Sequence[bool],
            starts: Iterable[int] = range(CELLS)) -> Iterator[tuple[int, list[int], int]]:
     """The groups holding any of the ``starts`` cells (all cells by default), in the order they
     are found: each one's owner, cells and number of mortgaged cells."""
-    seen: set[int] = set()
+    seen = [False] * CELLS
     for start in starts:
         owner = owners[start]
-        if owner is None or start in seen:
+        if owner is None or seen[start]:
             continue
-        seen.add(start)
+        seen[start] = True
         stack, cells, risky = [start], [], 0
         while stack:
             i = stack.pop()
             cells.append(i)
             risky += mortgaged[i]
             for j in NEIGHBOURS[i]:
-                if j not in seen and owners[j] == owner:
-                    seen.add(j)
+                # the owner first: most neighbours are another seat's or free
+                if owners[j] == owner and not seen[j]:
+                    seen[j] = True
                     stack.append(j)
         yield owner, cells, risky
 

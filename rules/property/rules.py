@@ -484,7 +484,7 @@ class PropertySpec:
     def view(self, state: PropertyState, seat: int | None, plain: bool = False) -> PropertyView:
         n = state.players
         cells, mortgages = [0] * n, [0] * n
-        for owner, mortgaged in zip(state.owners, state.mortgaged):
+        for owner, mortgaged in zip(state.owners, state.mortgaged) if not plain else ():  # for the rows alone
             if owner is not None:
                 cells[owner] += 1
                 mortgages[owner] += mortgaged

@@ -28,13 +28,17 @@ from typing import Any, Sequence
 from rules.core import Card, Command
 
 from .commands import Buy, Discard, End, Lay, Sell
-from .rules import lay_range, worth
+from .rules import lay_range
 from .state import (
     COMPANIES, LEVY, LIMITS, MAX_BUYS, MAX_DISCARD, MAX_LAYS, MAX_SHARES, PRICE,
     SELL_SAME_TURN, TRADE, StockMarketView, is_court, shares,
 )
 
 _INDEX = {suit: i for i, suit in enumerate(COMPANIES)}
+# what _read_risks counts a card seen as, by its face: a number card of a company (0-3), a court
+# card of one (4-7), or nothing (a joker)
+_SEEN = {(rank, suit): (4 if rank > 10 else 0) + i for i, suit in enumerate(COMPANIES) for rank in range(1, 14)}
+_SEEN[(0, None)] = 8
 _UP = tuple(LIMITS[s][0] for s in COMPANIES)
 _DOWN = tuple(LIMITS[s][1] for s in COMPANIES)
 MARGIN = 1.0  # a command must gain this much (in dollars of score) to be played
@@ -89,7 +93,7 @@ class _Model:
     seat's shares per company, money, and the bot's own hand, certificates and turn so far."""
 
     __slots__ = ("prices", "court", "hand", "certs", "shares", "money", "phases", "bought", "laid", "push",
-                 "leaders", "vals", "rivals")
+                 "leaders", "vals", "rivals", "total")
 
     def __init__(self, prices: list[int], court: list[bool], hand: tuple[Card, ...],
                  certs: tuple[Card, ...], shares_: list[list[int]], money: list[int],
@@ -109,10 +113,11 @@ class _Model:
         # of positions a decision, most of them a trade that changes neither)
         self.push = push
         self.leaders = leaders
-        # set by ``score``: the share values and the rivals' weighted worth, which ``follow``
-        # starts from to score a position one command on without building it
+        # set by ``score``: the share values, the rivals' weighted worth and the score, which
+        # ``scored`` and ``reach`` start from to score a position one command on
         self.vals: list[float] | None = None
         self.rivals = 0.0
+        self.total = 0.0
 
     def can(self, phase: str) -> bool:
         return phase not in self.phases or self.phases[-1] == phase
@@ -136,6 +141,19 @@ class _Planner:
                            [_shares_by_company(h) for h in view.holdings], list(view.money),
                            tuple(view.phases), tuple(view.bought), len(view.laid))
         self.rivals = [s for s in range(self.n) if s != self.me]
+        self._follows: dict[int, float] = {}  # see ``reach``
+        # the companies some rival holds shares of (only a crash changes a rival's shares, to none)
+        self._rivals_hold = [any(self.root.shares[s][i] for s in self.rivals) for i in range(4)]
+        # each card the plan may trade or lay, by identity: its company, rank and shares
+        self._info = {id(card): (_INDEX[card.suit], card.rank, shares(card)) for card in hand + self.root.certs}
+        # a card of the hand whose face an earlier card has too, by identity: that earlier card
+        self._later: dict[int, Card] = {}
+        first: dict[tuple, Card] = {}
+        for card in hand:
+            if card.face in first:
+                self._later[id(card)] = first[card.face]
+            else:
+                first[card.face] = card
         self._read_risks(view)
         self._read_time(view)
         self.rival_weight = self._rival_weights(view)
@@ -152,18 +170,12 @@ class _Planner:
         """For each company, the chance that some rival holds a court card of it (which can
         crash it when it is low enough) and a number card of it (which can drop it from a
         court price), from the cards the bot has not seen."""
-        seen_courts = [0] * 4
-        seen_numbers = [0] * 4
-        visible = list(view.hand) + list(view.discard)
-        visible += [c for held in view.holdings for c in held]
-        visible += [c for company in view.companies for c in company.pile]
-        for card in visible:
-            if card.suit is None:
-                continue
-            if is_court(card):
-                seen_courts[_INDEX[card.suit]] += 1
-            else:
-                seen_numbers[_INDEX[card.suit]] += 1
+        seen = [0] * 9
+        kinds = _SEEN
+        for cards in (self.root.hand, view.discard, *view.holdings, *(company.pile for company in view.companies)):
+            for card in cards:
+                seen[kinds[card.face]] += 1
+        seen_numbers, seen_courts = seen[:4], seen[4:8]
         rival_cards = sum(view.hand_sizes[s] for s in self.rivals)
         unseen = max(1, view.stock_size - view.jokers_in_stock + rival_cards)
         self.p_court = [_some(unseen, COURTS_PER_SUIT - seen_courts[i], rival_cards) for i in range(4)]
@@ -182,7 +194,9 @@ class _Planner:
 
     def _rival_weights(self, view: StockMarketView) -> list[float]:
         """How much each rival's worth counts against the bot: the leader most."""
-        worths = {s: worth(view, s) for s in self.rivals}
+        # worth(view, s), by company: the same whole dollars
+        prices, shares_, money, debt = self.root.prices, self.root.shares, view.money, view.debt
+        worths = {s: money[s] + sum(p * n for p, n in zip(prices, shares_[s])) - debt[s] for s in self.rivals}
         leader = max(worths.values())
         weights = [0.0] * self.n
         for s in self.rivals:
@@ -229,21 +243,21 @@ class _Planner:
             shares_ = [list(row) for row in m.shares]
             shares_[me][i] += count
             money[me] -= price * count
-            hand = tuple(c for c in m.hand if c is not card)
+            hand = tuple([c for c in m.hand if c is not card])
             return _Model(m.prices, m.court, hand, m.certs + (card,), shares_, money,
                           m.entered(TRADE), m.bought + (card,), m.laid, None, m.leaders)
         if kind == "sell":
             shares_ = [list(row) for row in m.shares]
             shares_[me][i] -= shares(card)
             money[me] += price * shares(card)
-            certs = tuple(c for c in m.certs if c is not card)
+            certs = tuple([c for c in m.certs if c is not card])
             return _Model(m.prices, m.court, m.hand, certs, shares_, money, m.entered(TRADE),
                           m.bought, m.laid, m.push, m.leaders)
         prices = list(m.prices)
         court = list(m.court)
         prices[i] = value
         court[i] = is_court(card)
-        hand = tuple(c for c in m.hand if c is not card)
+        hand = tuple([c for c in m.hand if c is not card])
         shares_ = m.shares
         certs = m.certs
         leaders = m.leaders
@@ -252,7 +266,7 @@ class _Planner:
             shares_ = [list(row) for row in m.shares]
             for row in shares_:
                 row[i] = 0
-            certs = tuple(c for c in m.certs if c.suit is not card.suit)
+            certs = tuple([c for c in m.certs if c.suit is not card.suit])
         return _Model(prices, court, hand, certs, shares_, money, m.entered(PRICE), m.bought, m.laid + 1,
                       None, leaders)
 
@@ -300,77 +314,49 @@ class _Planner:
         return value
 
     def score(self, m: _Model) -> float:
-        values = m.vals = self.values(m)
+        return self._tally(m, self.values(m))
+
+    def _tally(self, m: _Model, values: list[float]) -> float:
+        """``m``'s score from its share values (kept on it, with the rivals' weighted worth,
+        for the positions one command on)."""
+        m.vals = values
+        v0, v1, v2, v3 = values
+        shares_, money = m.shares, m.money
+        rivals = m.rivals = self._rivals_worth(shares_, money, values)
+        row = shares_[self.me]
+        score = money[self.me] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3) - rivals
+        if self.levy_risk:
+            score -= 0.5 * max(0, LEVY - money[self.me])
+        m.total = score
+        return score
+
+    def _rivals_worth(self, shares_: list[list[int]], money: list[int], values: list[float]) -> float:
+        """The rivals' worth at these share values, each weighed by ``rival_weight``."""
         v0, v1, v2, v3 = values
         weight = self.rival_weight
-        shares_, money = m.shares, m.money
         # as sum() adds (from 0, in order): the same float to the last bit
         rivals = 0
         for s in self.rivals:
             row = shares_[s]
             rivals += weight[s] * (money[s] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3))
-        m.rivals = rivals
-        row = shares_[self.me]
-        score = money[self.me] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3) - rivals
-        if self.levy_risk:
-            score -= 0.5 * max(0, LEVY - money[self.me])
-        return score
+        return rivals
 
-    def follow(self, m: _Model, move: tuple) -> float:
-        """``score(play(m, move))`` for a model ``m`` already scored, without building the
-        position: a trade or a price that crashes nothing changes one company's value at most,
-        and the rest is added up in ``score``'s order, to the same float."""
-        kind, card, lay = move
-        if kind == "lay" and lay == 0:
-            return self.score(self.play(m, move))  # a crash: shares and leaders change
-        me = self.me
-        i = _INDEX[card.suit]
+    def _total(self, m: _Model, i: int, value: float, mine: int, money_me: int) -> float:
+        """The score of ``m`` (scored) with company ``i``'s share value, the bot's shares of it
+        and its money changed to these: a trade or a price that crashes nothing changes one
+        company's value at most, and the rest is added up in ``score``'s order, to the same float."""
         values = m.vals
-        assert values is not None and m.push is not None and m.leaders is not None
-        shares_, money = m.shares, m.money
-        mine = shares_[me][i]
-        money_me = money[me]
-        price = m.prices[i]
-        court = m.court[i]
-        push = m.push[i]
-        if kind == "sell":
-            count = shares(card)
-            mine -= count
-            money_me += price * count
-        else:
-            if kind == "buy":
-                count = shares(card)
-                mine += count
-                money_me -= price * count
-                # the same prices: the push is the hand's but for a card below it
-                recount = card.rank - price >= push and _pushes(price, court, i)[card.rank]
-            else:
-                price, court = lay, is_court(card)
-                recount = True
-            # the hand without the card: only its company's push can change
-            if recount:
-                push = 0
-            if recount and price:
-                suit = card.suit
-                pushes = _pushes(price, court, i)
-                for other in m.hand:
-                    if other.suit is suit and other is not card:
-                        rise = other.rank - price
-                        if rise > push and pushes[other.rank]:
-                            push = rise
-        value = self.value(i, price, push, court, mine, m.leaders, shares_)
+        shares_ = m.shares
         rivals = m.rivals
-        if value != values[i]:
-            values = list(values)
+        if value != values[i]:  # type: ignore[index]
+            values = list(values)  # type: ignore[arg-type]
             values[i] = value
-            v0, v1, v2, v3 = values
-            weight = self.rival_weight
-            rivals = 0
-            for s in self.rivals:
-                row = shares_[s]
-                rivals += weight[s] * (money[s] + (0 + row[0] * v0 + row[1] * v1 + row[2] * v2 + row[3] * v3))
-        v0, v1, v2, v3 = values
-        r0, r1, r2, r3 = shares_[me]
+            if self._rivals_hold[i]:
+                rivals = self._rivals_worth(shares_, m.money, values)
+            # else their every share of it is 0, and 0 × the value adds a zero (+0.0 or −0.0,
+            # which leaves a sum begun at 0 as it was): the same float
+        v0, v1, v2, v3 = values  # type: ignore[misc]
+        r0, r1, r2, r3 = shares_[self.me]
         if i == 0:
             r0 = mine
         elif i == 1:
@@ -390,13 +376,117 @@ class _Planner:
         base = self.score(root)
         best_move, best_value = None, base
         for move in self.moves(root, root=True):
-            after = self.play(root, move)
-            value = self.score(after)
-            for follow in self.moves(after):
-                value = max(value, self.follow(after, follow))
+            value = self.reach(self.scored(root, move), _company(move))
             if value > best_value + MARGIN:
                 best_move, best_value = move, value
         return best_move, best_value - base
+
+    def scored(self, m: _Model, move: tuple) -> _Model:
+        """``play(m, move)``, scored, for a model ``m`` already scored: one company's value (and
+        the hand's push for it) is worked out afresh and the others are ``m``'s, which
+        ``values`` would find again (a trade or a price that crashes nothing changes no other)."""
+        kind, card, lay = move
+        after = self.play(m, move)
+        if kind == "lay" and lay == 0:
+            self.score(after)  # a crash: shares and leaders change
+            return after
+        i = _INDEX[card.suit]
+        push_i = m.push[i]  # type: ignore[index]
+        if kind != "sell":
+            price = after.prices[i]
+            if kind == "lay" or (card.rank - price >= push_i and _pushes(price, after.court[i], i)[card.rank]):
+                push_i = _push(after.hand, None, i, price, after.court[i])
+        push = after.push = list(m.push)  # type: ignore[arg-type]
+        push[i] = push_i
+        after.leaders = m.leaders
+        values = list(m.vals)  # type: ignore[arg-type]
+        values[i] = self.value(i, after.prices[i], push_i, after.court[i], after.shares[self.me][i],
+                               after.leaders, after.shares)  # type: ignore[arg-type]
+        self._tally(after, values)
+        return after
+
+    def reach(self, m: _Model, company: int | None = None) -> float:
+        """The best score of ``m`` (scored) and of every position one command on from it:
+        ``max(score(m), *(score(play(m, f)) for f in moves(m)))``, without building them but
+        for a crash (the scores of ``_total``).
+
+        ``company``: ``m`` is the root after a command on this company that crashes nothing.
+        A command on another company then finds that company as at the root (its price, top,
+        the hand's cards of it, every seat's shares of it, the leaders), so its share value
+        after the command is the same from every such position: worked out once a decision
+        (``_follows``, by the command)."""
+        best = m.total
+        known = self._follows if company is not None else None
+        me = self.me
+        prices, courts, pushes, leaders = m.prices, m.court, m.push, m.leaders
+        shares_ = m.shares
+        row = shares_[me]
+        money_me = m.money[me]
+        hand = m.hand
+        trading = m.can(TRADE)
+        buying = trading and len(m.bought) < MAX_BUYS
+        laying = m.can(PRICE) and m.laid < MAX_LAYS
+        value_of, total, info, later = self.value, self._total, self._info, self._later
+        if buying or laying:
+            for card in hand:
+                i, rank, count = info[id(card)]
+                # a second copy of a face is the face's only while the first is gone
+                if later and id(card) in later and any(c is later[id(card)] for c in hand):
+                    continue
+                price, court = prices[i], courts[i]
+                if buying:
+                    mine = row[i] + count
+                    if price and mine <= MAX_SHARES and money_me >= price * count:
+                        key = 16 * id(card) + 14
+                        value = known.get(key) if known is not None and i != company else None
+                        if value is None:
+                            push = pushes[i]  # type: ignore[index]
+                            # the hand without the card: the push changes only if it was the card's
+                            if rank - price >= push and _PUSHES[i + 4 * (court + 2 * price)][rank]:
+                                push = _push(hand, card, i, price, court)
+                            value = value_of(i, price, push, court, mine, leaders, shares_)
+                            if known is not None and i != company:
+                                known[key] = value
+                        score = total(m, i, value, mine, money_me - price * count)
+                        if score > best:
+                            best = score
+                if laying:
+                    for lay in _LAYS[i + 4 * (court + 2 * price)][rank]:
+                        if lay:
+                            key = 16 * id(card) + lay
+                            value = known.get(key) if known is not None and i != company else None
+                            if value is None:
+                                laid_court = rank >= 11
+                                push = _push(hand, card, i, lay, laid_court)
+                                value = value_of(i, lay, push, laid_court, row[i], leaders, shares_)
+                                if known is not None and i != company:
+                                    known[key] = value
+                            score = total(m, i, value, row[i], money_me)
+                        else:  # a crash: shares and leaders change
+                            score = self.score(self.play(m, ("lay", card, 0)))
+                        if score > best:
+                            best = score
+        if trading:
+            faces: set[tuple] = set()
+            allow_same_turn = self.allow_same_turn
+            for card in m.certs:
+                face = card.face
+                if face in faces or (card in m.bought and not allow_same_turn):
+                    continue
+                faces.add(face)
+                i, _rank, count = info[id(card)]
+                price = prices[i]
+                mine = row[i] - count
+                key = 16 * id(card) + 15
+                value = known.get(key) if known is not None and i != company else None
+                if value is None:
+                    value = value_of(i, price, pushes[i], courts[i], mine, leaders, shares_)  # type: ignore[index]
+                    if known is not None and i != company:
+                        known[key] = value
+                score = total(m, i, value, mine, money_me + price * count)
+                if score > best:
+                    best = score
+        return best
 
     def junk(self) -> list[Card]:
         """Hand cards that do nothing for the bot now or soon, discarded when the turn is idle;
@@ -449,33 +539,56 @@ def _range(price: int, court_on_top: bool, i: int) -> Any:
     return found
 
 
-_LAYS: dict[tuple[int, bool, int], tuple[tuple[int, ...], ...]] = {}
-_PUSHES: dict[tuple[int, bool, int], tuple[bool, ...]] = {}
+def _made_lays(price: int, court_on_top: bool, i: int) -> tuple[tuple[int, ...], ...]:
+    """By rank, the prices a card of company ``i`` may be laid at that change its price."""
+    allowed = _range(price, court_on_top, i)
+    found: list[tuple[int, ...]] = [()]
+    for rank in range(1, 14):
+        card = Card(rank, COMPANIES[i])
+        found.append(tuple(value for value in ((rank, 0) if is_court(card) else (rank,))
+                           if allowed.accepts(card, value) and value != price))
+    return tuple(found)
+
+
+def _made_pushes(price: int, court_on_top: bool, i: int) -> tuple[bool, ...]:
+    """By rank, whether a card of company ``i`` may be laid at its own number now."""
+    allowed = _range(price, court_on_top, i)
+    return (False, *(allowed.accepts(Card(rank, COMPANIES[i]), rank) for rank in range(1, 14)))
+
+
+# _made_lays and _made_pushes of every price ($0-$13), top (a court card or not) and company, at
+# ``i + 4 * (court_on_top + 2 * price)``: the planner reads them a million times a second
+_LAYS = [_made_lays(price, court, i) for price in range(14) for court in (False, True) for i in range(4)]
+_PUSHES = [_made_pushes(price, court, i) for price in range(14) for court in (False, True) for i in range(4)]
 
 
 def _lays(price: int, court_on_top: bool, i: int) -> tuple[tuple[int, ...], ...]:
-    """By rank, the prices a card of company ``i`` may be laid at that change its price."""
-    key = (price, court_on_top, i)
-    found = _LAYS.get(key)
-    if found is None:
-        allowed = _range(price, court_on_top, i)
-        found = [()]
-        for rank in range(1, 14):
-            card = Card(rank, COMPANIES[i])
-            found.append(tuple(value for value in ((rank, 0) if is_court(card) else (rank,))
-                               if allowed.accepts(card, value) and value != price))
-        found = _LAYS[key] = tuple(found)
-    return found
+    return _LAYS[i + 4 * (court_on_top + 2 * price)]
 
 
 def _pushes(price: int, court_on_top: bool, i: int) -> tuple[bool, ...]:
-    """By rank, whether a card of company ``i`` may be laid at its own number now."""
-    key = (price, court_on_top, i)
-    found = _PUSHES.get(key)
-    if found is None:
-        allowed = _range(price, court_on_top, i)
-        found = _PUSHES[key] = (False, *(allowed.accepts(Card(rank, COMPANIES[i]), rank) for rank in range(1, 14)))
-    return found
+    return _PUSHES[i + 4 * (court_on_top + 2 * price)]
+
+
+def _company(move: tuple) -> int | None:
+    """The company a command of the plan changes, None for a crash (which changes the leaders)."""
+    kind, card, lay = move
+    return None if kind == "lay" and lay == 0 else _INDEX[card.suit]
+
+
+def _push(hand: Sequence[Card], without: Card | None, i: int, price: int, court_on_top: bool) -> int:
+    """How far the best card of company ``i`` in ``hand`` (but ``without``) raises its price
+    laid at its own number (``values``'s push, one company)."""
+    push = 0
+    if price:
+        suit = COMPANIES[i]
+        pushes = _PUSHES[i + 4 * (court_on_top + 2 * price)]
+        for card in hand:
+            if card.suit is suit and card is not without:
+                rise = card.rank - price
+                if rise > push and pushes[card.rank]:
+                    push = rise
+    return push
 
 
 class StockMarketBot:

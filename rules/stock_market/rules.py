@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from operator import attrgetter, countOf
 from typing import Any, Iterable, Mapping, Sequence
 
 from rules.core import (
@@ -540,9 +541,9 @@ class StockMarketGame:
             buys = [card for card in lowest if (price := prices[card.suit]) != 0
                     and held[card.suit] + (count := shares(card)) <= MAX_SHARES and money >= price * count]
             if buys:
-                parts.append(MadeWhenRead(buys, Buy))
+                parts.append(MadeWhenRead(buys, Buy, _bought))
         if trading and state.holdings[seat] and (sells := _sellable(state, seat)):
-            parts.append(MadeWhenRead(sells, Sell))
+            parts.append(MadeWhenRead(sells, Sell, _sold))
         if (PRICE not in phases or phases[-1] == PRICE) and len(state.laid) < MAX_LAYS:
             prices, piles = state.prices, state.piles
             lays: list[tuple[Card, int]] = []
@@ -557,7 +558,7 @@ class StockMarketGame:
                 elif allowed.low <= rank <= allowed.high:
                     lays.append((card, rank))
             if lays:
-                parts.append(MadeWhenRead(lays, _lay))
+                parts.append(MadeWhenRead(lays, _lay, _laid))
         if not phases:
             parts.append(_discards(ordered, tuple(groups)))
         return Listing(*parts, _END)
@@ -659,7 +660,7 @@ class StockMarketGame:
                                     tuple(state.history[suit])) for suit in COMPANIES),
             holdings=tuple(tuple(held) for held in state.holdings), money=tuple(state.money),
             debt=tuple(state.debt), bank=state.bank, bank_unlimited=state.unlimited,
-            stock_size=len(state.stock), jokers_in_stock=sum(1 for c in state.stock if c.is_joker),
+            stock_size=len(state.stock), jokers_in_stock=countOf(map(_RANK, state.stock), 0),  # jokers: rank 0, in C
             aside=tuple(state.aside), discard=tuple(state.discard), current=state.current,
             first=state.first, turn=state.turn, phases=tuple(state.phases),
             bought=tuple(state.bought), laid=tuple(state.laid), rebuilds=state.rebuilds,
@@ -759,6 +760,20 @@ def _lay(lay: tuple[Card, int]) -> Lay:
     return Lay(*lay)
 
 
+# what legal's commands are made from (MadeWhenRead's made_from), so that ``in`` need not make them
+def _bought(command: Any) -> Card | None:
+    return command.card if type(command) is Buy else None
+
+
+def _sold(command: Any) -> Card | None:
+    return command.card if type(command) is Sell else None
+
+
+def _laid(command: Any) -> tuple[Card, int] | None:
+    return (command.card, command.price) if type(command) is Lay else None
+
+
+_RANK = attrgetter("rank")
 _END = (End(),)  # commands are immutable: every legal list may end with the same one
 
 

@@ -131,6 +131,7 @@ class StockMarketState:
         return bool(self.options.get(UNLIMITED_BANK))
 
 
+@quick_init  # four in every view
 @dataclass(frozen=True)
 class Company:
     """One company as every seat sees it: its price pile (bottom first, top last), its price,

@@ -39,3 +39,20 @@ def test_made_reads_as_its_items_made():
     made = MadeWhenRead(range(4), lambda n: n * n)
     assert made == [0, 1, 4, 9] and made[-1] == 9 and made[1:3] == [1, 4] and list(made) == [0, 1, 4, 9]
     assert MadeWhenRead([], str) == [] and len(made) == 4
+
+
+def test_made_answers_in_from_what_a_command_is_made_from_without_making_any():
+    made: list[int] = []
+
+    def double(n):
+        made.append(n)
+        return ("double", n)
+
+    def halved(command):  # double's inverse; None for what double never makes
+        return command[1] if isinstance(command, tuple) and command[0] == "double" else None
+
+    listing = Listing(MadeWhenRead([1, 2, 3], double, halved), ["end"])
+    assert ("double", 2) in listing and ("double", 4) not in listing and ("triple", 2) not in listing
+    assert "end" in listing and "other" not in listing
+    assert made == []  # every answer from the items alone
+    assert ("double", 3) in MadeWhenRead([1, 2, 3], double) and made == [1, 2, 3]  # without: made one by one

@@ -985,3 +985,29 @@ def test_the_expert_thinks_half_the_other_games_time_a_move():
 
     # see the comment on AbundanceGame.expert: the figures in the README were measured at 0.2 s
     assert settings_for(SPEC).seconds == 0.2 < Settings().seconds
+
+
+def test_the_view_reads_the_market_as_its_tally_and_sales_say():
+    """The view counts each hand once for its tally, sales and corners: over the positions of
+    seeded games its market is the one counts(), sale_value() and the corners' definition give."""
+    from game_helpers import seeded_positions
+    from rules.abundance.rules import counts
+    from rules.core import SUITS
+
+    for state, seat, view, _legal in seeded_positions(SPEC, range(6), 400, lambda seed: 2,
+                                                      bot=SPEC.bots["bot"]):
+        tally = counts(state)
+        assert view.counts == tally and view.rarity == rarity(tally) and view.pays == pays(tally, state.round)
+        assert view.sells == tuple(sale_value(state.trinkets[s], tally, state.round) for s in (0, 1))
+        held = [suit_counts(state.trinkets[s]) for s in (0, 1)]
+        assert view.corners == tuple(tuple(suit for i, suit in enumerate(SUITS) if is_corner(held[s][i])) for s in (0, 1))
+        assert SPEC.view(state, seat, plain=True).counts == tally
+
+
+def test_the_markets_caches_are_bounded():
+    """The market's caches (asked at every view and every bot decision) keep a bounded number
+    of tallies and hands, so that they cannot grow with the games played."""
+    from rules.abundance import market, rules as abundance_rules
+
+    for cached in (market._pays, market._rarity, market.expected_pays, abundance_rules._corners):
+        assert cached.cache_info().maxsize is not None and cached.cache_info().maxsize <= 65536

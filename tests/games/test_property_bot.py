@@ -194,3 +194,30 @@ def test_a_grid_read_before_is_scored_as_one_read_afresh():
             module._READINGS.update(kept)
             compared += 1
     assert compared > 100
+
+
+def test_the_estate_after_a_cells_change_is_the_changed_grids_flood_fill():
+    """The bot works out the estate after a cell's change from its reading of the grid, filling
+    only the pieces of a group the cell leaves: at positions of seeded games, for every cell and
+    every owner and mortgage it could change to, the same floats as the flood fill of the
+    changed grid around the cell (``estate``) put in place of the groups there before."""
+    from rules.property import bot as module
+    from rules.property.estimate import estate
+    from rules.property.state import NEIGHBOURS
+
+    kinds = set()
+    for _state, seat, view, _legal in seeded_positions(SPEC, range(3), 200, lambda seed: 2 + seed % 3, bot=BOT):
+        table = module._Table(view, seat)
+        players, owners, flags = len(view.names), list(view.owners), list(view.mortgaged)
+        for i in range(len(owners)):
+            touched = [i, *NEIGHBOURS[i]]
+            before = estate(owners, flags, players, touched)
+            for owner in (None, *range(players)):
+                for mortgaged in (False, True) if owner is not None else (False,):
+                    changed, changed_flags = owners.copy(), flags.copy()
+                    changed[i], changed_flags[i] = owner, mortgaged
+                    after = estate(changed, changed_flags, players, touched)
+                    expected = [table.estate[s] - before[s] + after[s] for s in range(players)]
+                    assert table._estate_after(i, owner, mortgaged) == expected
+                    kinds.add("leave" if owners[i] is not None and owners[i] != owner else "join")
+    assert kinds == {"leave", "join"}

@@ -189,21 +189,28 @@ def test_greedy_beats_random_mostly():
 
 
 def test_a_position_scored_one_command_on_is_the_position_built_and_scored():
-    """The planner scores the second command of its look-ahead without building the position
-    (``follow``): over the positions of seeded games, every such score is the built position's
-    score to the last bit, trades, lays and crashes alike, at two to six players."""
-    from rules.stock_market.bot import _Planner
+    """The planner scores a command's position from the position before it (``scored``) and the
+    best of the positions one more command on without building them (``reach``, a share value
+    met before in another command's position taken again): over the positions of seeded games,
+    every such score is the built positions' to the last bit, trades, lays and crashes alike,
+    at two to six players."""
+    from rules.stock_market.bot import _company, _Planner
 
     kinds = set()
     for _state, _seat, view, _legal in seeded_positions(
             SPEC, range(10), 120, lambda seed: 2 + seed % 5,
             lambda seed: {"sell-same-turn": seed % 2 == 1, "unlimited-bank": seed % 3 == 0}, bot=BOT):
         planner = _Planner(view)
+        planner.score(planner.root)
         for move in planner.moves(planner.root):
-            after = planner.play(planner.root, move)
-            planner.score(after)
+            after = planner.scored(planner.root, move)
+            built = planner.play(planner.root, move)
+            assert after.total == planner.score(built)
+            assert (after.vals, after.push, after.leaders, after.rivals) == (built.vals, built.push, built.leaders,
+                                                                           built.rivals)
+            scores = [after.total]
             for follow in planner.moves(after):
                 kinds.add("crash" if follow[0] == "lay" and not follow[2] else follow[0])
-                built = planner.score(planner.play(after, follow))
-                assert planner.follow(after, follow) == built
+                scores.append(planner.score(planner.play(after, follow)))
+            assert planner.reach(after) == planner.reach(after, _company(move)) == max(scores)
     assert kinds == {"buy", "sell", "lay", "crash"}
