@@ -243,6 +243,11 @@ class GameLog(ScrollView, can_focus=True):
         return super()._size_updated(size, self.virtual_size, container_size, layout)
 
     def on_resize(self, event: Resize) -> None:
+        keep = max(RENDERED, 2 * self.size.height)
+        if keep != self._rendered.maxsize:
+            # anew: Textual's LRUCache, once full, never holds more, and drops one entry per
+            # entry added (the entries in sight are rendered again, once)
+            self._rendered = LRUCache(keep)
         # the rows of a line depend on the width it wraps at: a new width counts them again
         width = self.scrollable_content_region.width
         if width and width != self._width:
@@ -255,8 +260,3 @@ class GameLog(ScrollView, can_focus=True):
         elif self._size_known and self.auto_scroll:
             # a shorter log (the hand beneath it grew a row) would otherwise stop short of its end
             self.scroll_end(animate=False, immediate=False, x_axis=False)
-        keep = max(RENDERED, 2 * self.size.height)
-        if keep != self._rendered.maxsize:
-            # anew: Textual's LRUCache, once full, never holds more, and drops one entry per
-            # entry added (the entries in sight are rendered again, once)
-            self._rendered = LRUCache(keep)
