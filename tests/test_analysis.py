@@ -4,6 +4,7 @@ cards."""
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 
@@ -105,15 +106,24 @@ def _judged_alike_after(swap, game: str = "property", seed: int = 3, some: slice
     spec = replay.spec
     positions = decisions_of(replay)[some]
     before = analyse(replay, iterations=ITERATIONS, positions=positions)
-    swapped = 0
-    for position in positions:
-        played = replay.history[position]
-        state = replay._states[position]
-        view = spec.view(state, played.seat)
-        swapped += swap(state, 1 - played.seat)
-        assert spec.view(state, played.seat) == view
-    assert swapped
-    after = analyse(replay, iterations=ITERATIONS, positions=positions)
+    swapped = []
+
+    class Swapped(Replay):
+        """The same replay, with ``swap`` done at each of ``positions`` as it is shown (a replay
+        rebuilds a position each time it goes there)."""
+
+        def goto(self, position: int) -> int:
+            position = super().goto(position)
+            if position in positions:
+                seat = replay.history[position].seat
+                view = spec.view(self.state, seat)
+                self.state = copy.deepcopy(self.state)  # (the replay's own stays as it was)
+                swapped.append(swap(self.state, 1 - seat))
+                assert spec.view(self.state, seat) == view
+            return position
+
+    after = analyse(Swapped.of(replay), iterations=ITERATIONS, positions=positions)
+    assert any(swapped)
     assert after.decisions == before.decisions
 
 

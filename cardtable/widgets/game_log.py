@@ -25,10 +25,12 @@ from .words import styled
 EVENT_INDENT = "  "
 # The log holds the whole game, but only as the entries (the match's own) and how many rows
 # each takes; an entry's lines are worded and rendered when they come into sight, and kept for
-# the RENDERED entries seen last. (Holding every line rendered, each strip with Textual's caches
-# of its crops and styles, grew a long match's memory by a third; keeping the last 200 entries
-# only bounded it, but the start of the game could no longer be scrolled back to.)
-RENDERED = 200  # entries kept worded and rendered: several screens of the log
+# the entries seen last: two logs' heights of them (an entry takes a row at least), and no
+# fewer than RENDERED. (Holding every line rendered, each strip with Textual's caches of its
+# crops and styles, grew a long match's memory by a third; keeping the last 200 entries only
+# bounded it, but the start of the game could no longer be scrolled back to; 200 entries kept,
+# some 1,200 strips with seven caches each, were still a fifth of a long match's growth.)
+RENDERED = 32  # entries kept worded and rendered, at least
 
 
 def shown_command(played: Played, names: Sequence[str], notation: Any = None) -> str:
@@ -91,6 +93,7 @@ class GameLog(ScrollView, can_focus=True):
         self._counts: dict[int | None, list[int]] = {}
         self._ends = array("q")  # the rows up to the end of each entry, for the viewer shown
         # (entry, viewer, width, four_colour) -> (the entry, its lines, their rows rendered)
+        # (sized to the log's height once it has one: on_resize)
         self._rendered: LRUCache[tuple[int, int | None, int, bool], tuple[Played, list[str], list[Strip]]] = \
             LRUCache(RENDERED)
 
@@ -240,6 +243,11 @@ class GameLog(ScrollView, can_focus=True):
         return super()._size_updated(size, self.virtual_size, container_size, layout)
 
     def on_resize(self, event: Resize) -> None:
+        keep = max(RENDERED, 2 * self.size.height)
+        if keep != self._rendered.maxsize:
+            # anew: Textual's LRUCache, once full, never holds more, and drops one entry per
+            # entry added (the entries in sight are rendered again, once)
+            self._rendered = LRUCache(keep)
         # the rows of a line depend on the width it wraps at: a new width counts them again
         width = self.scrollable_content_region.width
         if width and width != self._width:

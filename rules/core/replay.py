@@ -1,12 +1,13 @@
 """Replays: a finished or saved game stepped through move by move.
 
 A ``Replay`` is a Match rebuilt from a game's seed and commands — the rules replay exactly from
-those — that keeps the position after every move, so it can be moved to any of them at once
-(``goto``). It is a Match to read (views per seat, history, turn, outcome, awaiting), never to
-play: ``legal`` is empty and ``submit``, ``check`` and ``undo`` refuse. A table shows it as it
-shows a game in play, through ``view(seat)`` and the history's events as that seat may read them;
-a player's view only once the game is over at its last move (until then it can still be played,
-and a replay must not show anyone a hand or a sealed bid they would play against).
+those — that keeps a copy of the position every ``KEPT_EVERY`` moves and rebuilds any other
+from the nearest one before it (``goto``). It is a Match to read (views per seat, history,
+turn, outcome, awaiting), never to play: ``legal`` is empty and ``submit``, ``check`` and
+``undo`` refuse. A table shows it as it shows a game in play, through ``view(seat)`` and the
+history's events as that seat may read them; a player's view only once the game is over at its
+last move (until then it can still be played, and a replay must not show anyone a hand or a
+sealed bid they would play against).
 
 ``scores()`` charts the game: each seat's public standing (money, points) after every move,
 from the game's optional ``scores(state)`` function, else from the first scoreboard column of
@@ -18,11 +19,11 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from .engine import Command, View
 from .errors import IllegalCommand, ReplayError, RulesError
-from .match import FORMAT_VERSION, Match, Played, Seat, _read_save
+from .match import FORMAT_VERSION, KEPT_EVERY, Match, Played, Seat, _read_save
 
 READ_ONLY = "This is a replay: nothing can be played here."
 PUBLIC_ONLY = "The game is not over: only the public view can be replayed until it ends."
@@ -59,7 +60,11 @@ class Replay(Match):
         self.private_views = True
         self.stopped: ReplayError | None = None
         self.differs: str | None = None
-        self._states: list[Any] = [copy.deepcopy(self.state)]
+        # the position after 0, KEPT_EVERY, 2 × KEPT_EVERY … moves: a copy of every position (a
+        # whole state a move) held a long game's replay at tens of MiB, three times over at its
+        # results (the results, the replay and the analysis each replay the game)
+        self._kept_states: list[Any] = [copy.deepcopy(self.state)]
+        turns = [spec.turn(self.state)]
         for number, entry in enumerate(moves, 1):
             try:
                 self._replay(version, number, entry)
@@ -69,10 +74,13 @@ class Replay(Match):
                     raise
                 break
             self._undo.clear()
-            self._states.append(copy.deepcopy(self.state))
+            if number % KEPT_EVERY == 0:
+                self._kept_states.append(copy.deepcopy(self.state))
+            turns.append(spec.turn(self.state))
         self._played: tuple[Played, ...] = tuple(self.history)
-        self._turns = tuple(spec.turn(state) for state in self._states)
+        self._turns = tuple(turns)
         self.position = len(self._played)
+        self._shown: tuple[int, Any] = (self.position, self.state)  # the position shown, as rebuilt
         self.private_views: bool = self.over
         """Whether each player's view may be shown: only when the game is over at its last
         move (a game that can still be resumed keeps its secrets)."""
@@ -118,11 +126,37 @@ class Replay(Match):
     def goto(self, position: int) -> int:
         """Show the position after ``position`` moves (clamped to 0 … ``moves``); return it."""
         position = max(0, min(self.moves, int(position)))
+        if position != self._shown[0] or self.state is not self._shown[1]:  # (or set from outside)
+            self.state = self._state_at(position)
+            self._shown = (position, self.state)
         self.position = position
-        self.state = self._states[position]
         self.history = list(self._played[:position])
         self._cache.clear()
         return position
+
+    def _state_at(self, position: int) -> Any:
+        """A new state of the position after ``position`` moves: a copy of the nearest position
+        kept before it, or of the one shown when that is nearer, with the moves since played
+        again (the rules are deterministic, as saves replay). A state once shown is never changed
+        (a view may share its parts)."""
+        start = position - position % KEPT_EVERY
+        state = self._kept_states[position // KEPT_EVERY]
+        shown, shown_state = self._shown
+        if start < shown <= position:
+            start, state = shown, shown_state
+        state = copy.deepcopy(state)
+        for played in self._played[start:position]:
+            self.spec.apply(state, played.seat, played.command)
+        return state
+
+    def _walk(self) -> Iterator[Any]:
+        """The state of every position in turn, one state changed move by move: read each before
+        the next (for the chart, which reads every position once)."""
+        state = copy.deepcopy(self._kept_states[0])
+        yield state
+        for played in self._played:
+            self.spec.apply(state, played.seat, played.command)
+            yield state
 
     def turn_at(self, position: int) -> int:
         return self._turns[max(0, min(self.moves, position))]
@@ -160,17 +194,18 @@ class Replay(Match):
     def _score_series(self) -> ScoreSeries:
         spec = self.spec
         if callable(getattr(spec, "scores", None)):
-            values = tuple(tuple(int(v) for v in spec.scores(state)) for state in self._states)
+            values = tuple(tuple(int(v) for v in spec.scores(state)) for state in self._walk())
             return ScoreSeries(getattr(spec, "score_label", "Score"), values, self._turns)
-        views = [spec.view(state, None) for state in self._states]
-        column = _numeric_column(views[-1], len(self.seats))
+        last = spec.view(self._state_at(self.moves), None)
+        column = _numeric_column(last, len(self.seats))
         if column is None:
             return ScoreSeries("", (), self._turns)
         values = []
-        for view in views:
-            row = tuple(_number(cells[column]) if column < len(cells) else None for cells in view.rows)
+        for state in self._walk():
+            rows = spec.view(state, None).rows
+            row = tuple(_number(cells[column]) if column < len(cells) else None for cells in rows)
             values.append(tuple(v if v is not None else 0 for v in row))
-        return ScoreSeries(views[-1].columns[column], tuple(values), self._turns)
+        return ScoreSeries(last.columns[column], tuple(values), self._turns)
 
     # -- never played ----------------------------------------------------------------------------
     def legal(self, seat: int | None) -> list[Command]:

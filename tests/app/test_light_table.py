@@ -109,19 +109,21 @@ async def test_the_footer_is_rebuilt_once_for_many_changes_and_keeps_no_old_keys
 async def test_the_log_shows_the_whole_game_and_keeps_few_entries_rendered(monkeypatch):
     # every line of a long match was kept rendered (each strip with Textual's caches of its
     # crops and styles): a third more memory at the end; then only the last 200 entries were
-    # kept, and the start of the game could not be scrolled back to
+    # kept, and the start of the game could not be scrolled back to; then the whole game could
+    # be, and the last 200 entries were kept rendered (a fifth of a long match's growth): now
+    # two logs' heights of them
     app = LogApp()
     async with app.run_test(size=(40, 20)) as pilot:
         log = app.query_one(GameLog)
         await settle(pilot, lambda: log._size_known)
         match = Match(rules.find_game("abundance"), [Seat("Ann"), Seat("Bob")], seed=1)
-        for _ in range(RENDERED * 3):
+        for _ in range(300):
             play_random(match)
             log.append(match.history[-1], match.names, None)
             await pilot.pause()  # each entry drawn, as at a table
         assert log.entries == len(match.history)
         assert log.plain == [line for played in match.history for line in visible_lines(played, match.names, None)]
-        assert len(log._rendered) <= RENDERED
+        assert len(log._rendered) <= max(RENDERED, 2 * log.size.height) == 40
         assert log.virtual_size.height == sum(1 for _strip in log.strips())  # every row counted
         await settle(pilot, lambda: log.scroll_y == log.max_scroll_y > 0)
         log.scroll_home(animate=False)

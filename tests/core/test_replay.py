@@ -4,7 +4,10 @@ the chart's series; plus the fallback chart from the public scoreboard, on Pile.
 
 from __future__ import annotations
 
+import gc
 import json
+import random
+import types
 
 import pytest
 
@@ -190,3 +193,51 @@ def test_a_game_without_scores_is_charted_from_its_public_scoreboard(pile):
     series = Replay.of(match).scores()
     assert series.label == "Pile"
     assert [values[0] for values in series.values] == [5, 4, 3, 3, 3, 1, 0]
+
+
+def _reachable(root, spec) -> int:
+    """How many objects ``root`` holds (the game's spec, classes, functions and modules aside:
+    shared by every match)."""
+    seen, todo = {id(spec)}, [root]
+    count = 0
+    while todo:
+        item = todo.pop()
+        if id(item) in seen or isinstance(item, (type, types.ModuleType, types.FunctionType,
+                                                 types.BuiltinFunctionType, types.MethodType)):
+            continue
+        seen.add(id(item))
+        count += 1
+        todo.extend(gc.get_referents(item))
+    return count
+
+
+def test_a_replay_keeps_a_position_every_few_moves_not_every_move():
+    """A long game's replay holds little more than the game: a copy of the state every move
+    (an Abundance match's thousand and more) held a replay at seven times the game's objects."""
+    match = finished("abundance", seed=1)
+    assert len(match.history) > 500
+    replay = Replay.of(match)
+    assert _reachable(replay, match.spec) < 2 * _reachable(match, match.spec)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_position_is_rebuilt_alike_in_any_order(game):
+    """Positions rebuilt from the copies kept (forward, back, jumps, the same one twice) are the
+    game's own, and a view taken earlier is not changed by going elsewhere."""
+    match = finished(game)
+    again = Match(match.spec, match.seats, match.options, match.seed)
+    views = [again.view(None)]
+    for played in match.history:
+        again.submit(played.seat, played.text)
+        views.append(again.view(None))
+    replay = Replay.of(match)
+    order = list(range(replay.moves + 1))
+    random.Random(7).shuffle(order)
+    order += [0, 1, 2, 1, 1, replay.moves, 17, 16, 15, 33]
+    kept = []
+    for position in order:
+        position = min(position, replay.moves)
+        assert replay.goto(position) == position
+        assert replay.view(None) == views[position]
+        kept.append((position, replay.view(None)))
+    assert all(view == views[position] for position, view in kept[-40:])
