@@ -562,6 +562,17 @@ def test_an_offer_that_can_no_longer_be_carried_out_can_only_be_declined():
     assert state.offer is None
 
 
+def test_the_reason_an_offer_cannot_be_carried_out_loses_only_its_own_full_stop():
+    # a saved offer naming one trinket twice: the reason's words all kept, its stop dropped once
+    # it sits in brackets inside the sentence
+    offer = {"proposer": 0, "responder": 1, "give_cards": [], "give_money": 0,
+             "take_cards": ["9S", "9S"], "take_money": 0}
+    state = trade(trinkets=[["3S"], ["9S"]], offer=offer)
+    with pytest.raises(IllegalCommand) as refusal:
+        SPEC.check(state, BOB, Accept())
+    assert refusal.value.sentence == "That offer cannot be carried out (9♠ is named twice); decline it."
+
+
 def test_the_last_window_of_a_round_comes_before_the_sale():
     state = trade(trinkets=[DECK[:6], DECK[6:12]])
     assert SPEC.view(state, ANN).status == "Trading before the sale: Ann and Bob may make an offer or say ready."
