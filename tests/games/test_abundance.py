@@ -991,6 +991,25 @@ def test_early_in_a_round_a_trinket_of_the_commonest_suit_is_worth_more_than_a_d
     assert after[0] - after[1] < before[0] - before[1]
 
 
+def test_the_last_unseen_card_of_any_suit_is_known_to_come_and_counts_in_its_suit():
+    # one card of the round still face down and one card unseen: it is that card, whatever its
+    # suit, so every suit ends on 12 and the tie goes to suit order (♠ rarest, ♣ most abundant)
+    for suit in range(4):
+        counts = tuple(11 if i == suit else 12 for i in range(4))
+        assert expected_pays(counts, 2, 1) == (40, 8, 4, 0)
+
+
+def test_a_corner_of_any_suit_triples_its_expected_sale_from_three_trinkets():
+    from rules.abundance.market import expected_sale
+
+    expected = (20.0, 4.0, 2.0, 1.0)
+    for suit in range(4):
+        for held, times in ((1, 1), (2, 2), (3, 9), (4, 12)):  # a corner pays triple
+            counts = tuple(held if i == suit else 0 for i in range(4))
+            assert expected_sale(counts, expected) == times * expected[suit], (suit, held)
+    assert expected_sale((3, 2, 3, 1), expected) == 9 * 20 + 2 * 4 + 9 * 2 + 1
+
+
 def test_the_expert_thinks_half_the_other_games_time_a_move():
     from rules.core.search import Settings, settings_for
 
