@@ -426,6 +426,30 @@ def test_useful_bids_make_each_total_with_the_fewest_cards():
     assert useful_bids(counts, 0) == ((1,), (1, 1), (3,), (3, 1), (5,), (5, 1), (5, 1, 1), (5, 3), (5, 3, 1),
                                       (5, 3, 1, 1))
     assert useful_bids(counts, 8) == ((5, 3, 1), (5, 3, 1, 1))
+    # one total, two bids of as many cards: the one with the higher cards, card by card
+    assert useful_bids(((2, 1), (4, 2), (6, 1)), 7)[0] == (6, 2)  # not 4 + 4
+    assert useful_bids(((2, 1), (3, 2), (5, 2), (6, 1)), 11)[0] == (6, 3, 3)  # not 5 + 5 + 2
+    assert useful_bids(((1, 2), (4, 2), (6, 1)), 7)[0] == (4, 4)  # fewer cards first: not 6 + 1 + 1
+
+
+def test_useful_bids_are_the_fewest_then_highest_cards_of_every_total_of_real_hands():
+    """Against every sub-hand of seeded hands from the real Capital deck (copies make repeats)."""
+    from itertools import product
+
+    deck = [card.value for card in CARDS.capital_deck()]
+    rng = random.Random(5)
+    for _ in range(200):
+        values = rng.sample(deck, rng.randint(1, 8))
+        counts = tuple(sorted((v, values.count(v)) for v in set(values)))
+        best: dict[int, tuple[int, ...]] = {}
+        for ks in product(*(range(c + 1) for _, c in counts)):
+            bid = tuple(sorted((v for (v, _), k in zip(counts, ks) for _ in range(k)), reverse=True))
+            if bid:
+                old = best.get(sum(bid))
+                if old is None or len(bid) < len(old) or (len(bid) == len(old) and bid > old):
+                    best[sum(bid)] = bid
+        high = rng.randint(0, 10)
+        assert useful_bids(counts, high) == tuple(best[t] for t in sorted(best) if t > high), counts
     state = position(capital=[["5", "3", "1"], ["4", "2"], ["6", "1.1"]])
     play(state, "bid 3")
     assert legal(state) == [Bid((4,)), Bid((4, 2)), Pass()]
