@@ -1792,3 +1792,40 @@ def test_the_experts_estimate_counts_only_the_lots_before_a_portfolio_fills():
                     table=[[], [], [{"card": "railway-bonds", "up": True}, {"card": "oil-concession", "up": False}]])
     # one lot left, worth the mean of its positive cards, twice: 17, shared as the Capital is
     assert sum(capital_claims(over)) == pytest.approx(17.0)
+
+
+def test_the_experts_estimate_shares_every_card_still_to_sell_as_the_capital_is_shared():
+    from rules.capital_auction.rules import capital_claims
+
+    lots = [[{"card": "railway-bonds", "up": True}, {"card": "start-up", "up": False}],  # 9, -1
+            [{"card": "oil-concession", "up": True}, {"card": "corner-bakery", "up": False}],  # 8, 1
+            [{"card": "print-shop", "up": False}, {"card": "brewery", "up": False}]]  # 2, 3
+    state = position(names=["Ann", "Bob"], capital=[["5"], ["3"]], round=4, table=lots,
+                     investment_deck=["steel-works", "gold-mine"])  # 6, -4
+    # the last round's first auction: its three lots are all that is left to sell (an empty
+    # portfolio fills only after three lots), each worth two of the eight cards not yet sold,
+    # the table's and the deck's, at their mean, the start-up and the gold mine as nothing
+    value = 3 * 2 * (9 + 8 + 1 + 2 + 3 + 6) / 8
+    # no Capital is drawn after the last round's: the hands are all the Capital, 5 and 3
+    assert capital_claims(state) == pytest.approx([value * 5 / 8, value * 3 / 8])
+    # the only Capital at the table claims all of it, whatever its size
+    alone = position(names=["Ann", "Bob"], capital=[["1"], []], round=4, table=lots,
+                     investment_deck=["steel-works", "gold-mine"])
+    assert capital_claims(alone) == pytest.approx([value, 0.0])
+    # nothing left to sell, or no Capital left to buy it with: nobody claims anything
+    sold = position(names=["Ann", "Bob"], capital=[["5"], ["3"]], round=4, auction=3, table=[[], [], []],
+                    investment_deck=[])
+    penniless = position(names=["Ann", "Bob"], capital=[[], []], round=4, table=lots)
+    assert capital_claims(sold) == capital_claims(penniless) == [0.0, 0.0]
+
+
+def test_the_experts_estimate_counts_one_more_capital_card_a_round_for_each_face_up_investment():
+    from rules.capital_auction.rules import capital_claims
+
+    state = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], round=3,
+                     portfolios=[[{"card": "shipping-line", "up": True}], [{"card": "textile-mill", "up": False}]])
+    # one round's draw still to come: 4 cards each, and Ann one more for her face-up card, at
+    # the Capital deck's mean value
+    mean = sum(c.value for c in CARDS.capital_deck()) / len(CARDS.capital_deck())
+    ann, bob = capital_claims(state)
+    assert ann / bob == pytest.approx((5 + 5 * mean) / (5 + 4 * mean))
