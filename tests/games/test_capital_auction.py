@@ -826,6 +826,7 @@ def test_a_connection_cancels_a_tool_whose_cost_stays_paid_and_whose_turn_is_spe
     assert legal(state) == [React((4,)), React((2,)), React((1,)), Decline()]
     events = apply(state, React((1,)))
     assert events == [Reacted(BOB, ANN, (1,), False)]
+    assert state.tools[BOB] == []  # the Connection is played: it leaves Bob's hand
     assert "Bob answers Ann's Tool with a Connection in the Government (paying 1)" in events[0].describe(NAMES)
     # the question opens again to everyone but Bob, Ann included, from Bob's left
     assert to_move(state) == CLEO
@@ -1055,6 +1056,17 @@ def test_views_built_from_remembered_card_infos_are_the_views_built_afresh():
                 module._SLOT_INFOS.clear()
                 assert SPEC.view(state, seat, plain=plain) == remembered
     assert looked_at
+
+
+def test_the_remembered_card_infos_are_bounded():
+    # a long-running server showing table after table keeps them small: past the bound they go
+    from rules.capital_auction import rules as module
+
+    module._SLOT_INFOS.clear()
+    module._SLOT_INFOS.update({("filler", i): None for i in range(20_001)})
+    view = SPEC.view(position(), ANN)
+    assert len(module._SLOT_INFOS) <= sum(map(len, (*view.portfolios, *view.table, view.removed)))
+    module._SLOT_INFOS.clear()
 
 
 # -- JSON ----------------------------------------------------------------------------------------
@@ -1344,6 +1356,9 @@ def test_the_legal_list_names_every_target_of_each_tool():
     (Play("audit", BOB, True, pay=(1,)), "not a well-formed command: its card is True"),
     (Play(["audit"]), "not a well-formed command: its tool is"),
     (Bid(("5",)), "not a well-formed command: its values is"),
+    (Bid([5]), r"not a well-formed command: its values is \[5\]"),  # a list, not a tuple
+    (Bid(None), "not a well-formed command: its values is None"),
+    (Play("audit", BOB, 1, pay=(1, True)), "not a well-formed command: its pay is"),
     ("tool audit Bob 1", "is not a Capital Auction command"),
 ])
 def test_malformed_and_misdirected_plays_are_refused(command, message):
@@ -1351,6 +1366,20 @@ def test_malformed_and_misdirected_plays_are_refused(command, message):
     with pytest.raises(IllegalCommand, match=message):
         SPEC.check(state, ANN, command)
     refused(state, command, message)
+
+
+def test_a_whole_number_of_a_subclass_of_int_is_a_whole_number_in_a_command():
+    class Whole(int):
+        pass
+
+    class Values(tuple):
+        pass
+
+    state = tools_for(ann=["audit"])
+    assert check(state, Play("audit", BOB, Whole(1), pay=(Whole(1),))) is None
+    bidding = position()
+    assert check(bidding, Bid((Whole(5),))) is None
+    assert check(bidding, Bid(Values((5,)))) is None  # a tuple of its own kind is still a tuple
 
 
 def test_the_message_names_the_value_that_is_short():
