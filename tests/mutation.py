@@ -1,7 +1,7 @@
 """Mutation testing of one rules module against its game's own tests (a script, not a test).
 
     python tests/mutation.py rules/property/rules.py tests/games/test_property.py [more tests…]
-        [--jobs 2] [--limit N | --sample N [--seed S]] [--lines A-B,…] [--show-survivors]
+        [--jobs 2] [--limit N | --sample N [--seed S] | --only N,…] [--lines A-B,…] [--show-survivors]
 
 Each mutant changes one thing in the module — a comparison (< into <=, == into !=, in into not
 in), an arithmetic operator (+ into -), a whole number (n into n+1), a boolean (True into False),
@@ -201,6 +201,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="the draw of --sample")
     parser.add_argument("--lines", type=_line_ranges, default=frozenset(),
                         help="every mutant on these lines too, scored apart, e.g. 10-24,31")
+    parser.add_argument("--only", type=lambda text: {int(n) for n in text.split(",")}, default=set(),
+                        help="only these mutants by number, e.g. the survivors of a run again")
     parser.add_argument("--show-survivors", action="store_true", help="print each survivor's line")
     args = parser.parse_args()
 
@@ -208,7 +210,9 @@ def main() -> int:
     source = (ROOT / relative).read_text(encoding="utf-8")
     every = sites(source)
     mutants = every
-    if args.limit:
+    if args.only:
+        mutants = [m for m in mutants if m.number in args.only]
+    elif args.limit:
         mutants = mutants[: args.limit]
     elif args.sample and args.sample < len(mutants):
         mutants = sorted(random.Random(args.seed).sample(mutants, args.sample), key=lambda m: m.number)
