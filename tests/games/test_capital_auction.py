@@ -1724,6 +1724,8 @@ def test_bid_cards_taken_back_stay_known_in_the_hand_until_they_leave_it_in_sigh
         sampled = SPEC.sample(view, random.Random(seed))
         assert sampled.known == state.known and all(
             set(cards) <= set(hand) for cards, hand in zip(state.known, sampled.capital))
+        # each hand as big as it is (the view shows its size), the known cards among its cards
+        assert list(map(len, sampled.capital)) == list(map(len, state.capital)) == [1, 2, 2]  # Ann paid 5 3
 
 
 def test_known_capital_leaves_with_a_payment_a_tax_or_an_unseen_taking():
