@@ -1,7 +1,7 @@
 """Mutation testing of one rules module against its game's own tests (a script, not a test).
 
     python tests/mutation.py rules/property/rules.py tests/games/test_property.py [more tests…]
-        [--jobs 2] [--limit N | --sample N [--seed S]] [--show-survivors]
+        [--jobs 2] [--limit N | --sample N [--seed S] | --only N,…] [--lines A-B,…] [--show-survivors]
 
 Each mutant changes one thing in the module — a comparison (< into <=, == into !=, in into not
 in), an arithmetic operator (+ into -), a whole number (n into n+1), a boolean (True into False),
@@ -13,6 +13,8 @@ Strings, docstrings, messages and annotations are left alone: they are words, no
 Prints each survivor's line and the score: killed / all, the standard asks for at least 90%.
 ``--sample N`` tries N mutants drawn at random (seeded) instead of all of them, and gives the
 score with its 95% interval (Wilson): an estimate where the whole run would take hours.
+``--lines 10-24,31`` tries every mutant on those lines (a change's own lines) as well, and
+scores them apart: with ``--sample`` the sample's score stays an unbiased estimate.
 """
 
 from __future__ import annotations
@@ -197,18 +199,29 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0, help="only the first N mutants (a quick look)")
     parser.add_argument("--sample", type=int, default=0, help="N mutants drawn at random: an estimate with its interval")
     parser.add_argument("--seed", type=int, default=0, help="the draw of --sample")
+    parser.add_argument("--lines", type=_line_ranges, default=frozenset(),
+                        help="every mutant on these lines too, scored apart, e.g. 10-24,31")
+    parser.add_argument("--only", type=lambda text: {int(n) for n in text.split(",")}, default=set(),
+                        help="only these mutants by number, e.g. the survivors of a run again")
     parser.add_argument("--show-survivors", action="store_true", help="print each survivor's line")
     args = parser.parse_args()
 
     relative = Path(args.module)
     source = (ROOT / relative).read_text(encoding="utf-8")
-    mutants = sites(source)
-    if args.limit:
+    every = sites(source)
+    mutants = every
+    if args.only:
+        mutants = [m for m in mutants if m.number in args.only]
+    elif args.limit:
         mutants = mutants[: args.limit]
     elif args.sample and args.sample < len(mutants):
-        every = len(mutants)
         mutants = sorted(random.Random(args.seed).sample(mutants, args.sample), key=lambda m: m.number)
-        print(f"a random sample of {len(mutants)} of the {every} mutants (seed {args.seed})")
+        print(f"a random sample of {len(mutants)} of the {len(every)} mutants (seed {args.seed})")
+    drawn = mutants if args.sample or args.limit else []
+    on_lines = [m for m in every if m.line in args.lines]
+    if args.lines:
+        print(f"{len(on_lines)} mutants on the lines given, {len(set(on_lines) - set(drawn))} of them not drawn")
+        mutants = sorted(set(drawn) | set(on_lines), key=lambda m: m.number)
     lines = source.splitlines()
 
     with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
@@ -246,17 +259,31 @@ def main() -> int:
                     survivors.append(mutant)
                     if args.show_survivors:
                         text = lines[mutant.line - 1].strip() if 0 < mutant.line <= len(lines) else ""
-                        print(f"  survived: line {mutant.line}: {mutant.what}: {text}")
+                        print(f"  survived: #{mutant.number} line {mutant.line}: {mutant.what}: {text}")
                 if done % 25 == 0:
                     print(f"  … {done}/{len(mutants)}, {len(survivors)} surviving", flush=True)
-    killed = len(mutants) - len(survivors)
-    score = killed / len(mutants) if mutants else 1.0
-    print(f"{relative}: {killed}/{len(mutants)} mutants killed = {score:.1%} "
-          f"({len(survivors)} survived; {time.perf_counter() - start:.0f}s)")
-    if args.sample and mutants:
-        low, high = wilson(killed, len(mutants))
-        print(f"  95% interval of the whole module's score: {low:.1%}–{high:.1%}")
+    print(f"{relative}: {len(mutants)} mutants tried in {time.perf_counter() - start:.0f}s")
+    groups = [("the sample", drawn), ("the lines given", on_lines)] if args.lines else [("", mutants)]
+    for name, group in groups:
+        if group:
+            left = [m for m in survivors if m in set(group)]
+            killed = len(group) - len(left)
+            print(f"{relative}{name and ', ' + name}: {killed}/{len(group)} mutants killed = "
+                  f"{killed / len(group):.1%} ({len(left)} survived)")
+            if args.sample and group is drawn:
+                low, high = wilson(killed, len(group))
+                print(f"  95% interval of the whole module's score: {low:.1%}–{high:.1%}")
     return 0
+
+
+def _line_ranges(text: str) -> frozenset[int]:
+    """'10-24,31' → the line numbers 10 to 24 and 31."""
+    lines: set[int] = set()
+    for part in text.split(","):
+        if part.strip():
+            first, _, last = part.partition("-")
+            lines.update(range(int(first), int(last or first) + 1))
+    return frozenset(lines)
 
 
 if __name__ == "__main__":

@@ -562,6 +562,17 @@ def test_an_offer_that_can_no_longer_be_carried_out_can_only_be_declined():
     assert state.offer is None
 
 
+def test_the_reason_an_offer_cannot_be_carried_out_loses_only_its_own_full_stop():
+    # a saved offer naming one trinket twice: the reason's words all kept, its stop dropped once
+    # it sits in brackets inside the sentence
+    offer = {"proposer": 0, "responder": 1, "give_cards": [], "give_money": 0,
+             "take_cards": ["9S", "9S"], "take_money": 0}
+    state = trade(trinkets=[["3S"], ["9S"]], offer=offer)
+    with pytest.raises(IllegalCommand) as refusal:
+        SPEC.check(state, BOB, Accept())
+    assert refusal.value.sentence == "That offer cannot be carried out (9♠ is named twice); decline it."
+
+
 def test_the_last_window_of_a_round_comes_before_the_sale():
     state = trade(trinkets=[DECK[:6], DECK[6:12]])
     assert SPEC.view(state, ANN).status == "Trading before the sale: Ann and Bob may make an offer or say ready."
@@ -978,6 +989,25 @@ def test_early_in_a_round_a_trinket_of_the_commonest_suit_is_worth_more_than_a_d
     state.money = [51, 49]
     after = SPEC.estimate(state)
     assert after[0] - after[1] < before[0] - before[1]
+
+
+def test_the_last_unseen_card_of_any_suit_is_known_to_come_and_counts_in_its_suit():
+    # one card of the round still face down and one card unseen: it is that card, whatever its
+    # suit, so every suit ends on 12 and the tie goes to suit order (♠ rarest, ♣ most abundant)
+    for suit in range(4):
+        counts = tuple(11 if i == suit else 12 for i in range(4))
+        assert expected_pays(counts, 2, 1) == (40, 8, 4, 0)
+
+
+def test_a_corner_of_any_suit_triples_its_expected_sale_from_three_trinkets():
+    from rules.abundance.market import expected_sale
+
+    expected = (20.0, 4.0, 2.0, 1.0)
+    for suit in range(4):
+        for held, times in ((1, 1), (2, 2), (3, 9), (4, 12)):  # a corner pays triple
+            counts = tuple(held if i == suit else 0 for i in range(4))
+            assert expected_sale(counts, expected) == times * expected[suit], (suit, held)
+    assert expected_sale((3, 2, 3, 1), expected) == 9 * 20 + 2 * 4 + 9 * 2 + 1
 
 
 def test_the_expert_thinks_half_the_other_games_time_a_move():

@@ -426,6 +426,30 @@ def test_useful_bids_make_each_total_with_the_fewest_cards():
     assert useful_bids(counts, 0) == ((1,), (1, 1), (3,), (3, 1), (5,), (5, 1), (5, 1, 1), (5, 3), (5, 3, 1),
                                       (5, 3, 1, 1))
     assert useful_bids(counts, 8) == ((5, 3, 1), (5, 3, 1, 1))
+    # one total, two bids of as many cards: the one with the higher cards, card by card
+    assert useful_bids(((2, 1), (4, 2), (6, 1)), 7)[0] == (6, 2)  # not 4 + 4
+    assert useful_bids(((2, 1), (3, 2), (5, 2), (6, 1)), 11)[0] == (6, 3, 3)  # not 5 + 5 + 2
+    assert useful_bids(((1, 2), (4, 2), (6, 1)), 7)[0] == (4, 4)  # fewer cards first: not 6 + 1 + 1
+
+
+def test_useful_bids_are_the_fewest_then_highest_cards_of_every_total_of_real_hands():
+    """Against every sub-hand of seeded hands from the real Capital deck (copies make repeats)."""
+    from itertools import product
+
+    deck = [card.value for card in CARDS.capital_deck()]
+    rng = random.Random(5)
+    for _ in range(200):
+        values = rng.sample(deck, rng.randint(1, 8))
+        counts = tuple(sorted((v, values.count(v)) for v in set(values)))
+        best: dict[int, tuple[int, ...]] = {}
+        for ks in product(*(range(c + 1) for _, c in counts)):
+            bid = tuple(sorted((v for (v, _), k in zip(counts, ks) for _ in range(k)), reverse=True))
+            if bid:
+                old = best.get(sum(bid))
+                if old is None or len(bid) < len(old) or (len(bid) == len(old) and bid > old):
+                    best[sum(bid)] = bid
+        high = rng.randint(0, 10)
+        assert useful_bids(counts, high) == tuple(best[t] for t in sorted(best) if t > high), counts
     state = position(capital=[["5", "3", "1"], ["4", "2"], ["6", "1.1"]])
     play(state, "bid 3")
     assert legal(state) == [Bid((4,)), Bid((4, 2)), Pass()]
@@ -802,6 +826,7 @@ def test_a_connection_cancels_a_tool_whose_cost_stays_paid_and_whose_turn_is_spe
     assert legal(state) == [React((4,)), React((2,)), React((1,)), Decline()]
     events = apply(state, React((1,)))
     assert events == [Reacted(BOB, ANN, (1,), False)]
+    assert state.tools[BOB] == []  # the Connection is played: it leaves Bob's hand
     assert "Bob answers Ann's Tool with a Connection in the Government (paying 1)" in events[0].describe(NAMES)
     # the question opens again to everyone but Bob, Ann included, from Bob's left
     assert to_move(state) == CLEO
@@ -1031,6 +1056,17 @@ def test_views_built_from_remembered_card_infos_are_the_views_built_afresh():
                 module._SLOT_INFOS.clear()
                 assert SPEC.view(state, seat, plain=plain) == remembered
     assert looked_at
+
+
+def test_the_remembered_card_infos_are_bounded():
+    # a long-running server showing table after table keeps them small: past the bound they go
+    from rules.capital_auction import rules as module
+
+    module._SLOT_INFOS.clear()
+    module._SLOT_INFOS.update({("filler", i): None for i in range(20_001)})
+    view = SPEC.view(position(), ANN)
+    assert len(module._SLOT_INFOS) <= sum(map(len, (*view.portfolios, *view.table, view.removed)))
+    module._SLOT_INFOS.clear()
 
 
 # -- JSON ----------------------------------------------------------------------------------------
@@ -1320,6 +1356,9 @@ def test_the_legal_list_names_every_target_of_each_tool():
     (Play("audit", BOB, True, pay=(1,)), "not a well-formed command: its card is True"),
     (Play(["audit"]), "not a well-formed command: its tool is"),
     (Bid(("5",)), "not a well-formed command: its values is"),
+    (Bid([5]), r"not a well-formed command: its values is \[5\]"),  # a list, not a tuple
+    (Bid(None), "not a well-formed command: its values is None"),
+    (Play("audit", BOB, 1, pay=(1, True)), "not a well-formed command: its pay is"),
     ("tool audit Bob 1", "is not a Capital Auction command"),
 ])
 def test_malformed_and_misdirected_plays_are_refused(command, message):
@@ -1327,6 +1366,20 @@ def test_malformed_and_misdirected_plays_are_refused(command, message):
     with pytest.raises(IllegalCommand, match=message):
         SPEC.check(state, ANN, command)
     refused(state, command, message)
+
+
+def test_a_whole_number_of_a_subclass_of_int_is_a_whole_number_in_a_command():
+    class Whole(int):
+        pass
+
+    class Values(tuple):
+        pass
+
+    state = tools_for(ann=["audit"])
+    assert check(state, Play("audit", BOB, Whole(1), pay=(Whole(1),))) is None
+    bidding = position()
+    assert check(bidding, Bid((Whole(5),))) is None
+    assert check(bidding, Bid(Values((5,)))) is None  # a tuple of its own kind is still a tuple
 
 
 def test_the_message_names_the_value_that_is_short():
@@ -1671,6 +1724,8 @@ def test_bid_cards_taken_back_stay_known_in_the_hand_until_they_leave_it_in_sigh
         sampled = SPEC.sample(view, random.Random(seed))
         assert sampled.known == state.known and all(
             set(cards) <= set(hand) for cards, hand in zip(state.known, sampled.capital))
+        # each hand as big as it is (the view shows its size), the known cards among its cards
+        assert list(map(len, sampled.capital)) == list(map(len, state.capital)) == [1, 2, 2]  # Ann paid 5 3
 
 
 def test_known_capital_leaves_with_a_payment_a_tax_or_an_unseen_taking():
@@ -1768,3 +1823,40 @@ def test_the_experts_estimate_counts_only_the_lots_before_a_portfolio_fills():
                     table=[[], [], [{"card": "railway-bonds", "up": True}, {"card": "oil-concession", "up": False}]])
     # one lot left, worth the mean of its positive cards, twice: 17, shared as the Capital is
     assert sum(capital_claims(over)) == pytest.approx(17.0)
+
+
+def test_the_experts_estimate_shares_every_card_still_to_sell_as_the_capital_is_shared():
+    from rules.capital_auction.rules import capital_claims
+
+    lots = [[{"card": "railway-bonds", "up": True}, {"card": "start-up", "up": False}],  # 9, -1
+            [{"card": "oil-concession", "up": True}, {"card": "corner-bakery", "up": False}],  # 8, 1
+            [{"card": "print-shop", "up": False}, {"card": "brewery", "up": False}]]  # 2, 3
+    state = position(names=["Ann", "Bob"], capital=[["5"], ["3"]], round=4, table=lots,
+                     investment_deck=["steel-works", "gold-mine"])  # 6, -4
+    # the last round's first auction: its three lots are all that is left to sell (an empty
+    # portfolio fills only after three lots), each worth two of the eight cards not yet sold,
+    # the table's and the deck's, at their mean, the start-up and the gold mine as nothing
+    value = 3 * 2 * (9 + 8 + 1 + 2 + 3 + 6) / 8
+    # no Capital is drawn after the last round's: the hands are all the Capital, 5 and 3
+    assert capital_claims(state) == pytest.approx([value * 5 / 8, value * 3 / 8])
+    # the only Capital at the table claims all of it, whatever its size
+    alone = position(names=["Ann", "Bob"], capital=[["1"], []], round=4, table=lots,
+                     investment_deck=["steel-works", "gold-mine"])
+    assert capital_claims(alone) == pytest.approx([value, 0.0])
+    # nothing left to sell, or no Capital left to buy it with: nobody claims anything
+    sold = position(names=["Ann", "Bob"], capital=[["5"], ["3"]], round=4, auction=3, table=[[], [], []],
+                    investment_deck=[])
+    penniless = position(names=["Ann", "Bob"], capital=[[], []], round=4, table=lots)
+    assert capital_claims(sold) == capital_claims(penniless) == [0.0, 0.0]
+
+
+def test_the_experts_estimate_counts_one_more_capital_card_a_round_for_each_face_up_investment():
+    from rules.capital_auction.rules import capital_claims
+
+    state = position(names=["Ann", "Bob"], capital=[["5"], ["5.1"]], round=3,
+                     portfolios=[[{"card": "shipping-line", "up": True}], [{"card": "textile-mill", "up": False}]])
+    # one round's draw still to come: 4 cards each, and Ann one more for her face-up card, at
+    # the Capital deck's mean value
+    mean = sum(c.value for c in CARDS.capital_deck()) / len(CARDS.capital_deck())
+    ann, bob = capital_claims(state)
+    assert ann / bob == pytest.approx((5 + 5 * mean) / (5 + 4 * mean))
