@@ -1273,3 +1273,34 @@ def test_a_view_for_a_seat_not_at_the_table_shows_no_hand():
     for seat in (3, -1):
         view = SPEC.view(state, seat)
         assert view.hand == () and view.hand_sizes == (1, 1, 1)
+
+
+def test_legal_lists_answer_in_as_their_commands_for_near_misses_of_a_sale_for_one_dollar():
+    """A legal list answers ``in`` from what a command is made from (a bot asks it at every
+    command of the expert's playouts): a card offered to a rival for $1 is in the list exactly
+    when the whole list holds it, and so is every near miss — another seat, another price, two
+    cards, money given with the card, a portfolio or a discard of other cards."""
+    from game_helpers import seeded_positions
+
+    sales = 0
+    for _state, seat, _view, legal in seeded_positions(SPEC, range(6), 120, lambda seed: 3):
+        whole = list(legal)
+        asked = list(whole)
+        for command in whole:
+            if type(command) is Offer and command.take == Side(money=1) and len(command.give.cards) == 1:
+                sales += 1
+                card = command.give.cards[0]
+                others = [c for c in (x.give.cards[0] for x in whole if type(x) is Offer
+                                      and x.take == Side(money=1) and len(x.give.cards) == 1) if c != card][:1]
+                asked += [Offer(to, command.give, command.take) for to in (0, 1, 2, None) if to != command.to]
+                asked += [Offer(command.to, command.give, Side(money=money)) for money in (0, 2)]
+                asked += [Offer(command.to, command.give, Side(cards=(card,), money=1)),
+                          Offer(command.to, Side(cards=(card,), money=1), command.take),
+                          Offer(command.to, Side(cards=(card, *others)), command.take)]
+            elif type(command) is Make:
+                asked += [Make(command.cards[:-1]), Make(command.cards[1:] + command.cards[:1])]
+            elif type(command) is Discard:
+                asked.append(Discard(Card(command.card.rank, command.card.suit, command.card.copy + 1)))
+        for command in asked:
+            assert (command in legal) == (command in whole), command
+    assert sales > 20  # the sale for $1 came up often enough to be asked about
