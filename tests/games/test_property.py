@@ -1016,3 +1016,12 @@ def test_a_sampled_stock_is_shuffled_not_sorted_by_colour():
         stock = SPEC.sample(SPEC.view(state, 0), random.Random(seed)).stock
         changes = sum(a.colour is not b.colour for a, b in zip(stock, stock[1:]))
         assert len(stock) > 30 and changes > 1
+
+
+def test_units_total_counts_only_kings_queens_jacks_and_jokers():
+    """A hand's purchasing units: K 4, Q 2, J 1, a joker 1; a number card adds nothing (the
+    rules pay for cells with court cards and jokers only), whatever the hand holds beside."""
+    from rules.property.state import units_total
+
+    assert units_total(parse_cards("KS QH JD 9C 2S 10H")) == 7
+    assert units_total(parse_cards("9C 2S 10H")) == 0
