@@ -208,10 +208,7 @@ class Match:
         at or before it, the commands since played again on a copy: the rules are
         deterministic, as saves replay)."""
         kept, state = next((at, state) for at, state in reversed(self._kept) if at <= moves)
-        state = copy.deepcopy(state)
-        for played in self.history[kept:moves]:
-            self.spec.apply(state, played.seat, played.command)
-        return state
+        return played_again(self.spec, state, self.history[kept:moves])
 
     def can_undo(self, seat: int | None) -> bool:
         """True while ``seat`` made the latest command, nothing was revealed or drawn since its
@@ -359,6 +356,15 @@ class _Saved:
             return cls(spec, self.seats, self.options, self.seed, **more)
         except RulesError as error:
             raise SaveFormatError(f"the save is damaged: {error}") from None
+
+
+def played_again(spec: Any, state: Any, moves: Sequence[Played]) -> Any:
+    """A copy of ``state`` with ``moves`` played on it again (the rules are deterministic, as
+    saves replay); ``state`` itself is left as it was."""
+    state = copy.deepcopy(state)
+    for played in moves:
+        spec.apply(state, played.seat, played.command)
+    return state
 
 
 def _read_save(data: Any) -> _Saved:

@@ -23,7 +23,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from .engine import Command, View
 from .errors import IllegalCommand, ReplayError, RulesError
-from .match import FORMAT_VERSION, KEPT_EVERY, Match, Played, Seat, _read_save
+from .match import FORMAT_VERSION, KEPT_EVERY, Match, Played, Seat, _read_save, played_again
 
 READ_ONLY = "This is a replay: nothing can be played here."
 PUBLIC_ONLY = "The game is not over: only the public view can be replayed until it ends."
@@ -144,10 +144,7 @@ class Replay(Match):
         shown, shown_state = self._shown
         if start < shown <= position:
             start, state = shown, shown_state
-        state = copy.deepcopy(state)
-        for played in self._played[start:position]:
-            self.spec.apply(state, played.seat, played.command)
-        return state
+        return played_again(self.spec, state, self._played[start:position])
 
     def _walk(self) -> Iterator[Any]:
         """The state of every position in turn, one state changed move by move: read each before
