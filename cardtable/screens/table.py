@@ -45,6 +45,7 @@ from ..remote import bot_choice
 from ..store import Diverged, GameChanged, MovedFirst, SaveError, SaveStore
 from ..store.seats import PRESENCE_SECONDS
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
+from ..widgets.beside_board import Resized
 from ..widgets.footer import TableFooter
 from ..widgets.words import plain, styled
 from .confirm import ConfirmScreen
@@ -226,6 +227,10 @@ class TableScreen(HintKey, Screen[None]):
             return False
         self._board_deferred = False
         return True
+
+    def on_resized(self, message: Resized) -> None:
+        message.stop()
+        self.call_after_refresh(self._fit_board)
 
     def _fit_board(self) -> None:
         """Cap the board at the room the scoreboard, the hand and whatever else shares its

@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from rules.core import Card
 
+from .beside_board import BesideBoard
 from .words import styled
 from .card import CardWidget
 
@@ -23,7 +24,7 @@ _CELL = 5  # a card's width (see CardWidget)
 _GUTTER = 1
 
 
-class HandWidget(Widget, can_focus=True):
+class HandWidget(BesideBoard, Widget, can_focus=True):
     """Shows ``cards`` (set them with ``show``) as CardWidgets that wrap onto as many lines as
     the width needs. Copies of one face are separate cards, told apart by ``card.key``.
 

@@ -12,6 +12,8 @@ from textual.widgets import Static
 from rules.core import Seat, View
 from rules.core.bots import kind_of
 
+from .beside_board import BesideBoard
+
 AWAITED = "▶"
 THINKING = "thinking…"
 
@@ -41,7 +43,7 @@ def scoreboard_table(view: View, seats: Sequence[Seat], labels: Sequence[Text] |
     return table
 
 
-class Scoreboard(Static):
+class Scoreboard(BesideBoard, Static):
     """Shows ``scoreboard_table`` of the latest view; ``show(view, seats)`` updates it."""
 
     DEFAULT_CSS = """

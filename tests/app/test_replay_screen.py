@@ -18,10 +18,10 @@ from cardtable.screens.resume import ResumeScreen, SavesList
 from cardtable.settings import Settings
 from cardtable.widgets.game_log import visible_lines
 from cardtable.widgets.score_chart import ScoreChart
-from rules.core import Match, Seat
+from rules.core import Match, Replay, Seat
 
 from game_helpers import play_bot
-from pilot_helpers import screen_text
+from pilot_helpers import drawn, screen_text, settle
 from store_helpers import contents, spoil_move
 
 GAMES = sorted(rules.GAMES)
@@ -264,3 +264,21 @@ async def test_a_finished_game_replays_every_view(store):
         assert screen.viewer == 0 and hand_on_screen(app, ann) == [card.symbol for card in ann.hand] != []
         await pilot.press("2")
         assert screen.viewer == 1 and screen.view == after(match, 12).view(1)
+
+
+async def test_the_board_takes_the_room_the_hand_leaves_when_the_view_changes(store):
+    # the public view's hand is a line of text that wraps; a player's is a row of cards, laid
+    # out a frame after the table fitted its board: the board was left a row short of its room
+    replayed = finished("property", seed=7, names=("Ann", "Cleo", "Dan"))
+    app = make_app(store, replay=Replay.of(replayed))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted)
+        screen = app.screen
+        await pilot.press("0", *["right"] * 12)
+        await settle(pilot, lambda: screen.replay.position == 12 and drawn(screen))
+        play, board = screen.query_one("#play"), screen.query_one("#board")
+        await pilot.press("1")
+        await settle(pilot, lambda: screen.viewer == 0 and drawn(screen))
+        others = sum(child.outer_size.height for child in play.children if child is not board and child.display)
+        assert board.styles.max_height.value == play.content_size.height - others
+        assert board.outer_size.height == play.content_size.height - others  # (the grid fills its room)

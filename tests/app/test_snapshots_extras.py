@@ -12,6 +12,7 @@ import pytest
 
 import rules
 from cardtable.app import CardtableApp
+from cardtable.screens.replay import ReplayScreen
 from cardtable.record import GameRecord, PlayerResult, Record
 from cardtable.store import SaveStore
 from cardtable.settings import Settings
@@ -39,7 +40,11 @@ def app_with(tmp_path, **kwargs) -> CardtableApp:
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def test_replay_as_a_player_saw_it(snap_compare, tmp_path, size):
     async def to_move_12_as_ann(pilot):
+        # keys sent before the replay's screen is up would go elsewhere (seen on a loaded machine)
+        await settle(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen) and pilot.app.screen.is_mounted)
         await pilot.press(*["right"] * 12, "1")
+        screen = pilot.app.screen
+        await settle(pilot, lambda: screen.replay.position == 12 and screen.viewer == 0 and drawn(screen))
         pilot.app.clear_notifications()
         await settle(pilot, lambda: drawn(pilot.app.screen))
 

@@ -27,6 +27,7 @@ from rules.core import Card
 from rules.core.offers import Deal, Side
 from rules.core.words import dollars, join_names
 
+from ...widgets.beside_board import BesideBoard
 from ...widgets.card import card_text
 from ...widgets.panel import Panel
 from ...widgets.words import styled
@@ -113,7 +114,7 @@ def trade_effect(view: AbundanceView, deal: Deal, names: Sequence[str]) -> Text:
                          Text(", ").join(Text.assemble(names[seat], " ", signed(change[seat])) for seat in (0, 1)))
 
 
-class AuctionBlock(Panel, can_focus=True):
+class AuctionBlock(BesideBoard, Panel, can_focus=True):
     """The auction block. ``show(...)`` redraws it from the viewer's view; the table's keys
     act on it (it is the widget the table focuses)."""
 

@@ -16,6 +16,7 @@ from rules.capital_auction.cards import Capital
 from rules.capital_auction.state import BID, CapitalAuctionView
 from rules.core.words import join_names, player, players, say
 
+from ...widgets.beside_board import BesideBoard
 from ...widgets.panel import Panel, fitting
 from ...widgets.words import styled
 from .words import BACK, describe, phase_title, slot_text, values_text
@@ -126,7 +127,7 @@ class ToolsPanel(Panel):
             self.show_text(tools_text(view, short), f"Your Tools · {len(view.tools)} · cost in ()")
 
 
-class CapitalChips(Widget, can_focus=True):
+class CapitalChips(BesideBoard, Widget, can_focus=True):
     """The viewer's Capital cards in a row, ticked to make up a bid: ``←`` ``→`` move, ``space``
     ticks (or a click). Posts ``Changed`` when the ticked cards change."""
 
