@@ -475,13 +475,14 @@ async def main(seed, limit):
 
     match.subscribe(note)
     began = time.perf_counter()
+    error = None
     try:
         async with app.run_test(size=(120, 40)):
             while not match.over and time.perf_counter() - began < limit:
                 await asyncio.sleep(0.1)
-    except Exception:  # the results screen, after the last move: not measured here
-        pass
-    print(json.dumps({"moves": len(stamps), "over": match.over, "stamps": stamps}))
+    except Exception as exc:  # said beside the figures (checkouts before 2026-11-26 raised as the results opened)
+        error = f"{type(exc).__name__}: {exc}"
+    print(json.dumps({"moves": len(stamps), "over": match.over, "stamps": stamps, "error": error}))
 
 asyncio.run(main(int(sys.argv[1]), float(sys.argv[2])))
 """
@@ -498,7 +499,7 @@ def sheet_off_figures(seed: int, limit: float, reference: Path | None = None) ->
     g = json.loads(out.stdout.strip().splitlines()[-1])
     stamps, total = g["stamps"], g["moves"]
     if not g["over"]:
-        return {"unfinished": total, "seconds": limit}
+        return {"unfinished": total, "seconds": limit, "error": g.get("error")}
 
     def tenth(low: int, high: int) -> tuple[float, float]:
         return (statistics.mean(mib for _cpu, mib in stamps[low:high + 1]),
@@ -506,7 +507,8 @@ def sheet_off_figures(seed: int, limit: float, reference: Path | None = None) ->
 
     first_mib, first_ms = tenth(0, total // 10)
     last_mib, last_ms = tenth(total - 1 - total // 10, total - 1)
-    return {"moves": total, "first_mib": first_mib, "last_mib": last_mib, "first_ms": first_ms, "last_ms": last_ms}
+    return {"moves": total, "first_mib": first_mib, "last_mib": last_mib, "first_ms": first_ms, "last_ms": last_ms,
+            "error": g.get("error")}
 
 
 def print_growth(seed: int = 1, limit: float = 900, reference: Path | None = None) -> None:
@@ -520,6 +522,8 @@ def print_growth(seed: int = 1, limit: float = 900, reference: Path | None = Non
 
 def print_sheet_off(label: str, g: dict[str, float], limit: float) -> None:
     label = f"{label[:-1]}, sales sheet off)" if label.endswith(")") else f"{label} (sales sheet off)"
+    if g.get("error"):
+        print(f"{label}: the table raised {g['error']} as the app closed")
     if "unfinished" in g:
         print(f"{label}: the Abundance match between bots did not end at a headless table within {limit:g} s "
               f"({g['unfinished']} moves played)")

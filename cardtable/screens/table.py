@@ -298,6 +298,14 @@ class TableScreen(HintKey, Screen[None]):
         """The human the table waits for next: the first awaited human seat in seat order."""
         return next((seat for seat in sorted(self.match.awaiting) if seat in self.humans), None)
 
+    async def on_event(self, event: events.Event) -> None:
+        # A table pushed as the app closes (the game ended, or a replay opened, as the player
+        # quit) is mounted and shown after Textual has taken its parts down: setting it up
+        # would look for parts no longer there. Nothing of it will be seen: it is left alone.
+        if isinstance(event, (events.Mount, events.ScreenResume)) and not self.app.is_running:
+            return
+        await super().on_event(event)
+
     def on_mount(self) -> None:
         self.game_log.notation = self.match.spec.notation
         self.game_log.four_colour = self.settings.four_colour
@@ -579,6 +587,8 @@ class TableScreen(HintKey, Screen[None]):
         self.call_after_refresh(self._give_way_to, screen)
 
     def _give_way_to(self, screen: Screen) -> None:
+        if not self.is_attached:
+            return
         if self.app.screen is self:
             self.app.switch_screen(screen)
         else:  # a dialog is open over the table: the results come over it
