@@ -9,8 +9,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from .closing import OpensWhileRunning
 
-class ConfirmScreen(ModalScreen[bool]):
+
+class ConfirmScreen(OpensWhileRunning, ModalScreen[bool]):
     """Dismisses with True for yes (y, the Yes button) and False for no (Escape, n, the No
     button); Enter answers with the focused button, which is ``default`` (Yes unless told)."""
 

@@ -11,6 +11,8 @@ from textual.containers import Center, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from .closing import OpensWhileRunning
+
 
 def handoff_text(player: str) -> str:
     return f"Pass to {player} — press Enter when only {player} is looking"
@@ -21,7 +23,7 @@ def keys_note(player: str) -> str:
             f"would show it. {player} can leave the table after pressing Enter.")
 
 
-class HandoffScreen(ModalScreen[None]):
+class HandoffScreen(OpensWhileRunning, ModalScreen[None]):
     """Covers the whole terminal (an opaque background, so nothing of the table shows through)
     and shows only who is next, the game and the turn. Enter (or the button) dismisses it."""
 

@@ -11,6 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from .closing import OpensWhileRunning
+
 from ..store import CodeError, SaveInfo
 from ..store.seats import EXAMPLE
 
@@ -29,7 +31,7 @@ BOX_CSS = """
 """
 
 
-class JoinScreen(ModalScreen[None]):
+class JoinScreen(OpensWhileRunning, ModalScreen[None]):
     """Asks for a join code and opens the game as its seat (or the spectators' view). A code
     that opens nothing gets a sentence and the dialog stays."""
 
@@ -60,7 +62,7 @@ class JoinScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class CodesScreen(ModalScreen[None]):
+class CodesScreen(OpensWhileRunning, ModalScreen[None]):
     """The join codes of one game, for the machine that holds it: one line per seat played from
     another screen and one for spectators. ``n`` renews the code under the cursor (the old one
     stops working at once)."""

@@ -10,6 +10,8 @@ from textual.widgets import Footer, OptionList, Static
 from ..widgets.header import Header
 from textual.widgets.option_list import Option
 
+from .closing import OpensWhileRunning
+
 
 # option id (= the action it runs) → (key, label)
 ENTRIES = {
@@ -34,7 +36,7 @@ def saves_note(count: int, damaged: int = 0) -> str:
     return note + (f", {damaged} damaged" if damaged else "")
 
 
-class MenuScreen(Screen):
+class MenuScreen(OpensWhileRunning, Screen):
     """The first screen. Entering it (again) re-reads the saves list, so the Resume entry counts
     what is there now and any save the store could not bring in is reported."""
 

@@ -24,6 +24,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from .closing import OpensWhileRunning
+
 from rules.core import Command, RulesError
 from rules.core.replay import READ_ONLY, Replay
 
@@ -280,7 +282,7 @@ def position_for(replay: Replay, text: str) -> int:
     return replay.start_of_turn(value)
 
 
-class GoToScreen(ModalScreen[int | None]):
+class GoToScreen(OpensWhileRunning, ModalScreen[int | None]):
     """Asks where to go in a replay: a turn, or a move by its number. Enter goes; Escape not."""
 
     DEFAULT_CSS = """

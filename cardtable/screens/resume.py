@@ -21,6 +21,8 @@ from textual.widgets import Footer, Input, OptionList, Static
 from ..widgets.header import Header
 from textual.widgets.option_list import Option
 
+from .closing import OpensWhileRunning
+
 from rules.core import SaveFormatError
 
 from ..paths import UnusablePath, user_path
@@ -72,7 +74,7 @@ class SavesList(OptionList):
         self.action_select()
 
 
-class ImportScreen(ModalScreen[Path | None]):
+class ImportScreen(OpensWhileRunning, ModalScreen[Path | None]):
     """Asks for the path of a game file to import; dismisses with it (None: Escape)."""
 
     DEFAULT_CSS = """
@@ -113,7 +115,7 @@ class ImportScreen(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-class ResumeScreen(Screen):
+class ResumeScreen(OpensWhileRunning, Screen):
     """The saves list, or (``t``) the trash. Entering the screen re-reads the store."""
 
     BINDINGS = [

@@ -15,6 +15,8 @@ from textual.widgets import DataTable, Footer, MarkdownViewer, OptionList, Stati
 from ..widgets.header import Header
 from textual.widgets.option_list import Option
 
+from .closing import OpensWhileRunning
+
 import rules
 
 from ..rulesdoc import rules_page
@@ -107,7 +109,11 @@ def _state(app: App, node: Widget, binding: Binding) -> bool | None:
         return True
 
 
-class RulesScreen(Screen):
+class RulesPage(OpensWhileRunning, MarkdownViewer):
+    """The rules page (a MarkdownViewer, which fills itself in when mounted)."""
+
+
+class RulesScreen(OpensWhileRunning, Screen):
     """The rules of ``game_name`` (with None, a list of the games to choose from); with ``keys``
     (see ``keys_of``), a "Keys" tab beside them, shown first when ``start`` is "keys"."""
 
@@ -146,7 +152,7 @@ class RulesScreen(Screen):
                 id="rules-games",
             )
         else:
-            yield MarkdownViewer(rules_page(self.game_name), show_table_of_contents=False, id="rules-page")
+            yield RulesPage(rules_page(self.game_name), show_table_of_contents=False, id="rules-page")
 
     def on_mount(self) -> None:
         info = rules.INFO.get(self.game_name or "")

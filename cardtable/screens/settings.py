@@ -8,6 +8,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Label, Select, Static
+
+from .closing import OpensWhileRunning
 from ..widgets.header import Header
 
 from ..settings import BOT_SPEEDS, FOUR_COLOUR_HELP
@@ -17,7 +19,7 @@ from ..widgets.toggles import Tick
 CUSTOM = "custom"
 
 
-class SettingsScreen(Screen):
+class SettingsScreen(OpensWhileRunning, Screen):
     """Edit ``app.settings``; the app saves each change and tells the tables."""
 
     BINDINGS = [Binding("escape", "back", "Back")]

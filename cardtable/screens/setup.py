@@ -20,6 +20,8 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, 
 from ..widgets.header import Header
 from textual.widgets.option_list import Option
 
+from .closing import OpensWhileRunning
+
 import rules
 from rules.core import Match, RulesError, Seat, bot_levels
 from rules.core.bots import RANDOM
@@ -93,7 +95,7 @@ class SeatRow(Horizontal):
         return self.query_one(".seat-kind", Select).value == REMOTE
 
 
-class SetupScreen(Screen):
+class SetupScreen(OpensWhileRunning, Screen):
     """Set up and start a new game. ``game_name`` and ``seats`` preselect a game and its players
     (a rematch from the results screen)."""
 

@@ -13,6 +13,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+
+from .closing import OpensWhileRunning
 from ..widgets.header import Header
 
 import rules
@@ -34,7 +36,7 @@ def game_title(game: str | None) -> str:
     return info.title if info else game
 
 
-class StatsScreen(Screen):
+class StatsScreen(OpensWhileRunning, Screen):
     """The record's stats (see the module docstring)."""
 
     BINDINGS = [

@@ -34,6 +34,8 @@ from textual.widgets import Static
 from ..widgets.header import Header
 from textual.worker import NoActiveWorker, get_current_worker
 
+from .closing import OpensWhileRunning
+
 from rules.core import Card, Command, Match, RulesError, Update, View
 from rules.core.words import Sentence, join_names, player, players, say
 from rules.core.bots import get_bot
@@ -92,7 +94,7 @@ NO_BOARD = (
 # keys Textual itself answers (focus moves) and keys that are only held with others
 _FOCUS_KEYS = frozenset({"tab", "shift+tab", "shift", "ctrl", "alt", "meta", "escape"})
 
-class TableScreen(HintKey, Screen[None]):
+class TableScreen(OpensWhileRunning, HintKey, Screen[None]):
     """The table of ``match`` (saved as ``game_id`` in ``store``).
 
     ``viewer`` is the seat whose private things are on screen: the only human at a table with
@@ -297,14 +299,6 @@ class TableScreen(HintKey, Screen[None]):
     def next_human(self) -> int | None:
         """The human the table waits for next: the first awaited human seat in seat order."""
         return next((seat for seat in sorted(self.match.awaiting) if seat in self.humans), None)
-
-    async def on_event(self, event: events.Event) -> None:
-        # A table pushed as the app closes (the game ended, or a replay opened, as the player
-        # quit) is mounted and shown after Textual has taken its parts down: setting it up
-        # would look for parts no longer there. Nothing of it will be seen: it is left alone.
-        if isinstance(event, (events.Mount, events.ScreenResume)) and not self.app.is_running:
-            return
-        await super().on_event(event)
 
     def on_mount(self) -> None:
         self.game_log.notation = self.match.spec.notation

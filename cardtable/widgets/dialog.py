@@ -10,11 +10,13 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..screens.closing import OpensWhileRunning
+
 from .words import styled
 from rules.core import Command
 
 
-class Dialog(ModalScreen):
+class Dialog(OpensWhileRunning, ModalScreen):
     """A game's dialog. Compose a ``Vertical`` box holding a ``Static`` with class
     ``dialog--error`` and a ``Horizontal`` of buttons with class ``dialog--buttons``."""
 

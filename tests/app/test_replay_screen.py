@@ -283,20 +283,3 @@ async def test_the_board_takes_the_room_the_hand_leaves_when_the_view_changes(st
         assert board.styles.max_height.value == play.content_size.height - others
         assert board.outer_size.height == play.content_size.height - others  # (the grid fills its room)
 
-
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("opened", ["results", "replay", "table"])
-async def test_a_table_opened_as_the_app_closes_closes_with_it(store, game, opened):
-    # the game ends (or a replay opens) as the player quits: Textual takes the new screen's
-    # parts down before it is mounted and shown; setting it up then looked for them, and the
-    # error left the app as it closed (run_test raises it here)
-    match = finished(game)
-    app = make_app(store)
-    async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        if opened == "results":
-            app.push_screen(app.results_of(match, app.settings, None))
-        elif opened == "replay":
-            app.open_replay(Replay.of(match))
-        else:
-            app.open_table(after(match, 3), None)

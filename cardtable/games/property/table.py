@@ -23,6 +23,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...screens.closing import OpensWhileRunning
+
 from rules.core import Card, Match, View
 from rules.core.words import Sentence, player, plural, say
 from rules.property import (
@@ -51,7 +53,7 @@ def units_text(units: Sequence[Card], four_colour: bool = False) -> Text:
     return Text(" ").join(card_text(card, four_colour) for card in units)
 
 
-class BuyScreen(ModalScreen[Buy | None]):
+class BuyScreen(OpensWhileRunning, ModalScreen[Buy | None]):
     """Which units to hand over, when there is more than one useful way: the cheapest first.
     Enter buys with the highlighted set; Escape goes back without buying."""
 
