@@ -9,7 +9,7 @@ every auction, and ends with the sale of every trinket to the market (market.py)
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Mapping, Sequence
 
 from rules.core import (
@@ -17,7 +17,7 @@ from rules.core import (
 )
 from rules.core.auctions import OpenAuction, SealedAuction
 from rules.core.jsonio import card_keys
-from rules.core.listing import Listing, MadeWhenRead
+from rules.core.listing import Deferred, Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import Sentence, dollars, join_names, player, players, say, winners_sentence
@@ -122,6 +122,28 @@ def _offer_card(pair: tuple[Card, int]) -> Offer:
 
 def _swap(pair: tuple[Card, Card]) -> Offer:
     return Offer(None, Side(cards=(pair[0],)), Side(cards=(pair[1],)))
+
+
+def _offers(up: list[Card], round_number: int, mine: list[Card], theirs: list[Card], my_money: int,
+            their_money: int) -> Listing:
+    """Ready, then a few offers worth suggesting: buy one of the other's trinkets, or sell one
+    of one's own, for what a trinket of its suit would sell for now (at the tally ``up``; at
+    least $1); swap one trinket for one of another suit. Each offer is made when read (two
+    hands of ten make a hundred)."""
+    paid = pays(suit_counts(up), round_number)
+    theirs, mine = sort_cards(theirs), sort_cards(mine)
+    buys, sells = [], []
+    for card in theirs:
+        price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
+        if price <= my_money:
+            buys.append((price, card))
+    for card in mine:
+        price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
+        if price <= their_money:
+            sells.append((card, price))
+    swaps = [(given, taken) for given in mine for taken in theirs if given.suit is not taken.suit]
+    return Listing(_READY, MadeWhenRead(buys, _offer_money), MadeWhenRead(sells, _offer_card),
+                   MadeWhenRead(swaps, _swap))
 
 
 _BIDS: dict[type, list[Any]] = {Bid: [], SealedBid: []}
@@ -449,25 +471,12 @@ class AbundanceGame:
 
     @staticmethod
     def _useful_offers(state: AbundanceState, seat: int) -> Sequence[Command]:
-        """Ready, then a few offers worth suggesting: buy one of the other's trinkets, or sell
-        one of one's own, for what a trinket of its suit would sell for now (at least $1); swap
-        one trinket for one of another suit. Each offer is made when read: a bot between
-        auctions reads none of them (two hands of ten made a hundred, at every trade)."""
+        """Ready, then a few offers worth suggesting (``_offers``), the list made when first
+        read, from copies of what it is made from: a bot between auctions reads none of it, and
+        the expert's playouts only ask whether it is empty (it never is)."""
         other = 1 - seat
-        paid = pays(counts(state), state.round)
-        theirs, mine = sort_cards(state.trinkets[other]), sort_cards(state.trinkets[seat])
-        buys, sells = [], []
-        for card in theirs:
-            price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
-            if price <= state.money[seat]:
-                buys.append((price, card))
-        for card in mine:
-            price = max(1, paid[card.suit.order])  # type: ignore[union-attr]
-            if price <= state.money[other]:
-                sells.append((card, price))
-        swaps = [(given, taken) for given in mine for taken in theirs if given.suit is not taken.suit]
-        return Listing(_READY, MadeWhenRead(buys, _offer_money), MadeWhenRead(sells, _offer_card),
-                       MadeWhenRead(swaps, _swap))
+        return Deferred(partial(_offers, state.up(), state.round, state.trinkets[seat][:], state.trinkets[other][:],
+                                state.money[seat], state.money[other]))
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: AbundanceState, seat: int, command: Command) -> None:

@@ -520,6 +520,17 @@ def test_suggested_offers_buy_sell_or_swap_one_trinket():
                                            Offer(None, Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
 
 
+def test_suggested_offers_are_those_of_the_position_they_were_listed_at():
+    """The list is made when first read: from what the position held when it was listed, not
+    from what it holds by then (the expert's search plays on after listing)."""
+    state = holding()
+    listed, unread = list(SPEC.legal(copy.deepcopy(state), ANN)), SPEC.legal(state, ANN)
+    act(state, BOB, "offer Ann: give 2H take 3S,$5")
+    act(state, ANN, "accept")
+    assert keys(state.trinkets[ANN]) == ["5S", "2H"] and state.money == [25, 25]
+    assert unread == listed and list(SPEC.legal(state, ANN)) != listed
+
+
 def test_offers_name_only_what_each_side_holds_and_can_pay():
     state = holding()
     refused(state, ANN, "offer: give 7H take 9S", "You have no trinket 7♥")
