@@ -31,7 +31,7 @@ from rules.core import Card, Suit
 from rules.core.offers import Accept, Decline, Offer, Side
 
 from .commands import Bid, ChoosePile, Command, Pass, Ready, SealedBid
-from .market import ONE_BID, expected_pays, expected_sale, suit_counts
+from .market import ONE_BID, expected_pays, expected_sale
 from .state import AUCTION, CHOOSE, SEALED_PHASE, TRADE, AbundanceView
 
 SEALED_SHADE = 0.7  # a sealed bid: this share of what the card is worth to the bot
@@ -46,7 +46,7 @@ class _Market:
         self.me = view.seat if view.seat is not None else 0
         self.other = 1 - self.me
         self.expected = expected_pays(tuple(view.counts), view.round, view.pile_left)
-        self.held = [suit_counts(cards) for cards in view.trinkets]
+        self.held = view.held  # counted once, by the view
         self._worth = [expected_sale(held, self.expected) for held in self.held]  # as they stand
 
     def worth(self, seat: int, add: Sequence[Card] = (), remove: Sequence[Card] = ()) -> float:

@@ -583,7 +583,7 @@ class AbundanceGame:
         bids = state.sealed.bids if state.sealed is not None else {}
         # the tally is the sold cards, the trinkets (counted once for the sales and corners too)
         # and the card on the block, as counts(state) counts them
-        held = [suit_counts(cards) for cards in state.trinkets]
+        held = (suit_counts(state.trinkets[0]), suit_counts(state.trinkets[1]))
         sold, card = suit_counts(state.sold), state.card
         (s0, s1, s2, s3), (a0, a1, a2, a3), (b0, b1, b2, b3) = sold, held[0], held[1]
         if card is not None:
@@ -619,7 +619,7 @@ class AbundanceGame:
             chooser=chooser(state) if state.phase == CHOOSE else None,
             kind=ROUND_KINDS[state.round], auction_kind=auction_kind(state),
             values=round_values(state.round), counts=tally, rarity=rarity(tally), pays=paid,
-            corners=(_corners(held[0]), _corners(held[1])),
+            held=held, corners=(_corners(held[0]), _corners(held[1])),
             piles=tuple(map(len, state.piles)), chosen=tuple(state.chosen),
             pile=state.pile, pile_left=pile_left, card=card, number=PILE_SIZE - pile_left if card is not None else 0,
             auction=info, calls=tuple(state.calls), sealed_in=tuple(sorted(bids)),
