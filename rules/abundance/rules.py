@@ -16,6 +16,7 @@ from rules.core import (
     SUITS, Card, IllegalCommand, Outcome, RulesError, Suit, chance, check_awaited, check_setup, sort_cards,
 )
 from rules.core.auctions import OpenAuction, SealedAuction
+from rules.core.engine import made_with
 from rules.core.jsonio import card_keys
 from rules.core.listing import Deferred, Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
@@ -606,27 +607,29 @@ class AbundanceGame:
         info = None if auction is None else AuctionInfo(
             tuple(auction.order), auction.once_around, auction.high, auction.leader, auction.position,
             tuple(auction.passed), auction.spoken, auction.to_speak, auction.minimum)
-        return AbundanceView(
-            seat=seat, names=tuple(state.names), awaiting=awaiting(state),
-            status="" if plain else status_sentence(state),
+        # made from a dict of its fields: a call by keyword took half of a view's time
+        return made_with(AbundanceView, {
+            "seat": seat, "names": tuple(state.names), "awaiting": awaiting(state),
+            "status": "" if plain else status_sentence(state),
             # a seat's one private zone is its sealed bid, and only once it is in: with none, the
             # view holds nothing private (the table passes between humans without a curtain)
-            zones={"bid": (bids[seat],)} if own and seat in bids else {},
-            zone_sizes=({"bid": int(0 in bids)}, {"bid": int(1 in bids)}),
-            columns=("Money", "Trinkets", "Sells for", "Match"), rows=rows,
-            options={}, phase=state.phase, rubber=state.rubber, round=state.round,
-            dealer=state.dealer, first_dealer=state.first_dealer,
-            chooser=chooser(state) if state.phase == CHOOSE else None,
-            kind=ROUND_KINDS[state.round], auction_kind=auction_kind(state),
-            values=round_values(state.round), counts=tally, rarity=rarity(tally), pays=paid,
-            held=held, corners=(_corners(held[0]), _corners(held[1])),
-            piles=tuple(map(len, state.piles)), chosen=tuple(state.chosen),
-            pile=state.pile, pile_left=pile_left, card=card, number=PILE_SIZE - pile_left if card is not None else 0,
-            auction=info, calls=tuple(state.calls), sealed_in=tuple(sorted(bids)),
-            revealed=state.revealed, trinkets=(tuple(state.trinkets[0]), tuple(state.trinkets[1])),
-            sold=tuple(state.sold), money=tuple(state.money), bank=state.bank, sells=sells,
-            ready=tuple(state.ready), offered=tuple(state.offered), offer=state.offer,
-            rubbers=tuple(state.rubbers), sales=tuple(state.sales), auctions=state.auctions)
+            "zones": {"bid": (bids[seat],)} if own and seat in bids else {},
+            "zone_sizes": ({"bid": int(0 in bids)}, {"bid": int(1 in bids)}),
+            "columns": ("Money", "Trinkets", "Sells for", "Match"), "rows": rows,
+            "options": {}, "phase": state.phase, "rubber": state.rubber, "round": state.round,
+            "dealer": state.dealer, "first_dealer": state.first_dealer,
+            "chooser": chooser(state) if state.phase == CHOOSE else None,
+            "kind": ROUND_KINDS[state.round], "auction_kind": auction_kind(state),
+            "values": round_values(state.round), "counts": tally, "rarity": rarity(tally), "pays": paid,
+            "held": held, "corners": (_corners(held[0]), _corners(held[1])),
+            "piles": tuple(map(len, state.piles)), "chosen": tuple(state.chosen),
+            "pile": state.pile, "pile_left": pile_left, "card": card,
+            "number": PILE_SIZE - pile_left if card is not None else 0,
+            "auction": info, "calls": tuple(state.calls), "sealed_in": tuple(sorted(bids)),
+            "revealed": state.revealed, "trinkets": (tuple(state.trinkets[0]), tuple(state.trinkets[1])),
+            "sold": tuple(state.sold), "money": tuple(state.money), "bank": state.bank, "sells": sells,
+            "ready": tuple(state.ready), "offered": tuple(state.offered), "offer": state.offer,
+            "rubbers": tuple(state.rubbers), "sales": tuple(state.sales), "auctions": state.auctions})
 
     def sample(self, view: AbundanceView, rng: random.Random) -> AbundanceState:
         """A state the viewer cannot tell from the real one: the face-down cards dealt at random
