@@ -31,7 +31,7 @@ from rules.core import Card, Suit
 from rules.core.offers import Accept, Decline, Offer, Side
 
 from .commands import Bid, ChoosePile, Command, Pass, Ready, SealedBid
-from .market import ONE_BID, expected_pays, expected_sale, suit_counts
+from .market import ONE_BID, expected_pays, expected_sale
 from .state import AUCTION, CHOOSE, SEALED_PHASE, TRADE, AbundanceView
 
 SEALED_SHADE = 0.7  # a sealed bid: this share of what the card is worth to the bot
@@ -46,10 +46,8 @@ class _Market:
         self.me = view.seat if view.seat is not None else 0
         self.other = 1 - self.me
         self.expected = expected_pays(tuple(view.counts), view.round, view.pile_left)
-        self.held = [suit_counts(cards) for cards in view.trinkets]
+        self.held = view.held  # counted once, by the view
         self._worth = [expected_sale(held, self.expected) for held in self.held]  # as they stand
-        self._gains: dict[tuple[int, Suit | None], float] = {}
-        self._losses: dict[tuple[int, Suit | None], float] = {}
 
     def worth(self, seat: int, add: Sequence[Card] = (), remove: Sequence[Card] = ()) -> float:
         if not add and not remove:
@@ -62,20 +60,16 @@ class _Market:
         return expected_sale(held, self.expected)
 
     def gain(self, seat: int, card: Card) -> float:
-        """What ``card`` adds to ``seat``'s sale (by its suit alone: worked out once a suit)."""
-        key = (seat, card.suit)
-        found = self._gains.get(key)
-        if found is None:
-            found = self._gains[key] = self.worth(seat, add=(card,)) - self.worth(seat)
-        return found
+        """What ``card`` adds to ``seat``'s sale (by its suit alone)."""
+        held = list(self.held[seat])
+        held[card.suit.order] += 1  # type: ignore[union-attr]
+        return expected_sale(held, self.expected) - self._worth[seat]
 
     def loss(self, seat: int, card: Card) -> float:
         """What giving up ``card`` takes from ``seat``'s sale (by its suit alone, as ``gain``)."""
-        key = (seat, card.suit)
-        found = self._losses.get(key)
-        if found is None:
-            found = self._losses[key] = self.worth(seat) - self.worth(seat, remove=(card,))
-        return found
+        held = list(self.held[seat])
+        held[card.suit.order] -= 1  # type: ignore[union-attr]
+        return self._worth[seat] - expected_sale(held, self.expected)
 
     def swing(self, card: Card) -> float:
         """What the card is worth to the bot against the other player: the most it should pay
@@ -151,7 +145,13 @@ def _best_offer(view: AbundanceView, market: _Market) -> Offer | None:
     bot but less than it adds to the buyer."""
     me, other = market.me, market.other
     best: tuple[float, Offer] | None = None
+    # a card's offer and its worth depend on its suit alone, and a later card must be worth
+    # more to win: only the first card of each suit in a hand is weighed
+    seen: list[Suit | None] = []  # a list: an Enum's hash is a Python call
     for card in view.trinkets[other]:
+        if card.suit in seen:
+            continue
+        seen.append(card.suit)
         gain, loss = market.gain(me, card), market.loss(other, card)
         price = ceil(loss + (gain - loss) / 4)
         if gain - loss > 2 and price <= view.money[me] and gain + loss - 2 * price >= TRADE_MARGIN:
@@ -159,7 +159,11 @@ def _best_offer(view: AbundanceView, market: _Market) -> Offer | None:
             worth = gain + loss - 2 * price
             if best is None or worth > best[0]:
                 best = (worth, candidate)
+    seen = []
     for card in view.trinkets[me]:
+        if card.suit in seen:
+            continue
+        seen.append(card.suit)
         gain, loss = market.gain(other, card), market.loss(me, card)
         price = int(gain - (gain - loss) / 4)
         if gain - loss > 2 and 0 < price <= view.money[other] and 2 * price - gain - loss >= TRADE_MARGIN:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.core import Command
+from rules.core import Command, quick_init
 from rules.core.offers import Accept, Decline, Offer, Side
 
 __all__ = [
@@ -22,6 +22,7 @@ class ChoosePile(Command):
     pile: int
 
 
+@quick_init  # bots and the expert's playouts make them at every bid
 @dataclass(frozen=True)
 class Bid(Command):
     """An open bid (open rounds and the one-bid round): ``amount`` units, more than the
@@ -36,6 +37,7 @@ class Pass(Command):
     again; in the one-bid round it is the player's one say."""
 
 
+@quick_init  # bots and the expert's playouts make them at every bid
 @dataclass(frozen=True)
 class SealedBid(Command):
     """A hidden bid in the sealed round: ``amount`` units from 0 (declining) up to the bidder's

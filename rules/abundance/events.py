@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from rules.core import SUITS, Card, Event, Suit
+from rules.core import SUITS, Card, Event, Suit, quick_init
 from rules.core.offers import DealDeclined, DealDone, Offered
 from rules.core.words import Sentence, dollars, join_names, player, say
 
@@ -55,6 +55,7 @@ class LastPile(Event):
         return Sentence(f"Round {self.round} is played with the last pile, pile {self.pile}.")
 
 
+@quick_init  # the expert's playouts make one at almost every command
 @dataclass(frozen=True)
 class CardTurned(Event):
     """The next trinket is turned up for auction: ``number`` of 12 in ``round``. ``kind`` is
@@ -74,6 +75,7 @@ class CardTurned(Event):
         return text + say(" ({}); {} bids first.", self.kind, player(names, self.opener))
 
 
+@quick_init  # the expert's playouts make one at almost every command
 @dataclass(frozen=True)
 class BidMade(Event):
     seat: int
@@ -83,6 +85,7 @@ class BidMade(Event):
         return say("{} bids {}.", player(names, self.seat), dollars(self.amount))
 
 
+@quick_init  # the expert's playouts make one at almost every command
 @dataclass(frozen=True)
 class Passed(Event):
     seat: int
@@ -91,6 +94,7 @@ class Passed(Event):
         return say("{} passes.", player(names, self.seat))
 
 
+@quick_init  # the expert's playouts make one at almost every command
 @dataclass(frozen=True)
 class SealedBidIn(Event):
     """A sealed bid is in. Its bidder reads the amount; everyone else only that it is in."""
@@ -126,6 +130,7 @@ class SealedRevealed(Event):
         return text + say("{} wins {} for {}.", player(names, self.winner), self.card, dollars(self.price))
 
 
+@quick_init  # the expert's playouts make one at almost every command
 @dataclass(frozen=True)
 class Won(Event):
     """An open or one-bid auction is over: ``seat`` takes ``card`` for ``price`` (``free``:
@@ -143,6 +148,7 @@ class Won(Event):
         return say("{} wins {} for {}.", player(names, self.seat), self.card, dollars(self.price))
 
 
+@quick_init  # the expert's playouts make one at almost every command
 @dataclass(frozen=True)
 class ReadyToGo(Event):
     """A player is done trading in this window."""

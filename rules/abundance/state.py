@@ -162,7 +162,8 @@ class AbundanceView(View):
 
     The market tally: ``counts`` (cards up so far this rubber, ♠ ♥ ♦ ♣), ``rarity`` (suits
     rarest first), ``pays`` (what one trinket of each suit would sell for now), ``values``
-    (the round's three values), ``corners`` (per seat, the suits it holds three or more of).
+    (the round's three values), ``held`` (per seat, its trinkets of each suit ♠ ♥ ♦ ♣),
+    ``corners`` (per seat, the suits it holds three or more of).
     The auction block: ``card``, ``number`` (its place in the round, 1-12), ``kind`` (the
     round's auction) and ``auction_kind`` (this card's: "open" after a sealed tie), ``auction``
     (open auctions), ``calls`` (bids so far, None for a pass), ``sealed_in`` (seats whose
@@ -182,6 +183,7 @@ class AbundanceView(View):
     counts: tuple[int, ...]
     rarity: tuple[Suit, ...]
     pays: tuple[int, ...]
+    held: tuple[tuple[int, int, int, int], ...]
     corners: tuple[tuple[Suit, ...], ...]
     piles: tuple[int, ...]
     chosen: tuple[int, ...]

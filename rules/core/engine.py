@@ -220,6 +220,15 @@ def quick_init(cls: type[T]) -> type[T]:
     return cls
 
 
+def made_with(cls: type[T], fields: dict[str, Any]) -> T:
+    """An instance of ``cls``, a ``quick_init`` class, holding ``fields`` (a fresh dict naming
+    every field, defaults too): the same instance as ``cls(**fields)``, made without a call by
+    keyword, which with a view's forty fields is half of the time of making it."""
+    instance = object.__new__(cls)
+    object.__setattr__(instance, "__dict__", fields)
+    return instance
+
+
 @runtime_checkable
 class Notation(Protocol):
     def format(self, command: Command) -> str:

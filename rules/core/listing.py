@@ -79,6 +79,39 @@ class MadeWhenRead(_ReadAsList[T]):
         return map(self._make, self._items)
 
 
+class Deferred(_ReadAsList[T]):
+    """The list ``make()`` answers, made when it is first read, and true without making it: for
+    a legal list that is never empty (it gives what it was made from to ``make``, not the
+    state: a state changes after it is read). The expert's playouts ask only whether a seat has
+    a command before its bot chooses one, without reading the list."""
+
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make: Callable[[], Sequence[T]]) -> None:
+        self._make: Callable[[], Sequence[T]] | None = make
+        self._made: Sequence[T] = ()
+
+    def _read(self) -> Sequence[T]:
+        if self._make is not None:
+            self._made, self._make = self._make(), None
+        return self._made
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._read()[index]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._read())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._read()
+
+
 class Listing(_ReadAsList[T]):
     """The sequences ``parts`` read as one list, in order."""
 
@@ -114,4 +147,4 @@ class Listing(_ReadAsList[T]):
         return any(value in part for part in self._parts)
 
 
-__all__ = ["Listing", "MadeWhenRead"]
+__all__ = ["Deferred", "Listing", "MadeWhenRead"]

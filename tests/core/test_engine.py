@@ -27,3 +27,24 @@ def test_options_coerce_and_refuse_with_a_clear_message():
 def test_chance_is_a_pure_function_of_seed_and_counter():
     assert chance(7, 3).random() == chance(7, 3).random()
     assert chance(7, 3).random() != chance(7, 4).random()
+
+
+def test_made_with_makes_the_instance_a_call_by_keyword_makes():
+    import dataclasses
+
+    from rules.core import quick_init
+    from rules.core.engine import made_with
+
+    @quick_init
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 0
+        tags: tuple = ()
+
+    fields = {"x": 3, "y": 4, "tags": ("a",)}
+    made = made_with(Point, dict(fields))
+    assert made == Point(**fields) and vars(made) == vars(Point(**fields)) and type(made) is Point
+    assert repr(made).endswith("Point(x=3, y=4, tags=('a',))") and hash(made) == hash(Point(**fields))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.x = 5  # type: ignore[misc]

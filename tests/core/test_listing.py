@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rules.core.listing import Listing, MadeWhenRead
+from rules.core.listing import Deferred, Listing, MadeWhenRead
 
 
 def test_a_listing_reads_as_the_list_of_its_parts():
@@ -56,3 +56,22 @@ def test_made_answers_in_from_what_a_command_is_made_from_without_making_any():
     assert "end" in listing and "other" not in listing
     assert made == []  # every answer from the items alone
     assert ("double", 3) in MadeWhenRead([1, 2, 3], double) and made == [1, 2, 3]  # without: made one by one
+
+
+def test_deferred_is_made_once_when_first_read_and_true_before():
+    calls: list[int] = []
+
+    def make():
+        calls.append(1)
+        return Listing(["ready"], MadeWhenRead([1, 2], lambda n: ("offer", n)))
+
+    deferred = Deferred(make)
+    assert deferred and calls == []  # true without making it
+    assert len(deferred) == 3 and calls == [1]
+    assert deferred == ["ready", ("offer", 1), ("offer", 2)] and deferred[-1] == ("offer", 2)
+    assert deferred[1:] == [("offer", 1), ("offer", 2)] and list(deferred) == ["ready", ("offer", 1), ("offer", 2)]
+    assert ("offer", 2) in deferred and ("offer", 3) not in deferred and repr(deferred) == repr(list(deferred))
+    assert calls == [1]  # made once
+    for read in (list, len, lambda d: d[0], lambda d: "ready" in d):
+        calls.clear()
+        assert read(Deferred(make)) is not None and calls == [1]

@@ -520,6 +520,17 @@ def test_suggested_offers_buy_sell_or_swap_one_trinket():
                                            Offer(None, Side(cards=(C("3S"),)), Side(cards=(C("2H"),)))]
 
 
+def test_suggested_offers_are_those_of_the_position_they_were_listed_at():
+    """The list is made when first read: from what the position held when it was listed, not
+    from what it holds by then (the expert's search plays on after listing)."""
+    state = holding()
+    listed, unread = list(SPEC.legal(copy.deepcopy(state), ANN)), SPEC.legal(state, ANN)
+    act(state, BOB, "offer Ann: give 2H take 3S,$5")
+    act(state, ANN, "accept")
+    assert keys(state.trinkets[ANN]) == ["5S", "2H"] and state.money == [25, 25]
+    assert unread == listed and list(SPEC.legal(state, ANN)) != listed
+
+
 def test_offers_name_only_what_each_side_holds_and_can_pay():
     state = holding()
     refused(state, ANN, "offer: give 7H take 9S", "You have no trinket 7♥")
@@ -746,6 +757,7 @@ def test_the_view_shows_the_market_tally_and_the_auction_block():
     assert view.calls == ((ANN, 2),) and view.pile == 1 and view.pile_left == 8
     assert view.piles == (8, 12, 12, 12) and view.chosen == (1,) and view.available == (2, 3, 4)
     assert view.trinkets == ((C("3S"), C("4S")), (C("2H"),)) and view.money == (40, 45)
+    assert view.held == ((2, 0, 0, 0), (0, 1, 0, 0))  # of each suit, as the trinkets
     assert view.sells == (0, 2) and view.awaiting == {BOB} and view.my_turn
     assert view.status == "Bob: bid on 9♠ (at least $3) or pass; Ann bids $2."
     fresh = auction("9S")
@@ -1041,3 +1053,19 @@ def test_the_markets_caches_are_bounded():
 
     for cached in (market._pays, market._rarity, market.expected_pays, abundance_rules._corners):
         assert cached.cache_info().maxsize is not None and cached.cache_info().maxsize <= 65536
+
+
+@pytest.mark.parametrize("cls, args, kwargs", [
+    (BidMade, (0, 5), {}), (Passed, (1,), {}), (SealedBidIn, (0, 7), {}), (ReadyToGo, (1,), {}),
+    (Won, (1, C("7H"), 3), {}), (Won, (0,), {"card": C("2S"), "price": 0, "free": True}),
+    (CardTurned, (C("KD"), 4, 2), {"kind": "open", "opener": None}), (Bid, (12,), {}), (SealedBid, (), {"amount": 0}),
+])
+def test_the_events_and_commands_made_at_every_command_are_made_as_their_dataclasses_would(cls, args, kwargs):
+    """Those made at almost every command of the expert's playouts have ``quick_init``: the same
+    instance, field for field and with its defaults, as the frozen dataclass's own ``__init__``."""
+    plain = dataclasses.dataclass(frozen=True)(type("Plain", (cls,), {}))
+    assert "update" in cls.__init__.__code__.co_names  # quick_init's
+    quick = cls(*args, **kwargs)
+    assert vars(quick) == vars(plain(*args, **kwargs)) and quick == cls(*args, **kwargs)
+    with pytest.raises(TypeError):
+        cls(*args, no_such_field=1, **kwargs)

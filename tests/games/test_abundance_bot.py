@@ -154,6 +154,31 @@ def test_bot_offers_to_buy_the_trinket_that_completes_its_corner():
     SPEC.check(state, ANN, offer)
 
 
+def test_bot_offers_to_sell_the_trinket_that_completes_the_others_corner_for_most_of_its_worth():
+    held = {"2S", "3S", "4S", "5H", "5S"}  # corner_window's, Ann richer
+    state = position(phase="trade", round=4, sold=[key for key in DECK if key not in held],
+                     trinkets=[["2S", "3S"], ["4S", "5H"]], chosen=[1, 2, 3, 4], money=[1000, 100])
+    offer = choose(BOT, state, BOB)  # Ann's corner makes her 1,120 more; the spade fetches Bob 160
+    assert offer == Offer(None, Side(cards=(C("4S"),)), Side(money=880))
+    SPEC.check(state, BOB, offer)
+
+
+def test_bot_weighs_a_suits_offer_once_a_hand(monkeypatch):
+    """An offer's price and worth depend on the card's suit alone (and a later card must be
+    worth more to win): the bot weighs the first card of each suit in each hand, no other."""
+    from rules.abundance import bot as bot_module
+
+    weighed = []
+    gain = bot_module._Market.gain
+    monkeypatch.setattr(bot_module._Market, "gain", lambda market, seat, card: weighed.append(card) or gain(market, seat, card))
+    held = {"2S", "3S", "4S", "6S", "5H", "7H", "5S"}
+    state = position(phase="trade", round=4, sold=[key for key in DECK if key not in held],
+                     trinkets=[["2S", "3S", "5H"], ["4S", "6S", "7H"]], chosen=[1, 2, 3, 4], money=[400, 100])
+    offer = choose(BOT, state, ANN)
+    assert isinstance(offer, Offer) and offer.take == Side(cards=(C("4S"),))  # the first spade of two
+    assert weighed == [C("4S"), C("7H"), C("2S"), C("5H")]
+
+
 def test_bot_refuses_an_offer_that_helps_the_other_player_more():
     state = corner_window()
     SPEC.apply(state, ANN, Offer(None, Side(money=170), Side(cards=(C("4S"),))))
