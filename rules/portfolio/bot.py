@@ -25,6 +25,7 @@ from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 
 TOP_RIVAL, OTHER_RIVAL = 1.0, 0.4  # how much hurting a rival is worth, by their standing
 GAIN_MARGIN = 1.0  # an action must gain this many dollars (over the horizon) to be taken
+TABLES_KEPT = 1024  # readings of a table a bot keeps (PortfolioBot.tables), at most
 
 
 def horizons(view: PortfolioView) -> list[int]:
@@ -37,8 +38,15 @@ class PortfolioBot:
     """Sizes draws by income and time left, builds and extends runs, caps exposed portfolios,
     acquires or neutralises when it pays, values deals, and discards defensively."""
 
+    def __init__(self) -> None:
+        # readings of the table (_Plan.read_table) by seat, count of seats and portfolios: the
+        # expert's playouts ask the bot again and again about tables it has read (the rules
+        # hand out one PortfolioInfo for a portfolio while it is unchanged, so the key is their
+        # ids, and the entry keeps them alive: an id cannot be reused while it is a key)
+        self.tables: dict[tuple, tuple] = {}
+
     def choose(self, view: PortfolioView, legal: Sequence[Command], rng: random.Random) -> Command:
-        plan = _Plan(view, view.seat)
+        plan = _Plan(view, view.seat, self.tables)
         if view.phase == RESPOND:
             command = plan.answer()
         elif view.phase == DRAW:
@@ -55,19 +63,39 @@ class PortfolioBot:
 class _Plan:
     """One decision: the bot's reading of its view."""
 
-    def __init__(self, view: PortfolioView, seat: int) -> None:
+    def __init__(self, view: PortfolioView, seat: int, tables: dict[tuple, tuple] | None = None) -> None:
         self.view = view
         self.seat = seat
         self.hand = list(view.hand)
+        self._by_face: tuple[Sequence[Card], dict[tuple, list[Card]]] | None = None
         self.money = view.money[seat]
         self.horizon = horizons(view)
-        strength = [view.money[s] + view.income[s] * self.horizon[s] for s in range(len(view.money))]
-        rivals = [s for s in range(len(view.money)) if s != seat]
+        n = len(view.money)
+        strength = [view.money[s] + view.income[s] * self.horizon[s] for s in range(n)]
+        rivals = [s for s in range(n) if s != seat]
         self.top_rival = max(rivals, key=lambda s: strength[s])
-        # what a face is worth on the table, and how much it would hurt in the next player's hands
+        # the reading of the table depends on the portfolios alone (and the seat and the count
+        # of seats): one read before serves
+        if tables is None:
+            self.read_table(n)
+            return
+        key = (seat, n, *map(id, view.portfolios))
+        known = tables.get(key)
+        if known is None:
+            self.read_table(n)
+            if len(tables) >= TABLES_KEPT:
+                tables.clear()
+            known = tables[key] = (view.portfolios, self.table_use, self.table_danger)
+        else:
+            self.table_use, self.table_danger = known[1], known[2]
+
+    def read_table(self, n: int) -> None:
+        """What a face is worth on the table, and how much it would hurt in the next player's
+        hands (never changed once read: a later decision may share them)."""
+        view, seat = self.view, self.seat
         self.table_use: dict[tuple, float] = {}
         self.table_danger: dict[tuple, float] = {}
-        nxt = (seat + 1) % len(view.money)
+        nxt = (seat + 1) % n
         for p in view.portfolios:
             ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
             caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
@@ -88,16 +116,46 @@ class _Plan:
     # -- how useful a card is ----------------------------------------------------------------
     def use(self, card: Card, hand: Sequence[Card] | None = None) -> float:
         """What ``card`` is worth to the bot, in rough dollars, next to the rest of ``hand``."""
-        hand = self.hand if hand is None else hand
-        faces = {c.face for c in hand if c is not card}
-        score = card_value(card) * 0.25 + self.table_use.get(card.face, 0.0)
-        if card.face in faces:
-            score -= 1.0  # a second copy of a face adds little
-        for distance, bonus in ((1, 3.0), (2, 1.5)):
-            for rank in (card.rank - distance, card.rank + distance):
-                if (rank, card.suit) in faces:
-                    score += bonus
+        by_face = self.by_face(self.hand if hand is None else hand)
+        face = card.face
+        score = card_value(card) * 0.25 + self.table_use.get(face, 0.0)
+        for other in by_face.get(face, ()):
+            if other is not card:
+                score -= 1.0  # a second copy of a face adds little
+                break
+        # (the bot discards by this at every turn: the neighbours are asked without loops,
+        # in the order that adds them up the same)
+        rank, suit = face
+        if (rank - 1, suit) in by_face:
+            score += 3.0
+        if (rank + 1, suit) in by_face:
+            score += 3.0
+        if (rank - 2, suit) in by_face:
+            score += 1.5
+        if (rank + 2, suit) in by_face:
+            score += 1.5
         return score
+
+    def by_face(self, hand: Sequence[Card]) -> dict[tuple, list[Card]]:
+        """The cards of ``hand`` by face, in its order (the last hand asked about is kept: a
+        decision asks about one hand over and over)."""
+        last = self._by_face
+        if last is not None and last[0] is hand:
+            return last[1]
+        faces: dict[tuple, list[Card]] = {}
+        for card in hand:
+            faces.setdefault(card.face, []).append(card)
+        self._by_face = (hand, faces)
+        return faces
+
+    def holding(self, faces: Iterable[Card]) -> Card | None:
+        """The first card in the hand (in sort order, so the lowest copy) of the first face held."""
+        by_face = self.by_face(self.hand)
+        for face in faces:
+            cards = by_face.get(face.face)
+            if cards:
+                return cards[0]
+        return None
 
     def danger(self, card: Card) -> float:
         """What the card would do for the next player, who sees it on the discard pile first:
@@ -154,11 +212,11 @@ class _Plan:
                 continue
             hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
             face = neutraliser(p)
-            card = _holding(self.hand, [face] if face else [])
+            card = self.holding([face] if face else [])
             if card is not None and self.money >= p.value:
                 gain = hurt - p.value - 0.5 * self.use(card)
                 best = _better(best, gain, Neutralise(p.pid, card))
-            card = _holding(self.hand, acquirers(p))
+            card = self.holding(acquirers(p))
             if card is not None and self.money >= 2 * p.value:
                 on_king = p.cards[-1].rank == KING
                 after = p.value if on_king else portfolio_value([*p.cards, card])
@@ -170,7 +228,7 @@ class _Plan:
         for p in self._own():
             for end in (HIGH, LOW):
                 face = extension(p, end)
-                card = _holding(self.hand, [face] if face else [])
+                card = self.holding([face] if face else [])
                 if card is not None:
                     return Extend(p.pid, card)
         return None
@@ -187,7 +245,7 @@ class _Plan:
             if p.value * mine < 8:
                 continue
             for end in (HIGH, LOW):
-                card = _holding(self.hand, cap_faces(p, end))
+                card = self.holding(cap_faces(p, end))
                 # capping closes the end: only worth it for a card with little other use
                 if card is not None and self.use(card) - (1 + 0.3 * p.value) < 3.0:
                     return Cap(p.pid, end, card)
@@ -198,7 +256,8 @@ class _Plan:
             return End()
         taken = self.view.taken_discard
         allowed = [c for c in self.hand if c != taken or len(self.hand) == 1]
-        card = min(allowed, key=lambda c: (self.use(c) + self.danger(c), c.sort_key()))
+        use, danger = self.use, self.table_danger.get
+        card = min(allowed, key=lambda c: (use(c) + danger(c.face, 0.0), c._sort))
         return Discard(card)
 
     # -- answering an offer ----------------------------------------------------------------------

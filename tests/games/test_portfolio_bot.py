@@ -85,6 +85,27 @@ class _Marker:
     """Never a command the plan makes; the fallback would pick it sometimes."""
 
 
+def test_the_bot_keeps_a_bounded_number_of_readings_of_the_table_and_chooses_as_a_fresh_bot(monkeypatch):
+    """The bot keeps its readings of a table (PortfolioBot.tables), at most TABLES_KEPT of them:
+    a bot that kept them chooses as a bot that never read a table before, game after game."""
+    import rules.portfolio.bot as bot_module
+
+    monkeypatch.setattr(bot_module, "TABLES_KEPT", 6)
+    keeper = PortfolioBot()
+    most = moves = 0
+    for seed in range(3):
+        state = SPEC.setup(["A", "B", "C"], None, seed)
+        while SPEC.outcome(state) is None:
+            seat = to_move(state)
+            view, options = SPEC.view(state, seat), SPEC.legal(state, seat)
+            command = keeper.choose(view, options, random.Random(seed))
+            assert PortfolioBot().choose(view, options, random.Random(seed)) == command
+            most = max(most, len(keeper.tables))
+            moves += 1
+            apply(state, command)
+    assert most == 6 and moves > 200  # filled up, and never past the bound
+
+
 def test_bot_makes_the_longest_run_then_extends_it():
     state = position(["4S 5S 6S 7S 9D 10D JD 2C", "AH", "AD"])
     assert choice(state) == Make(tuple(parse_card(c) for c in "4S 5S 6S 7S".split()))
