@@ -114,4 +114,39 @@ class Listing(_ReadAsList[T]):
         return any(value in part for part in self._parts)
 
 
-__all__ = ["Listing", "MadeWhenRead"]
+class Deferred(_ReadAsList[T]):
+    """The list ``make()`` gives, made when it is first read whole (once), that answers ``in``
+    with ``contains`` without making it (``contains(value)`` must answer as the list would) and
+    is true without making it when ``nonempty``: a bot asks whether its choice is legal at every
+    command of the expert's playouts, which read the list no further. What ``make`` and
+    ``contains`` read must not change after (a snapshot, never a game's live state)."""
+
+    __slots__ = ("_make", "_contains", "_nonempty", "_made")
+
+    def __init__(self, make: Callable[[], Sequence[T]], contains: Callable[[Any], bool],
+                 nonempty: bool = False) -> None:
+        self._make, self._contains, self._nonempty = make, contains, nonempty
+        self._made: Sequence[T] | None = None
+
+    def _whole(self) -> Sequence[T]:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def __contains__(self, value: object) -> bool:
+        return self._contains(value)
+
+    def __bool__(self) -> bool:
+        return self._nonempty or len(self._whole()) > 0
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._whole()[index]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._whole())
+
+
+__all__ = ["Deferred", "Listing", "MadeWhenRead"]

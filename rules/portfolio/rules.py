@@ -22,7 +22,7 @@ from rules.core.jsonio import (
     read_str, require,
 )
 from rules.core.known import forget, read_known, show
-from rules.core.listing import Listing, MadeWhenRead
+from rules.core.listing import Deferred, Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import Sentence, dollars, player, say, winners_sentence
@@ -551,6 +551,131 @@ def _discarded(command: Any) -> Card | None:
     return command.card if type(command) is Discard else None
 
 
+class _Actions:
+    """The commands of the act phase at a snapshot of the table (the hand, the portfolios as
+    every seat sees them, the money), each kind worked out when asked for: ``whole`` is the
+    legal list, ``contains`` answers ``in`` as it would by the part that could hold the command
+    (commands of different kinds are never equal)."""
+
+    __slots__ = ("seat", "hand", "infos", "money", "offered", "taken", "_lowest", "_runs", "_commands",
+                 "_offers", "_last")
+
+    def __init__(self, seat: int, hand: tuple[Card, ...], infos: tuple[PortfolioInfo, ...],
+                 money: tuple[int, ...], offered: bool, taken: Card | None) -> None:
+        self.seat, self.hand, self.infos, self.money, self.offered, self.taken = (
+            seat, hand, infos, money, offered, taken)
+        self._lowest: dict[tuple[int, Suit], Card] | None = None
+        self._runs: list[Sequence[Command]] | None = None
+        self._commands: list[Sequence[Command]] | None = None
+        self._offers: list[Sequence[Command]] | None = None
+        self._last: Sequence[Command] | None = None
+
+    @property
+    def lowest(self) -> dict[tuple[int, Suit], Card]:
+        if self._lowest is None:
+            self._lowest = _lowest(self.hand)
+        return self._lowest
+
+    def whole(self) -> Listing:
+        # the parts of the list, the empty ones left out (fewer to step over when one is read)
+        return Listing(*self.runs(), *self.commands(), *self.offers(), self.last())
+
+    def contains(self, command: Any) -> bool:
+        kind = type(command)
+        if kind is Discard or kind is End:
+            return command in self.last()
+        if kind is Make:
+            return any(command in part for part in self.runs())
+        if kind is Offer:
+            return any(command in part for part in self.offers())
+        if kind in _ON_PORTFOLIOS:
+            return any(command in part for part in self.commands())
+        return False
+
+    def runs(self) -> list[Sequence[Command]]:
+        if self._runs is None:
+            runs = _runs(self.lowest)
+            self._runs = [MadeWhenRead(runs, Make, _made)] if runs else []  # seldom made at random
+        return self._runs
+
+    def commands(self) -> list[Sequence[Command]]:
+        """The extensions, caps, neutralisations and acquisitions, in one part."""
+        if self._commands is not None:
+            return self._commands
+        seat, lowest = self.seat, self.lowest
+        money = self.money[seat]
+        commands: list[Command] = []
+        for portfolio in self.infos:
+            pid = portfolio.pid
+            if portfolio.owner == seat:
+                for end in (LOW, HIGH):
+                    face = extension(portfolio, end)
+                    if face is not None and face.face in lowest:
+                        commands.append(Extend(pid, lowest[face.face]))
+                for end in (LOW, HIGH):
+                    commands += [Cap(pid, end, lowest[f.face])
+                                 for f in cap_faces(portfolio, end) if f.face in lowest]
+            else:
+                value = portfolio.value
+                face = neutraliser(portfolio)
+                if face is not None and face.face in lowest and money >= value:
+                    commands.append(Neutralise(pid, lowest[face.face]))
+                if money >= 2 * value:
+                    commands += [Acquire(pid, lowest[f.face])
+                                 for f in acquirers(portfolio) if f.face in lowest]
+        self._commands = [commands] if commands else []
+        return self._commands
+
+    def offers(self) -> list[Sequence[Command]]:
+        """A small useful set (``check`` judges any other), in parts: buy an opponent's
+        portfolio for its acquisition price, or sell one hand card for $1 to the next player
+        (those offers made when read: a random player seldom reads them)."""
+        if self._offers is not None:
+            return self._offers
+        parts: list[Sequence[Command]] = []
+        if not self.offered:
+            seat, money = self.seat, self.money
+            players = len(money)
+            prices = [(portfolio, 2 * portfolio.value) for portfolio in self.infos
+                      if 2 * portfolio.value <= money[seat]]
+            for step in range(1, players):
+                other = (seat + step) % players
+                buys = [Offer(other, Side(money=price), Side(holdings=(portfolio.pid,)))
+                        for portfolio, price in prices if portfolio.owner == other]
+                if buys:
+                    parts.append(buys)
+                if step == 1 and money[other] >= 1:
+                    parts.append(MadeWhenRead(list(self.lowest.values()), partial(_sell_one, other),
+                                              partial(_sold_one, other)))
+        self._offers = parts
+        return parts
+
+    def last(self) -> Sequence[Command]:
+        """The discards, or End with an empty hand."""
+        if self._last is not None:
+            return self._last
+        hand, lowest = self.hand, self.lowest
+        if not hand:
+            self._last = [End()]
+            return self._last
+        cards = list(lowest.values())
+        taken = self.taken
+        if taken is not None and len(hand) > 1 and lowest.get(taken.face) == taken:
+            # the card taken from the discard pile this turn goes only as the last card: its
+            # face is discarded as its next lowest copy, if the hand holds another
+            at = list(lowest).index(taken.face)
+            others = sort_cards(card for card in hand if card.face == taken.face and card != taken)
+            if others:
+                cards[at] = others[0]
+            else:
+                del cards[at]
+        self._last = MadeWhenRead(cards, Discard, _discarded)
+        return self._last
+
+
+_ON_PORTFOLIOS = (Extend, Cap, Neutralise, Acquire)
+
+
 class PortfolioGame:
     """The GameSpec of Portfolio. Stateless: every function takes a ``PortfolioState``."""
 
@@ -661,71 +786,13 @@ class PortfolioGame:
             commands += _draws(max(1, min(top, reachable)), flag)
         return commands
 
-    def _legal_actions(self, state: PortfolioState) -> list[Command]:
+    def _legal_actions(self, state: PortfolioState) -> Sequence[Command]:
         seat = state.current
-        hand = state.hands[seat]
-        lowest = _lowest(hand)
-        commands: list[Command] = []
-        money = state.money[seat]
-        values = [portfolio_value(portfolio.cards) for portfolio in state.portfolios]
-        for portfolio, value in zip(state.portfolios, values):
-            pid = portfolio.pid
-            if portfolio.owner == seat:
-                for end in (LOW, HIGH):
-                    face = extension(portfolio, end)
-                    if face is not None and face.face in lowest:
-                        commands.append(Extend(pid, lowest[face.face]))
-                for end in (LOW, HIGH):
-                    commands += [Cap(pid, end, lowest[f.face])
-                                 for f in cap_faces(portfolio, end) if f.face in lowest]
-            else:
-                face = neutraliser(portfolio)
-                if face is not None and face.face in lowest and money >= value:
-                    commands.append(Neutralise(pid, lowest[face.face]))
-                if money >= 2 * value:
-                    commands += [Acquire(pid, lowest[f.face])
-                                 for f in acquirers(portfolio) if f.face in lowest]
-        # the parts of the list, the empty ones left out (fewer to step over when one is read)
-        runs = _runs(lowest)
-        parts: list[Sequence[Command]] = [MadeWhenRead(runs, Make, _made)] if runs else []  # seldom made at random
-        if commands:
-            parts.append(commands)
-        cards = list(lowest.values())
-        if not state.offered:
-            parts += self._legal_offers(state, seat, cards, values)
-        if not hand:
-            return Listing(*parts, [End()])
-        taken = state.taken_discard
-        if taken is not None and len(hand) > 1 and lowest.get(taken.face) == taken:
-            # the card taken from the discard pile this turn goes only as the last card: its
-            # face is discarded as its next lowest copy, if the hand holds another
-            cards = cards.copy()  # (the offers sell the card itself)
-            at = list(lowest).index(taken.face)
-            others = sort_cards(card for card in hand if card.face == taken.face and card != taken)
-            if others:
-                cards[at] = others[0]
-            else:
-                del cards[at]
-        return Listing(*parts, MadeWhenRead(cards, Discard, _discarded))
-
-    def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card],
-                      values: list[int]) -> list[Sequence[Command]]:
-        """A small useful set (``check`` judges any other), in parts: buy an opponent's
-        portfolio for its acquisition price, or sell one hand card for $1 to the next player
-        (those offers made when read: a random player seldom reads them). ``values`` are the
-        portfolios' values."""
-        parts: list[Sequence[Command]] = []
-        prices = [(portfolio, 2 * value) for portfolio, value in zip(state.portfolios, values)
-                  if 2 * value <= state.money[seat]]
-        for step in range(1, state.players):
-            other = (seat + step) % state.players
-            buys = [Offer(other, Side(money=price), Side(holdings=(portfolio.pid,)))
-                    for portfolio, price in prices if portfolio.owner == other]
-            if buys:
-                parts.append(buys)
-            if step == 1 and state.money[other] >= 1:
-                parts.append(MadeWhenRead(cards, partial(_sell_one, other), partial(_sold_one, other)))
-        return parts
+        # a snapshot of what the list reads (its commands are made only when it is read whole):
+        # the bot asks whether its choice is in it at every command of the expert's playouts
+        actions = _Actions(seat, tuple(state.hands[seat]), tuple(map(_info, state.portfolios)),
+                           tuple(state.money), state.offered, state.taken_discard)
+        return Deferred(actions.whole, actions.contains, nonempty=True)  # a discard or End at least
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: PortfolioState, seat: int, command: Command) -> None:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rules.core.listing import Listing, MadeWhenRead
+from rules.core.listing import Deferred, Listing, MadeWhenRead
 
 
 def test_a_listing_reads_as_the_list_of_its_parts():
@@ -56,3 +56,21 @@ def test_made_answers_in_from_what_a_command_is_made_from_without_making_any():
     assert "end" in listing and "other" not in listing
     assert made == []  # every answer from the items alone
     assert ("double", 3) in MadeWhenRead([1, 2, 3], double) and made == [1, 2, 3]  # without: made one by one
+
+
+def test_a_deferred_list_is_made_once_when_read_whole_and_answers_in_and_truth_without_it():
+    made: list[str] = []
+
+    def make():
+        made.append("made")
+        return Listing(["a"], MadeWhenRead([1, 2], str))
+
+    deferred = Deferred(make, lambda value: value in ("a", "1", "2"), nonempty=True)
+    assert "1" in deferred and "3" not in deferred and bool(deferred)
+    assert made == []  # neither ``in`` nor its truth made it
+    assert len(deferred) == 3 and deferred[1] == "1" and deferred[-1] == "2" and deferred[0:2] == ["a", "1"]
+    assert list(deferred) == ["a", "1", "2"] and deferred == ["a", "1", "2"] and repr(deferred) == "['a', '1', '2']"
+    assert deferred + ["!"] == ["a", "1", "2", "!"] and random.Random(1).choice(deferred) in deferred
+    assert made == ["made"]  # once, however often it is read
+    empty = Deferred(list, lambda value: False)
+    assert not empty and empty == [] and len(empty) == 0
