@@ -960,11 +960,17 @@ class PortfolioGame:
     def view(self, state: PortfolioState, seat: int | None, plain: bool = False) -> PortfolioView:
         n = state.players
         sizes = tuple(len(hand) for hand in state.hands)
-        infos = tuple(_info(p) for p in state.portfolios)
-        incomes = tuple(sum(i.value for i in infos if i.owner == s) for s in range(n))
-        owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
-        rows = () if plain else tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
-                                      for s in range(n))
+        infos = tuple(map(_info, state.portfolios))
+        earned = [0] * n
+        for info in infos:  # (one pass: the expert's playouts build a view per command)
+            earned[info.owner] += info.value
+        incomes = tuple(earned)
+        if plain:
+            rows: tuple[tuple[str, ...], ...] = ()
+        else:
+            owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
+            rows = tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
+                         for s in range(n))
         costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
                  if state.phase == DRAW else ())
         own = seat is not None and 0 <= seat < n
@@ -985,6 +991,27 @@ class PortfolioGame:
             score_sheet=tuple(tuple(column) for column in state.sheet),
             final_income=None if state.final_income is None else tuple(state.final_income),
             offer=state.offer, known=tuple(tuple(cards) for cards in state.known))
+
+    def copy(self, state: PortfolioState) -> PortfolioState:
+        """A copy for the expert's search, which copies a deal for every command it tries: what
+        apply changes is copied (lists, portfolios), what it replaces or never changes (cards,
+        numbers, an offer) is shared; rules.core.copying's state_copy, which finds that out
+        field by field, took twice as long."""
+        new = object.__new__(PortfolioState)
+        fields = new.__dict__
+        fields.update(state.__dict__)
+        fields["names"] = state.names[:]
+        fields["stock"] = state.stock[:]
+        fields["discard"] = state.discard[:]
+        fields["hands"] = [hand[:] for hand in state.hands]
+        fields["money"] = state.money[:]
+        fields["portfolios"] = [Portfolio(p.pid, p.owner, p.cards[:], p.low_cap, p.high_cap)
+                                for p in state.portfolios]
+        fields["sheet"] = [column[:] for column in state.sheet]
+        if state.final_income is not None:
+            fields["final_income"] = state.final_income[:]
+        fields["known"] = [cards[:] for cards in state.known]
+        return new
 
     def sample(self, view: PortfolioView, rng: random.Random) -> PortfolioState:
         """A state the viewer cannot tell from the real one: the other hands and the stock dealt

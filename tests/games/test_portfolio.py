@@ -1304,3 +1304,45 @@ def test_legal_lists_answer_in_as_their_commands_for_near_misses_of_a_sale_for_o
         for command in asked:
             assert (command in legal) == (command in whole), command
     assert sales > 20  # the sale for $1 came up often enough to be asked about
+
+
+def test_the_searchs_copy_of_a_state_is_equal_and_shares_nothing_apply_changes():
+    """PortfolioGame.copy (the expert copies a deal for every command it tries) gives an equal
+    state whose lists and portfolios are its own: only cards, numbers, strings and the frozen
+    offer are shared with the original."""
+    from game_helpers import seeded_positions
+
+    def mutable(value, found):
+        if isinstance(value, list):
+            found.add(id(value))
+            for item in value:
+                mutable(item, found)
+        elif dataclasses.is_dataclass(value) and not value.__dataclass_params__.frozen:
+            found.add(id(value))
+            for item in vars(value).values():
+                mutable(item, found)
+        return found
+
+    checked = 0
+    for state, _seat, _view, _legal in seeded_positions(SPEC, range(3), 60, lambda seed: 2 + seed % 3):
+        state = dataclasses.replace(state, final_income=[1] * len(state.names))  # a list there too
+        copied = SPEC.copy(state)
+        assert copied == state and SPEC.to_json(copied) == SPEC.to_json(state)
+        assert vars(copied).keys() == vars(state).keys()
+        assert not mutable(copied, set()) & mutable(state, set())
+        checked += 1
+    assert checked > 100
+
+
+def test_the_collections_left_are_worked_out_as_before_and_kept_in_a_bounded_cache():
+    """collections_left (asked by the bot at every decision) keeps its tables in a bounded
+    cache, and hands each caller a list of its own."""
+    from rules.portfolio import estimate
+
+    assert estimate._collections_left.cache_info().maxsize == 4096
+    first = estimate.collections_left(3, 1, 2, False, 30)
+    assert first == [8, 7, 8]  # (the values main's uncached one gave)
+    first.append(0)
+    assert estimate.collections_left(3, 1, 2, False, 30) == [8, 7, 8]
+    assert estimate.collections_left(3, 0, 2, True, 0) == [1, 2, 2]
+    assert estimate.collections_left(4, 2, 3, False, 10) == [3, 2, 2, 3]
