@@ -39,7 +39,7 @@ class PortfolioBot:
     acquires or neutralises when it pays, values deals, and discards defensively."""
 
     def __init__(self) -> None:
-        # readings of the table (_Plan.read_table) by seat, count of seats and portfolios: the
+        # readings of the table (_Table) by seat, count of seats and portfolios: the
         # expert's playouts ask the bot again and again about tables it has read (the rules
         # hand out one PortfolioInfo for a portfolio while it is unchanged, so the key is their
         # ids, and the entry keeps them alive: an id cannot be reused while it is a key)
@@ -67,7 +67,7 @@ class _Plan:
         self.view = view
         self.seat = seat
         self.hand = list(view.hand)
-        self._by_face: tuple[Sequence[Card], dict[tuple, list[Card]]] | None = None
+        self.faces = _by_face(self.hand)  # the hand by face (a new hand gets its own: see playable)
         self.money = view.money[seat]
         self.horizon = horizons(view)
         n = len(view.money)
@@ -77,38 +77,19 @@ class _Plan:
         # the reading of the table depends on the portfolios alone (and the seat and the count
         # of seats): one read before serves
         if tables is None:
-            self.read_table(n)
-            return
-        key = (seat, n, *map(id, view.portfolios))
-        known = tables.get(key)
-        if known is None:
-            self.read_table(n)
-            if len(tables) >= TABLES_KEPT:
-                tables.clear()
-            known = tables[key] = (view.portfolios, self.table_use, self.table_danger)
+            table = _Table(view.portfolios, seat, n)
         else:
-            self.table_use, self.table_danger = known[1], known[2]
-
-    def read_table(self, n: int) -> None:
-        """What a face is worth on the table, and how much it would hurt in the next player's
-        hands (never changed once read: a later decision may share them)."""
-        view, seat = self.view, self.seat
-        self.table_use: dict[tuple, float] = {}
-        self.table_danger: dict[tuple, float] = {}
-        nxt = (seat + 1) % n
-        for p in view.portfolios:
-            ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
-            caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
-            low = neutraliser(p)
-            if p.owner == seat:
-                _add(self.table_use, ends, lambda f: 6 + card_value(f))
-                _add(self.table_use, caps, lambda f: 1 + 0.3 * p.value)
-                _add(self.table_danger, ([low] if low else []) + list(acquirers(p)), lambda f: 4 + p.value)
+            key = (seat, n, *map(id, view.portfolios))
+            known = tables.get(key)
+            if known is None:
+                table = _Table(view.portfolios, seat, n)
+                if len(tables) >= TABLES_KEPT:
+                    tables.clear()
+                tables[key] = (view.portfolios, table)  # (the portfolios kept alive with their ids)
             else:
-                _add(self.table_use, [low] if low else [], lambda f: 1 + 0.3 * p.value)
-                _add(self.table_use, acquirers(p), lambda f: 2 + 0.5 * p.value)
-                if p.owner == nxt:
-                    _add(self.table_danger, ends, lambda f: 3 + card_value(f))
+                table = known[1]
+        self.table = table
+        self.table_use, self.table_danger = table.use, table.danger
 
     def weight(self, rival: int) -> float:
         return TOP_RIVAL if rival == self.top_rival else OTHER_RIVAL
@@ -116,7 +97,7 @@ class _Plan:
     # -- how useful a card is ----------------------------------------------------------------
     def use(self, card: Card, hand: Sequence[Card] | None = None) -> float:
         """What ``card`` is worth to the bot, in rough dollars, next to the rest of ``hand``."""
-        by_face = self.by_face(self.hand if hand is None else hand)
+        by_face = self.faces if hand is None else _by_face(hand)
         face = card.face
         score = card_value(card) * 0.25 + self.table_use.get(face, 0.0)
         for other in by_face.get(face, ()):
@@ -136,21 +117,9 @@ class _Plan:
             score += 1.5
         return score
 
-    def by_face(self, hand: Sequence[Card]) -> dict[tuple, list[Card]]:
-        """The cards of ``hand`` by face, in its order (the last hand asked about is kept: a
-        decision asks about one hand over and over)."""
-        last = self._by_face
-        if last is not None and last[0] is hand:
-            return last[1]
-        faces: dict[tuple, list[Card]] = {}
-        for card in hand:
-            faces.setdefault(card.face, []).append(card)
-        self._by_face = (hand, faces)
-        return faces
-
     def holding(self, faces: Iterable[Card]) -> Card | None:
         """The first card in the hand (in sort order, so the lowest copy) of the first face held."""
-        by_face = self.by_face(self.hand)
+        by_face = self.faces
         for face in faces:
             cards = by_face.get(face.face)
             if cards:
@@ -188,6 +157,7 @@ class _Plan:
         King they would not cap, back and forth for ever: seeds 200 and 241.)"""
         plan = copy.copy(self)
         plan.hand = self.hand + [card]
+        plan.faces = _by_face(plan.hand)
         command = plan.act()
         if isinstance(command, Acquire) and command.card.rank == ACE:
             return False
@@ -207,16 +177,13 @@ class _Plan:
     def attack(self) -> Command | None:
         best: tuple[float, Command] | None = None
         mine = self.horizon[self.seat]
-        for p in self.view.portfolios:
-            if p.owner == self.seat:
-                continue
+        for p, low, acquiring in self.table.rivals:
             hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
-            face = neutraliser(p)
-            card = self.holding([face] if face else [])
+            card = self.holding(low)
             if card is not None and self.money >= p.value:
                 gain = hurt - p.value - 0.5 * self.use(card)
                 best = _better(best, gain, Neutralise(p.pid, card))
-            card = self.holding(acquirers(p))
+            card = self.holding(acquiring)
             if card is not None and self.money >= 2 * p.value:
                 on_king = p.cards[-1].rank == KING
                 after = p.value if on_king else portfolio_value([*p.cards, card])
@@ -225,10 +192,9 @@ class _Plan:
         return best[1] if best else None
 
     def extend(self) -> Command | None:
-        for p in self._own():
-            for end in (HIGH, LOW):
-                face = extension(p, end)
-                card = self.holding([face] if face else [])
+        for p, ends in self.table.extensions:
+            for faces in ends:
+                card = self.holding(faces)
                 if card is not None:
                     return Extend(p.pid, card)
         return None
@@ -241,11 +207,11 @@ class _Plan:
 
     def cap(self) -> Command | None:
         mine = self.horizon[self.seat]
-        for p in sorted(self._own(), key=lambda p: -p.value):
+        for p, caps in self.table.caps:
             if p.value * mine < 8:
                 continue
-            for end in (HIGH, LOW):
-                card = self.holding(cap_faces(p, end))
+            for end, faces in caps:
+                card = self.holding(faces)
                 # capping closes the end: only worth it for a card with little other use
                 if card is not None and self.use(card) - (1 + 0.3 * p.value) < 3.0:
                     return Cap(p.pid, end, card)
@@ -282,8 +248,49 @@ class _Plan:
             loses += 0.5 * self.use(card) + weight * 2
         return Accept() if gets - loses >= GAIN_MARGIN else Decline()
 
-    def _own(self) -> list[PortfolioInfo]:
-        return [p for p in self.view.portfolios if p.owner == self.seat]
+class _Table:
+    """The bot's reading of the portfolios from one seat (of ``n``), which no hand changes:
+    what a face is worth on the table (``use``), how much it would hurt in the next player's
+    hands (``danger``), and per portfolio the faces that attack, extend or cap it. Shared by
+    the decisions that face the same portfolios, so never changed once read."""
+
+    __slots__ = ("use", "danger", "rivals", "extensions", "caps")
+
+    def __init__(self, portfolios: Sequence[PortfolioInfo], seat: int, n: int) -> None:
+        self.use: dict[tuple, float] = {}
+        self.danger: dict[tuple, float] = {}
+        nxt = (seat + 1) % n
+        for p in portfolios:
+            ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
+            caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
+            low = neutraliser(p)
+            if p.owner == seat:
+                _add(self.use, ends, lambda f: 6 + card_value(f))
+                _add(self.use, caps, lambda f: 1 + 0.3 * p.value)
+                _add(self.danger, ([low] if low else []) + list(acquirers(p)), lambda f: 4 + p.value)
+            else:
+                _add(self.use, [low] if low else [], lambda f: 1 + 0.3 * p.value)
+                _add(self.use, acquirers(p), lambda f: 2 + 0.5 * p.value)
+                if p.owner == nxt:
+                    _add(self.danger, ends, lambda f: 3 + card_value(f))
+        # the rivals' portfolios with the faces that neutralise and acquire them
+        self.rivals = [(p, [low] if (low := neutraliser(p)) else [], acquirers(p))
+                       for p in portfolios if p.owner != seat]
+        own = [p for p in portfolios if p.owner == seat]
+        # the bot's own with the faces that extend them, high end first
+        self.extensions = [(p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)])
+                           for p in own]
+        # and the most valuable first, with the faces that cap each end, high end first
+        self.caps = [(p, [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
+                     for p in sorted(own, key=lambda p: -p.value)]
+
+
+def _by_face(hand: Iterable[Card]) -> dict[tuple, list[Card]]:
+    """The cards of ``hand`` by face, in its order."""
+    faces: dict[tuple, list[Card]] = {}
+    for card in hand:
+        faces.setdefault(card.face, []).append(card)
+    return faces
 
 
 def _add(scores: dict[tuple, float], faces: Iterable[Card], worth: Any) -> None:

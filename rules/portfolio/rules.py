@@ -1126,8 +1126,11 @@ class PortfolioGame:
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:
-    # between two views most portfolios have not changed: their infos are made once
-    key = (portfolio.pid, portfolio.owner, tuple(portfolio.cards), portfolio.low_cap, portfolio.high_cap)
+    # between two views most portfolios have not changed: their infos are made once. The key
+    # names the cards by id (a card's hash is a Python call; the key is made for every
+    # portfolio of every view): an info keeps its cards alive, so no other object can have
+    # their ids while it is kept, and an equal card of another id only makes an equal info
+    key = (portfolio.pid, portfolio.owner, id(portfolio.low_cap), id(portfolio.high_cap), *map(id, portfolio.cards))
     memo = _INFOS.get(key)
     if memo is None:
         memo = _INFOS[key] = _new_info(portfolio)
