@@ -588,8 +588,8 @@ class _Actions:
             return any(command in part for part in self.runs())
         if kind is Offer:
             return any(command in part for part in self.offers())
-        if kind in _ON_PORTFOLIOS:
-            return any(command in part for part in self.commands())
+        if kind in _ON_PORTFOLIOS:  # only the named portfolio's can be equal
+            return any(command in self.on(portfolio) for portfolio in self.infos if portfolio.pid == command.pid)
         return False
 
     def runs(self) -> list[Sequence[Command]]:
@@ -600,31 +600,34 @@ class _Actions:
 
     def commands(self) -> list[Sequence[Command]]:
         """The extensions, caps, neutralisations and acquisitions, in one part."""
-        if self._commands is not None:
-            return self._commands
-        seat, lowest = self.seat, self.lowest
-        money = self.money[seat]
-        commands: list[Command] = []
-        for portfolio in self.infos:
-            pid = portfolio.pid
-            if portfolio.owner == seat:
-                for end in (LOW, HIGH):
-                    face = extension(portfolio, end)
-                    if face is not None and face.face in lowest:
-                        commands.append(Extend(pid, lowest[face.face]))
-                for end in (LOW, HIGH):
-                    commands += [Cap(pid, end, lowest[f.face])
-                                 for f in cap_faces(portfolio, end) if f.face in lowest]
-            else:
-                value = portfolio.value
-                face = neutraliser(portfolio)
-                if face is not None and face.face in lowest and money >= value:
-                    commands.append(Neutralise(pid, lowest[face.face]))
-                if money >= 2 * value:
-                    commands += [Acquire(pid, lowest[f.face])
-                                 for f in acquirers(portfolio) if f.face in lowest]
-        self._commands = [commands] if commands else []
+        if self._commands is None:
+            commands = [command for portfolio in self.infos for command in self.on(portfolio)]
+            self._commands = [commands] if commands else []
         return self._commands
+
+    def on(self, portfolio: PortfolioInfo) -> list[Command]:
+        """The extensions and caps of one of the seat's portfolios, or the neutralisation and
+        acquisitions of a rival's."""
+        seat, lowest = self.seat, self.lowest
+        pid = portfolio.pid
+        commands: list[Command] = []
+        if portfolio.owner == seat:
+            for end in (LOW, HIGH):
+                face = extension(portfolio, end)
+                if face is not None and face.face in lowest:
+                    commands.append(Extend(pid, lowest[face.face]))
+            for end in (LOW, HIGH):
+                commands += [Cap(pid, end, lowest[f.face])
+                             for f in cap_faces(portfolio, end) if f.face in lowest]
+        else:
+            money, value = self.money[seat], portfolio.value
+            face = neutraliser(portfolio)
+            if face is not None and face.face in lowest and money >= value:
+                commands.append(Neutralise(pid, lowest[face.face]))
+            if money >= 2 * value:
+                commands += [Acquire(pid, lowest[f.face])
+                             for f in acquirers(portfolio) if f.face in lowest]
+        return commands
 
     def offers(self) -> list[Sequence[Command]]:
         """A small useful set (``check`` judges any other), in parts: buy an opponent's
