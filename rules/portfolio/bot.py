@@ -9,6 +9,7 @@ and discards the card least useful to itself and most harmless in the next playe
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from typing import Any, Iterable, Sequence
 
@@ -71,9 +72,6 @@ class _Plan:
         self.money = view.money[seat]
         self.horizon = horizons(view)
         n = len(view.money)
-        strength = [view.money[s] + view.income[s] * self.horizon[s] for s in range(n)]
-        rivals = [s for s in range(n) if s != seat]
-        self.top_rival = max(rivals, key=lambda s: strength[s])
         # the reading of the table depends on the portfolios alone (and the seat and the count
         # of seats): one read before serves
         if tables is None:
@@ -90,6 +88,15 @@ class _Plan:
                 table = known[1]
         self.table = table
         self.table_use, self.table_danger = table.use, table.danger
+
+    @functools.cached_property
+    def top_rival(self) -> int:
+        """The rival with the most money and income to come (asked only by attacks and answers)."""
+        view, horizon = self.view, self.horizon
+        n = len(view.money)
+        strength = [view.money[s] + view.income[s] * horizon[s] for s in range(n)]
+        rivals = [s for s in range(n) if s != self.seat]
+        return max(rivals, key=lambda s: strength[s])
 
     def weight(self, rival: int) -> float:
         return TOP_RIVAL if rival == self.top_rival else OTHER_RIVAL

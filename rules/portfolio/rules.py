@@ -962,7 +962,7 @@ class PortfolioGame:
     # -- what a seat sees ----------------------------------------------------------------------
     def view(self, state: PortfolioState, seat: int | None, plain: bool = False) -> PortfolioView:
         n = state.players
-        sizes = tuple(len(hand) for hand in state.hands)
+        sizes = tuple(map(len, state.hands))  # (read in C: the expert's playouts view every command)
         infos = tuple(map(_info, state.portfolios))
         earned = [0] * n
         for info in infos:  # (one pass: the expert's playouts build a view per command)
@@ -991,9 +991,9 @@ class PortfolioGame:
             taken_discard=state.taken_discard, offered=state.offered, reshuffled=state.reshuffled,
             last_round=state.last_round, reshuffle_pending=state.reshuffle_pending,
             dealer=state.dealer, next_pid=state.next_pid,
-            score_sheet=tuple(tuple(column) for column in state.sheet),
+            score_sheet=tuple(map(tuple, state.sheet)),
             final_income=None if state.final_income is None else tuple(state.final_income),
-            offer=state.offer, known=tuple(tuple(cards) for cards in state.known))
+            offer=state.offer, known=tuple(map(tuple, state.known)))
 
     def copy(self, state: PortfolioState) -> PortfolioState:
         """A copy for the expert's search, which copies a deal for every command it tries: what
