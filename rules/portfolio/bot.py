@@ -13,7 +13,7 @@ import functools
 import random
 from typing import Any, Iterable, Sequence
 
-from rules.core import ACE, KING, Card, Command
+from rules.core import ACE, KING, SUITS, Card, Command
 
 from .commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
@@ -27,6 +27,7 @@ from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 TOP_RIVAL, OTHER_RIVAL = 1.0, 0.4  # how much hurting a rival is worth, by their standing
 GAIN_MARGIN = 1.0  # an action must gain this many dollars (over the horizon) to be taken
 TABLES_KEPT = 1024  # readings of a table a bot keeps (PortfolioBot.tables), at most
+_QUARTER_VALUE = {rank: card_value(Card(rank, None if rank == 0 else SUITS[0])) * 0.25 for rank in range(14)}
 
 
 def horizons(view: PortfolioView) -> list[int]:
@@ -106,7 +107,7 @@ class _Plan:
         """What ``card`` is worth to the bot, in rough dollars, next to the rest of ``hand``."""
         by_face = self.faces if hand is None else _by_face(hand)
         face = card.face
-        score = card_value(card) * 0.25 + self.table_use.get(face, 0.0)
+        score = _QUARTER_VALUE[card.rank] + self.table_use.get(face, 0.0)
         for other in by_face.get(face, ()):
             if other is not card:
                 score -= 1.0  # a second copy of a face adds little
@@ -228,7 +229,8 @@ class _Plan:
         if not self.hand:
             return End()
         taken = self.view.taken_discard
-        allowed = [c for c in self.hand if c != taken or len(self.hand) == 1]
+        allowed = (self.hand if taken is None  # (no card to compare with the whole hand)
+                   else [c for c in self.hand if c != taken or len(self.hand) == 1])
         use, danger = self.use, self.table_danger.get
         card = min(allowed, key=lambda c: (use(c) + danger(c.face, 0.0), c._sort))
         return Discard(card)

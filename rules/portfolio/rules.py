@@ -523,6 +523,7 @@ def _draws(most: int, discard: bool) -> tuple[Draw, ...]:
     return tuple(Draw(n, discard) for n in range(1, most + 1))
 
 
+@lru_cache(maxsize=1024)  # at most 5 seats × 156 cards: the expert's tree reads these lists whole
 def _sell_one(other: int, card: Card) -> Offer:
     """The offer of ``card`` to ``other`` for $1."""
     return Offer(other, Side(cards=(card,)), Side(money=1))
@@ -545,6 +546,11 @@ _ONE_DOLLAR = Side(money=1)
 
 def _made(command: Any) -> tuple[Card, ...] | None:
     return command.cards if type(command) is Make else None
+
+
+@lru_cache(maxsize=1024)  # at most 156 cards
+def _discard(card: Card) -> Discard:
+    return Discard(card)
 
 
 def _discarded(command: Any) -> Card | None:
@@ -672,7 +678,7 @@ class _Actions:
                 cards[at] = others[0]
             else:
                 del cards[at]
-        self._last = MadeWhenRead(cards, Discard, _discarded)
+        self._last = MadeWhenRead(cards, _discard, _discarded)
         return self._last
 
 

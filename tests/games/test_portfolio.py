@@ -1346,3 +1346,15 @@ def test_the_collections_left_are_worked_out_as_before_and_kept_in_a_bounded_cac
     assert estimate.collections_left(3, 1, 2, False, 30) == [8, 7, 8]
     assert estimate.collections_left(3, 0, 2, True, 0) == [1, 2, 2]
     assert estimate.collections_left(4, 2, 3, False, 10) == [3, 2, 2, 3]
+
+
+def test_the_made_sales_and_discards_are_kept_in_bounded_caches_and_equal_new_ones():
+    """The sales for $1 and the discards a legal list makes are kept (the expert's tree reads
+    the lists whole), in caches bounded above the 780 sales and 156 discards there can be."""
+    from rules.portfolio import rules as portfolio_rules
+
+    for cached in (portfolio_rules._sell_one, portfolio_rules._discard):
+        assert cached.cache_info().maxsize == 1024
+    card = parse_card("7H.1")
+    assert portfolio_rules._sell_one(2, card) == Offer(2, Side(cards=(card,)), Side(money=1))
+    assert portfolio_rules._discard(card) == Discard(card)
