@@ -983,23 +983,25 @@ class PortfolioGame:
         costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
                  if state.phase == DRAW else ())
         own = seat is not None and 0 <= seat < n
-        return PortfolioView(
-            seat=seat, names=tuple(state.names), awaiting=state.awaiting,
-            status="" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
-                                                    state.pauper, state.turn_income, state.last_round, state.offer),
-            zones={"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
-            zone_sizes=tuple({"hand": size} for size in sizes),
-            columns=("Money", "Income", "Portfolios", "Hand"), rows=rows,
-            portfolios=infos, money=tuple(state.money), bank=state.bank, income=incomes,
-            decks=state.decks, stock_size=len(state.stock), discard=tuple(state.discard),
-            phase=state.phase, current=state.current, turns=state.turns,
-            turn_income=state.turn_income, draw_costs=costs, pauper=state.pauper,
-            taken_discard=state.taken_discard, offered=state.offered, reshuffled=state.reshuffled,
-            last_round=state.last_round, reshuffle_pending=state.reshuffle_pending,
-            dealer=state.dealer, next_pid=state.next_pid,
-            score_sheet=tuple(map(tuple, state.sheet)),
-            final_income=None if state.final_income is None else tuple(state.final_income),
-            offer=state.offer, known=tuple(map(tuple, state.known)))
+        # the fields set at once (as quick_init would, without the call's forty keywords: the
+        # expert's playouts view every command); every field is here (tested)
+        return _new_view({
+            "seat": seat, "names": tuple(state.names), "awaiting": state.awaiting,
+            "status": "" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
+                                                       state.pauper, state.turn_income, state.last_round, state.offer),
+            "zones": {"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
+            "zone_sizes": tuple({"hand": size} for size in sizes),
+            "columns": ("Money", "Income", "Portfolios", "Hand"), "rows": rows,
+            "portfolios": infos, "money": tuple(state.money), "bank": state.bank, "income": incomes,
+            "decks": state.decks, "stock_size": len(state.stock), "discard": tuple(state.discard),
+            "phase": state.phase, "current": state.current, "turns": state.turns,
+            "turn_income": state.turn_income, "draw_costs": costs, "pauper": state.pauper,
+            "taken_discard": state.taken_discard, "offered": state.offered, "reshuffled": state.reshuffled,
+            "last_round": state.last_round, "reshuffle_pending": state.reshuffle_pending,
+            "dealer": state.dealer, "next_pid": state.next_pid,
+            "score_sheet": tuple(map(tuple, state.sheet)),
+            "final_income": None if state.final_income is None else tuple(state.final_income),
+            "offer": state.offer, "known": tuple(map(tuple, state.known))})
 
     def copy(self, state: PortfolioState) -> PortfolioState:
         """A copy for the expert's search, which copies a deal for every command it tries: what
@@ -1150,6 +1152,12 @@ def _info(portfolio: Portfolio) -> PortfolioInfo:
 
 
 _INFOS: dict[tuple, PortfolioInfo] = {}
+
+
+def _new_view(fields: dict[str, Any]) -> PortfolioView:
+    view = object.__new__(PortfolioView)
+    view.__dict__.update(fields)
+    return view
 
 
 def _new_info(portfolio: Portfolio) -> PortfolioInfo:

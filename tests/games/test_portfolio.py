@@ -1358,3 +1358,20 @@ def test_the_made_sales_and_discards_are_kept_in_bounded_caches_and_equal_new_on
     card = parse_card("7H.1")
     assert portfolio_rules._sell_one(2, card) == Offer(2, Side(cards=(card,)), Side(money=1))
     assert portfolio_rules._discard(card) == Discard(card)
+
+
+def test_a_view_sets_every_field_its_class_has_as_its_init_would():
+    """view() sets a PortfolioView's fields at once, without its __init__: every field is set,
+    each as the class's own __init__ sets it from the same values, plain or not."""
+    from game_helpers import seeded_positions
+    from rules.portfolio.state import PortfolioView
+
+    names = {f.name for f in dataclasses.fields(PortfolioView)}
+    checked = 0
+    for state, seat, view, _legal in seeded_positions(SPEC, range(2), 40, lambda seed: 2 + seed):
+        for made in (view, SPEC.view(state, seat, plain=True), SPEC.view(state, None)):
+            assert vars(made).keys() == names
+            again = PortfolioView(**vars(made))
+            assert vars(again) == vars(made) and again == made
+            checked += 1
+    assert checked > 100
