@@ -9,7 +9,6 @@ and discards the card least useful to itself and most harmless in the next playe
 from __future__ import annotations
 
 import copy
-import functools
 import random
 from typing import Any, Iterable, Sequence
 
@@ -72,6 +71,7 @@ class _Plan:
         self.faces = _by_face(self.hand)  # the hand by face (a new hand gets its own: see playable)
         self.money = view.money[seat]
         self.horizon = horizons(view)
+        self.top_rival: int | None = None  # the rival with the most money and income to come
         n = len(view.money)
         # the reading of the table depends on the portfolios alone (and the seat and the count
         # of seats): one read before serves
@@ -90,17 +90,15 @@ class _Plan:
         self.table = table
         self.table_use, self.table_danger = table.use, table.danger
 
-    @functools.cached_property
-    def top_rival(self) -> int:
-        """The rival with the most money and income to come (asked only by attacks and answers)."""
-        view, horizon = self.view, self.horizon
-        n = len(view.money)
-        strength = [view.money[s] + view.income[s] * horizon[s] for s in range(n)]
-        rivals = [s for s in range(n) if s != self.seat]
-        return max(rivals, key=lambda s: strength[s])
-
     def weight(self, rival: int) -> float:
-        return TOP_RIVAL if rival == self.top_rival else OTHER_RIVAL
+        top = self.top_rival
+        if top is None:  # worked out when first asked (only attacks and answers ask)
+            view, horizon = self.view, self.horizon
+            n = len(view.money)
+            strength = [view.money[s] + view.income[s] * horizon[s] for s in range(n)]
+            rivals = [s for s in range(n) if s != self.seat]
+            top = self.top_rival = max(rivals, key=lambda s: strength[s])
+        return TOP_RIVAL if rival == top else OTHER_RIVAL
 
     # -- how useful a card is ----------------------------------------------------------------
     def use(self, card: Card, hand: Sequence[Card] | None = None) -> float:
