@@ -12,7 +12,7 @@ import copy
 import random
 from typing import Any, Iterable, Sequence
 
-from rules.core import ACE, KING, SUITS, Card, Command
+from rules.core import ACE, KING, Card, Command, build_deck
 
 from .commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
@@ -26,7 +26,7 @@ from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 TOP_RIVAL, OTHER_RIVAL = 1.0, 0.4  # how much hurting a rival is worth, by their standing
 GAIN_MARGIN = 1.0  # an action must gain this many dollars (over the horizon) to be taken
 TABLES_KEPT = 1024  # readings of a table a bot keeps (PortfolioBot.tables), at most
-_QUARTER_VALUE = {rank: card_value(Card(rank, None if rank == 0 else SUITS[0])) * 0.25 for rank in range(14)}
+_QUARTER_VALUE = {card.rank: card_value(card) * 0.25 for card in build_deck()}  # by rank (no jokers here)
 
 
 def horizons(view: PortfolioView) -> list[int]:

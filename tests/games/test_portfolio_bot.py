@@ -106,6 +106,19 @@ def test_the_bot_keeps_a_bounded_number_of_readings_of_the_table_and_chooses_as_
     assert most == 6 and moves > 200  # filled up, and never past the bound
 
 
+def test_the_bot_weighs_hurting_the_rival_with_the_most_money_and_income_to_come_most():
+    """The top rival is the one with the most money plus income over its collections to come:
+    Cat's $6 and $10 a turn for 13 more collections beat Bob's $30 and $2 a turn."""
+    from rules.portfolio.bot import OTHER_RIVAL, TOP_RIVAL, _Plan
+
+    state = position(["2C 2D 9H", "AH", "AD"], money=(30, 30, 6),
+                     portfolios=[("P1", 2, "3C 4C 5C 6C 7C 8C", None, None), ("P2", 1, "3D 4D 5D", None, None)])
+    view = SPEC.view(state, 0)
+    assert horizons(view) == [12, 13, 13] and view.income == (0, 2, 10)
+    plan = _Plan(view, 0)
+    assert (plan.weight(1), plan.weight(2), plan.weight(2)) == (OTHER_RIVAL, TOP_RIVAL, TOP_RIVAL)
+
+
 def test_bot_makes_the_longest_run_then_extends_it():
     state = position(["4S 5S 6S 7S 9D 10D JD 2C", "AH", "AD"])
     assert choice(state) == Make(tuple(parse_card(c) for c in "4S 5S 6S 7S".split()))
