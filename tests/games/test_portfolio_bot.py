@@ -119,6 +119,23 @@ def test_the_bot_weighs_hurting_the_rival_with_the_most_money_and_income_to_come
     assert (plan.weight(1), plan.weight(2), plan.weight(2)) == (OTHER_RIVAL, TOP_RIVAL, TOP_RIVAL)
 
 
+def test_a_cards_use_counts_its_worth_a_second_copy_and_its_neighbours_in_the_hand():
+    """A card's use to the bot: a quarter of its worth, $1 less when the hand holds another copy
+    of its face, $3 for each neighbour in its suit one rank away and $1.50 two away (no
+    portfolios on the table here)."""
+    from rules.portfolio.bot import _Plan
+
+    state = position(["5H 5H.1 7H 8H KS", "AH", "AD"])
+    plan = _Plan(SPEC.view(state, 0), 0)
+    card = {c.key: c for c in plan.hand}
+    assert plan.use(card["5H"]) == plan.use(card["5H.1"]) == 0.5 - 1.0 + 1.5
+    assert plan.use(card["7H"]) == 0.75 + 3.0 + 1.5 and plan.use(card["8H"]) == 0.75 + 3.0
+    assert plan.use(card["KS"]) == 1.0
+    six = parse_card("6H")
+    assert plan.use(six, plan.hand + [six]) == 0.5 + 3.0 + 3.0 + 1.5  # (no 4H)
+    assert plan.use(card["KS"], [card["KS"], parse_card("KS.1")]) == 1.0 - 1.0
+
+
 def test_bot_makes_the_longest_run_then_extends_it():
     state = position(["4S 5S 6S 7S 9D 10D JD 2C", "AH", "AD"])
     assert choice(state) == Make(tuple(parse_card(c) for c in "4S 5S 6S 7S".split()))
