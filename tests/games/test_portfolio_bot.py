@@ -136,6 +136,20 @@ def test_a_cards_use_counts_its_worth_a_second_copy_and_its_neighbours_in_the_ha
     assert plan.use(card["KS"], [card["KS"], parse_card("KS.1")]) == 1.0 - 1.0
 
 
+def test_the_bot_keeps_the_card_it_took_from_the_pile_this_turn_while_it_holds_others():
+    """The card taken from the discard pile this turn goes only as the last card: the bot
+    discards its next least useful card instead (and the taken one when it is all it holds)."""
+    from rules.portfolio.bot import _Plan
+
+    state = position(["2S 5H 6H 9C", "AH", "AD"], taken_discard="2S")
+    assert _Plan(SPEC.view(state, 0), 0).finish() == Discard(parse_card("9C"))
+    assert choice(state) == Discard(parse_card("9C"))
+    state.taken_discard = None
+    assert _Plan(SPEC.view(state, 0), 0).finish() == Discard(parse_card("2S"))
+    alone = position(["2S", "AH", "AD"], taken_discard="2S")
+    assert choice(alone) == Discard(parse_card("2S"))
+
+
 def test_bot_makes_the_longest_run_then_extends_it():
     state = position(["4S 5S 6S 7S 9D 10D JD 2C", "AH", "AD"])
     assert choice(state) == Make(tuple(parse_card(c) for c in "4S 5S 6S 7S".split()))
