@@ -150,6 +150,34 @@ def test_the_bot_keeps_the_card_it_took_from_the_pile_this_turn_while_it_holds_o
     assert choice(alone) == Discard(parse_card("2S"))
 
 
+def test_the_bots_reading_of_a_table_prices_each_face_that_would_extend_cap_or_attack_a_portfolio():
+    """What each face is worth on the table to Ann (extending her run: $6 and its worth; capping
+    it: $1 and 0.3 of its value; neutralising a rival's: the same; acquiring one: $2 and half its
+    value) and how much it would hurt in Bob's hands (he plays next: attacking her run, $4 and
+    its value; extending his own, $3 and its worth; Cat's run is no danger), with the faces
+    that attack, extend and cap each portfolio."""
+    from rules.portfolio.bot import _Table
+
+    state = position(["AC", "AH", "AD"], portfolios=[
+        ("P1", 0, "5S 6S 7S", None, None), ("P2", 1, "3H 4H 5H 6H", None, None), ("P3", 2, "9D 10D JD", None, None)])
+    view = SPEC.view(state, 0)
+    table = _Table(view.portfolios, 0, 3)
+    face = {code: parse_card(code).face for code in "4S 8S 5S 5C 7S 7C 2H 7H 8D QD".split()}
+    assert table.use == {face["4S"]: 6 + 2, face["8S"]: 6 + 3, face["5S"]: 1 + 0.3 * 3, face["5C"]: 1 + 0.3 * 3,
+                         face["7S"]: 1 + 0.3 * 3, face["7C"]: 1 + 0.3 * 3, face["2H"]: 1 + 0.3 * 4,
+                         face["7H"]: 2 + 0.5 * 4, face["8D"]: 1 + 0.3 * 4, face["QD"]: 2 + 0.5 * 4}
+    assert table.danger == {face["4S"]: 4 + 3, face["8S"]: 4 + 3, face["2H"]: 3 + 2, face["7H"]: 3 + 3}
+    mine, bobs, cats = view.portfolios
+    assert [(p.pid, [f.code for f in low], [f.code for f in acquiring]) for p, low, acquiring in table.rivals] == [
+        ("P2", ["2H"], ["7H"]), ("P3", ["8D"], ["QD"])]
+    assert table.extensions == [(mine, [[parse_card("8S")], [parse_card("4S")]])]
+    assert [(p.pid, [(end, [f.code for f in faces]) for end, faces in caps]) for p, caps in table.caps] == [
+        ("P1", [("high", ["7S", "7C"]), ("low", ["5S", "5C"])])]
+    # from Cat's seat: what attacks her own run, and Ann (who plays next) extending hers; not Bob's
+    assert _Table(view.portfolios, 2, 3).danger == {face["4S"]: 3 + 2, face["8S"]: 3 + 3,
+                                                     face["8D"]: 4 + 4, face["QD"]: 4 + 4}
+
+
 def test_bot_makes_the_longest_run_then_extends_it():
     state = position(["4S 5S 6S 7S 9D 10D JD 2C", "AH", "AD"])
     assert choice(state) == Make(tuple(parse_card(c) for c in "4S 5S 6S 7S".split()))
