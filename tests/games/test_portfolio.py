@@ -1375,3 +1375,22 @@ def test_a_view_sets_every_field_its_class_has_as_its_init_would():
             assert vars(again) == vars(made) and again == made
             checked += 1
     assert checked > 100
+
+
+def test_the_portfolios_views_are_kept_in_a_bounded_memo_that_an_equal_portfolio_shares():
+    """Each portfolio's view (PortfolioInfo) is made once while it is unchanged and kept in a
+    memo found by its cards' ids, cleared past 4,096 entries; a portfolio of other but equal
+    card objects gets an equal view."""
+    from rules.portfolio import rules as portfolio_rules
+
+    data = {"names": ["A", "B"], "hands": [["2C"], ["3C"]], "money": [6, 6], "stock": ["9S"], "discard": [],
+            "portfolios": [{"pid": "P1", "owner": 0, "cards": ["2H", "3H", "4H"]},
+                           {"pid": "P2", "owner": 1, "cards": ["7D", "8D", "9D", "10D"], "high_cap": "10H"}]}
+    first = SPEC.view(SPEC.from_json(data), 0).portfolios
+    again = SPEC.view(SPEC.from_json(data), 0).portfolios  # other card objects, equal
+    assert again == first and [i.value for i in first] == [2, 6] and first[1].acquire_card is None
+    memo = portfolio_rules._INFOS
+    memo.update({("filler", i): None for i in range(4096)})
+    assert SPEC.view(SPEC.from_json(data), 0).portfolios == first
+    assert len(memo) <= 2  # cleared when full: the last portfolio's view stays
+    memo.clear()
