@@ -1394,3 +1394,22 @@ def test_the_portfolios_views_are_kept_in_a_bounded_memo_that_an_equal_portfolio
     assert SPEC.view(SPEC.from_json(data), 0).portfolios == first
     assert len(memo) <= 2  # cleared when full: the last portfolio's view stays
     memo.clear()
+
+
+def test_an_act_phase_legal_list_is_true_and_answers_in_without_being_made():
+    """The act phase's legal list (a snapshot, rules.core.listing's Deferred) is true and
+    answers ``in`` without making its commands: the bot asks both at every command of the
+    expert's playouts; reading it whole makes it once."""
+    from game_helpers import seeded_positions
+
+    asked = 0
+    for state, seat, _view, legal in seeded_positions(SPEC, range(2), 80, lambda seed: 2 + seed):
+        if state.phase != "act":
+            continue
+        assert legal
+        assert (End() in legal) == (not state.hands[seat]) and Discard(parse_card("AS.2")) not in legal
+        assert legal._made is None  # neither made it
+        whole = list(legal)
+        assert legal._made is not None and list(legal) == whole and all(command in legal for command in whole)
+        asked += 1
+    assert asked > 20
