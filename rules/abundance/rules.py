@@ -477,7 +477,7 @@ class AbundanceGame:
         the expert's playouts only ask whether it is empty (it never is)."""
         other = 1 - seat
         return Deferred(partial(_offers, state.up(), state.round, state.trinkets[seat][:], state.trinkets[other][:],
-                                state.money[seat], state.money[other]))
+                                state.money[seat], state.money[other]), nonempty=True)  # Ready at least
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: AbundanceState, seat: int, command: Command) -> None:

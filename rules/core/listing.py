@@ -80,36 +80,39 @@ class MadeWhenRead(_ReadAsList[T]):
 
 
 class Deferred(_ReadAsList[T]):
-    """The list ``make()`` answers, made when it is first read, and true without making it: for
-    a legal list that is never empty (it gives what it was made from to ``make``, not the
-    state: a state changes after it is read). The expert's playouts ask only whether a seat has
-    a command before its bot chooses one, without reading the list."""
+    """The list ``make()`` gives, made when it is first read whole (once). It answers ``in``
+    with ``contains`` when given (``contains(value)`` must answer as the list would), and is
+    true without being made when ``nonempty``: the expert's playouts ask at every command
+    whether a seat has one and whether its bot's choice is legal, and read the list no further.
+    What ``make`` and ``contains`` read must not change after (a snapshot, or copies: never a
+    game's live state, which changes once the list is given)."""
 
-    __slots__ = ("_make", "_made")
+    __slots__ = ("_make", "_contains", "_nonempty", "_made")
 
-    def __init__(self, make: Callable[[], Sequence[T]]) -> None:
-        self._make: Callable[[], Sequence[T]] | None = make
-        self._made: Sequence[T] = ()
+    def __init__(self, make: Callable[[], Sequence[T]], contains: Callable[[Any], bool] | None = None,
+                 nonempty: bool = False) -> None:
+        self._make, self._contains, self._nonempty = make, contains, nonempty
+        self._made: Sequence[T] | None = None
 
-    def _read(self) -> Sequence[T]:
-        if self._make is not None:
-            self._made, self._make = self._make(), None
+    def _whole(self) -> Sequence[T]:
+        if self._made is None:
+            self._made = self._make()
         return self._made
 
+    def __contains__(self, value: object) -> bool:
+        return self._contains(value) if self._contains is not None else value in self._whole()
+
     def __bool__(self) -> bool:
-        return True
+        return self._nonempty or len(self._whole()) > 0
 
     def __len__(self) -> int:
-        return len(self._read())
+        return len(self._whole())
 
     def __getitem__(self, index: Any) -> Any:
-        return self._read()[index]
+        return self._whole()[index]
 
     def __iter__(self) -> Iterator[T]:
-        return iter(self._read())
-
-    def __contains__(self, value: object) -> bool:
-        return value in self._read()
+        return iter(self._whole())
 
 
 class Listing(_ReadAsList[T]):

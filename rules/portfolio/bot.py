@@ -12,7 +12,7 @@ import copy
 import random
 from typing import Any, Iterable, Sequence
 
-from rules.core import ACE, KING, Card, Command
+from rules.core import ACE, KING, Card, Command, build_deck
 
 from .commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
@@ -25,6 +25,8 @@ from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 
 TOP_RIVAL, OTHER_RIVAL = 1.0, 0.4  # how much hurting a rival is worth, by their standing
 GAIN_MARGIN = 1.0  # an action must gain this many dollars (over the horizon) to be taken
+TABLES_KEPT = 1024  # readings of a table a bot keeps (PortfolioBot.tables), at most
+_QUARTER_VALUE = {card.rank: card_value(card) * 0.25 for card in build_deck()}  # by rank (no jokers here)
 
 
 def horizons(view: PortfolioView) -> list[int]:
@@ -37,8 +39,15 @@ class PortfolioBot:
     """Sizes draws by income and time left, builds and extends runs, caps exposed portfolios,
     acquires or neutralises when it pays, values deals, and discards defensively."""
 
+    def __init__(self) -> None:
+        # readings of the table (_Table) by seat, count of seats and portfolios: the
+        # expert's playouts ask the bot again and again about tables it has read (the rules
+        # hand out one PortfolioInfo for a portfolio while it is unchanged, so the key is their
+        # ids, and the entry keeps them alive: an id cannot be reused while it is a key)
+        self.tables: dict[tuple, tuple] = {}
+
     def choose(self, view: PortfolioView, legal: Sequence[Command], rng: random.Random) -> Command:
-        plan = _Plan(view, view.seat)
+        plan = _Plan(view, view.seat, self.tables)
         if view.phase == RESPOND:
             command = plan.answer()
         elif view.phase == DRAW:
@@ -55,49 +64,73 @@ class PortfolioBot:
 class _Plan:
     """One decision: the bot's reading of its view."""
 
-    def __init__(self, view: PortfolioView, seat: int) -> None:
+    def __init__(self, view: PortfolioView, seat: int, tables: dict[tuple, tuple] | None = None) -> None:
         self.view = view
         self.seat = seat
         self.hand = list(view.hand)
+        self.faces = _by_face(self.hand)  # the hand by face (a new hand gets its own: see playable)
         self.money = view.money[seat]
         self.horizon = horizons(view)
-        strength = [view.money[s] + view.income[s] * self.horizon[s] for s in range(len(view.money))]
-        rivals = [s for s in range(len(view.money)) if s != seat]
-        self.top_rival = max(rivals, key=lambda s: strength[s])
-        # what a face is worth on the table, and how much it would hurt in the next player's hands
-        self.table_use: dict[tuple, float] = {}
-        self.table_danger: dict[tuple, float] = {}
-        nxt = (seat + 1) % len(view.money)
-        for p in view.portfolios:
-            ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
-            caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
-            low = neutraliser(p)
-            if p.owner == seat:
-                _add(self.table_use, ends, lambda f: 6 + card_value(f))
-                _add(self.table_use, caps, lambda f: 1 + 0.3 * p.value)
-                _add(self.table_danger, ([low] if low else []) + list(acquirers(p)), lambda f: 4 + p.value)
+        self.top_rival: int | None = None  # the rival with the most money and income to come
+        n = len(view.money)
+        # the reading of the table depends on the portfolios alone (and the seat and the count
+        # of seats): one read before serves
+        if tables is None:
+            table = _Table(view.portfolios, seat, n)
+        else:
+            key = (seat, n, *map(id, view.portfolios))
+            known = tables.get(key)
+            if known is None:
+                table = _Table(view.portfolios, seat, n)
+                if len(tables) >= TABLES_KEPT:
+                    tables.clear()
+                tables[key] = (view.portfolios, table)  # (the portfolios kept alive with their ids)
             else:
-                _add(self.table_use, [low] if low else [], lambda f: 1 + 0.3 * p.value)
-                _add(self.table_use, acquirers(p), lambda f: 2 + 0.5 * p.value)
-                if p.owner == nxt:
-                    _add(self.table_danger, ends, lambda f: 3 + card_value(f))
+                table = known[1]
+        self.table = table
+        self.table_use, self.table_danger = table.use, table.danger
 
     def weight(self, rival: int) -> float:
-        return TOP_RIVAL if rival == self.top_rival else OTHER_RIVAL
+        top = self.top_rival
+        if top is None:  # worked out when first asked (only attacks and answers ask)
+            view, horizon = self.view, self.horizon
+            n = len(view.money)
+            strength = [view.money[s] + view.income[s] * horizon[s] for s in range(n)]
+            rivals = [s for s in range(n) if s != self.seat]
+            top = self.top_rival = max(rivals, key=lambda s: strength[s])
+        return TOP_RIVAL if rival == top else OTHER_RIVAL
 
     # -- how useful a card is ----------------------------------------------------------------
     def use(self, card: Card, hand: Sequence[Card] | None = None) -> float:
         """What ``card`` is worth to the bot, in rough dollars, next to the rest of ``hand``."""
-        hand = self.hand if hand is None else hand
-        faces = {c.face for c in hand if c is not card}
-        score = card_value(card) * 0.25 + self.table_use.get(card.face, 0.0)
-        if card.face in faces:
-            score -= 1.0  # a second copy of a face adds little
-        for distance, bonus in ((1, 3.0), (2, 1.5)):
-            for rank in (card.rank - distance, card.rank + distance):
-                if (rank, card.suit) in faces:
-                    score += bonus
+        by_face = self.faces if hand is None else _by_face(hand)
+        face = card.face
+        score = _QUARTER_VALUE[card.rank] + self.table_use.get(face, 0.0)
+        for other in by_face.get(face, ()):
+            if other is not card:
+                score -= 1.0  # a second copy of a face adds little
+                break
+        # (the bot discards by this at every turn: the neighbours are asked without loops,
+        # in the order that adds them up the same)
+        rank, suit = face
+        if (rank - 1, suit) in by_face:
+            score += 3.0
+        if (rank + 1, suit) in by_face:
+            score += 3.0
+        if (rank - 2, suit) in by_face:
+            score += 1.5
+        if (rank + 2, suit) in by_face:
+            score += 1.5
         return score
+
+    def holding(self, faces: Iterable[Card]) -> Card | None:
+        """The first card in the hand (in sort order, so the lowest copy) of the first face held."""
+        by_face = self.faces
+        for face in faces:
+            cards = by_face.get(face.face)
+            if cards:
+                return cards[0]
+        return None
 
     def danger(self, card: Card) -> float:
         """What the card would do for the next player, who sees it on the discard pile first:
@@ -130,6 +163,7 @@ class _Plan:
         King they would not cap, back and forth for ever: seeds 200 and 241.)"""
         plan = copy.copy(self)
         plan.hand = self.hand + [card]
+        plan.faces = _by_face(plan.hand)
         command = plan.act()
         if isinstance(command, Acquire) and command.card.rank == ACE:
             return False
@@ -149,16 +183,13 @@ class _Plan:
     def attack(self) -> Command | None:
         best: tuple[float, Command] | None = None
         mine = self.horizon[self.seat]
-        for p in self.view.portfolios:
-            if p.owner == self.seat:
-                continue
+        for p, low, acquiring in self.table.rivals:
             hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
-            face = neutraliser(p)
-            card = _holding(self.hand, [face] if face else [])
+            card = self.holding(low)
             if card is not None and self.money >= p.value:
                 gain = hurt - p.value - 0.5 * self.use(card)
                 best = _better(best, gain, Neutralise(p.pid, card))
-            card = _holding(self.hand, acquirers(p))
+            card = self.holding(acquiring)
             if card is not None and self.money >= 2 * p.value:
                 on_king = p.cards[-1].rank == KING
                 after = p.value if on_king else portfolio_value([*p.cards, card])
@@ -167,10 +198,9 @@ class _Plan:
         return best[1] if best else None
 
     def extend(self) -> Command | None:
-        for p in self._own():
-            for end in (HIGH, LOW):
-                face = extension(p, end)
-                card = _holding(self.hand, [face] if face else [])
+        for p, ends in self.table.extensions:
+            for faces in ends:
+                card = self.holding(faces)
                 if card is not None:
                     return Extend(p.pid, card)
         return None
@@ -183,11 +213,11 @@ class _Plan:
 
     def cap(self) -> Command | None:
         mine = self.horizon[self.seat]
-        for p in sorted(self._own(), key=lambda p: -p.value):
+        for p, caps in self.table.caps:
             if p.value * mine < 8:
                 continue
-            for end in (HIGH, LOW):
-                card = _holding(self.hand, cap_faces(p, end))
+            for end, faces in caps:
+                card = self.holding(faces)
                 # capping closes the end: only worth it for a card with little other use
                 if card is not None and self.use(card) - (1 + 0.3 * p.value) < 3.0:
                     return Cap(p.pid, end, card)
@@ -197,8 +227,10 @@ class _Plan:
         if not self.hand:
             return End()
         taken = self.view.taken_discard
-        allowed = [c for c in self.hand if c != taken or len(self.hand) == 1]
-        card = min(allowed, key=lambda c: (self.use(c) + self.danger(c), c.sort_key()))
+        allowed = (self.hand if taken is None  # (no card to compare with the whole hand)
+                   else [c for c in self.hand if c != taken or len(self.hand) == 1])
+        use, danger = self.use, self.table_danger.get
+        card = min(allowed, key=lambda c: (use(c) + danger(c.face, 0.0), c._sort))
         return Discard(card)
 
     # -- answering an offer ----------------------------------------------------------------------
@@ -223,8 +255,49 @@ class _Plan:
             loses += 0.5 * self.use(card) + weight * 2
         return Accept() if gets - loses >= GAIN_MARGIN else Decline()
 
-    def _own(self) -> list[PortfolioInfo]:
-        return [p for p in self.view.portfolios if p.owner == self.seat]
+class _Table:
+    """The bot's reading of the portfolios from one seat (of ``n``), which no hand changes:
+    what a face is worth on the table (``use``), how much it would hurt in the next player's
+    hands (``danger``), and per portfolio the faces that attack, extend or cap it. Shared by
+    the decisions that face the same portfolios, so never changed once read."""
+
+    __slots__ = ("use", "danger", "rivals", "extensions", "caps")
+
+    def __init__(self, portfolios: Sequence[PortfolioInfo], seat: int, n: int) -> None:
+        self.use: dict[tuple, float] = {}
+        self.danger: dict[tuple, float] = {}
+        nxt = (seat + 1) % n
+        for p in portfolios:
+            ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
+            caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
+            low = neutraliser(p)
+            if p.owner == seat:
+                _add(self.use, ends, lambda f: 6 + card_value(f))
+                _add(self.use, caps, lambda f: 1 + 0.3 * p.value)
+                _add(self.danger, ([low] if low else []) + list(acquirers(p)), lambda f: 4 + p.value)
+            else:
+                _add(self.use, [low] if low else [], lambda f: 1 + 0.3 * p.value)
+                _add(self.use, acquirers(p), lambda f: 2 + 0.5 * p.value)
+                if p.owner == nxt:
+                    _add(self.danger, ends, lambda f: 3 + card_value(f))
+        # the rivals' portfolios with the faces that neutralise and acquire them
+        self.rivals = [(p, [low] if (low := neutraliser(p)) else [], acquirers(p))
+                       for p in portfolios if p.owner != seat]
+        own = [p for p in portfolios if p.owner == seat]
+        # the bot's own with the faces that extend them, high end first
+        self.extensions = [(p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)])
+                           for p in own]
+        # and the most valuable first, with the faces that cap each end, high end first
+        self.caps = [(p, [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
+                     for p in sorted(own, key=lambda p: -p.value)]
+
+
+def _by_face(hand: Iterable[Card]) -> dict[tuple, list[Card]]:
+    """The cards of ``hand`` by face, in its order."""
+    faces: dict[tuple, list[Card]] = {}
+    for card in hand:
+        faces.setdefault(card.face, []).append(card)
+    return faces
 
 
 def _add(scores: dict[tuple, float], faces: Iterable[Card], worth: Any) -> None:

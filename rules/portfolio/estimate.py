@@ -4,6 +4,8 @@ lives apart from both so that the rules never import the bot."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .state import PortfolioState
 from .values import portfolio_value
 
@@ -12,14 +14,19 @@ DRAW_RATE = 1.5  # cards a player draws per turn, on average: turns left ≈ car
 
 def collections_left(n: int, current: int, dealer: int, last_round: bool, cards_left: int) -> list[int]:
     """For each seat, how many more times it will collect income (coming turns + the final)."""
+    return list(_collections_left(n, current, dealer, last_round, cards_left))
+
+
+@lru_cache(maxsize=4096)  # a few hundred tables of numbers, asked by the bot at every decision
+def _collections_left(n: int, current: int, dealer: int, last_round: bool, cards_left: int) -> tuple[int, ...]:
     if last_round:
-        return [2 if current < s <= dealer else 1 for s in range(n)]
+        return tuple(2 if current < s <= dealer else 1 for s in range(n))
     turns_left = cards_left / DRAW_RATE
     result = []
     for seat in range(n):
         wait = (seat - current) % n or n  # turns until this seat starts a turn again
         result.append(1 + (int((turns_left - wait) // n) + 1 if turns_left >= wait else 0))
-    return result
+    return tuple(result)
 
 
 def estimate(state: PortfolioState) -> tuple[float, ...]:

@@ -22,7 +22,7 @@ from rules.core.jsonio import (
     read_str, require,
 )
 from rules.core.known import forget, read_known, show
-from rules.core.listing import Listing, MadeWhenRead
+from rules.core.listing import Deferred, Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
 from rules.core.words import Sentence, dollars, player, say, winners_sentence
@@ -523,6 +523,7 @@ def _draws(most: int, discard: bool) -> tuple[Draw, ...]:
     return tuple(Draw(n, discard) for n in range(1, most + 1))
 
 
+@lru_cache(maxsize=1024)  # at most 5 seats × 156 cards: the expert's tree reads these lists whole
 def _sell_one(other: int, card: Card) -> Offer:
     """The offer of ``card`` to ``other`` for $1."""
     return Offer(other, Side(cards=(card,)), Side(money=1))
@@ -547,8 +548,141 @@ def _made(command: Any) -> tuple[Card, ...] | None:
     return command.cards if type(command) is Make else None
 
 
+@lru_cache(maxsize=1024)  # at most 156 cards
+def _discard(card: Card) -> Discard:
+    return Discard(card)
+
+
 def _discarded(command: Any) -> Card | None:
     return command.card if type(command) is Discard else None
+
+
+class _Actions:
+    """The commands of the act phase at a snapshot of the table (the hand, the portfolios as
+    every seat sees them, the money), each kind worked out when asked for: ``whole`` is the
+    legal list, ``contains`` answers ``in`` as it would by the part that could hold the command
+    (commands of different kinds are never equal)."""
+
+    __slots__ = ("seat", "hand", "infos", "money", "offered", "taken", "_lowest", "_runs", "_commands",
+                 "_offers", "_last")
+
+    def __init__(self, seat: int, hand: tuple[Card, ...], infos: tuple[PortfolioInfo, ...],
+                 money: tuple[int, ...], offered: bool, taken: Card | None) -> None:
+        self.seat, self.hand, self.infos, self.money, self.offered, self.taken = (
+            seat, hand, infos, money, offered, taken)
+        self._lowest: dict[tuple[int, Suit], Card] | None = None
+        self._runs: list[Sequence[Command]] | None = None
+        self._commands: list[Sequence[Command]] | None = None
+        self._offers: list[Sequence[Command]] | None = None
+        self._last: Sequence[Command] | None = None
+
+    @property
+    def lowest(self) -> dict[tuple[int, Suit], Card]:
+        if self._lowest is None:
+            self._lowest = _lowest(self.hand)
+        return self._lowest
+
+    def whole(self) -> Listing:
+        # the parts of the list, the empty ones left out (fewer to step over when one is read)
+        return Listing(*self.runs(), *self.commands(), *self.offers(), self.last())
+
+    def contains(self, command: Any) -> bool:
+        kind = type(command)
+        if kind is Discard or kind is End:
+            return command in self.last()
+        if kind is Make:
+            return any(command in part for part in self.runs())
+        if kind is Offer:
+            return any(command in part for part in self.offers())
+        if kind in _ON_PORTFOLIOS:  # only the named portfolio's can be equal
+            return any(command in self.on(portfolio) for portfolio in self.infos if portfolio.pid == command.pid)
+        return False
+
+    def runs(self) -> list[Sequence[Command]]:
+        if self._runs is None:
+            runs = _runs(self.lowest)
+            self._runs = [MadeWhenRead(runs, Make, _made)] if runs else []  # seldom made at random
+        return self._runs
+
+    def commands(self) -> list[Sequence[Command]]:
+        """The extensions, caps, neutralisations and acquisitions, in one part."""
+        if self._commands is None:
+            commands = [command for portfolio in self.infos for command in self.on(portfolio)]
+            self._commands = [commands] if commands else []
+        return self._commands
+
+    def on(self, portfolio: PortfolioInfo) -> list[Command]:
+        """The extensions and caps of one of the seat's portfolios, or the neutralisation and
+        acquisitions of a rival's."""
+        seat, lowest = self.seat, self.lowest
+        pid = portfolio.pid
+        commands: list[Command] = []
+        if portfolio.owner == seat:
+            for end in (LOW, HIGH):
+                face = extension(portfolio, end)
+                if face is not None and face.face in lowest:
+                    commands.append(Extend(pid, lowest[face.face]))
+            for end in (LOW, HIGH):
+                commands += [Cap(pid, end, lowest[f.face])
+                             for f in cap_faces(portfolio, end) if f.face in lowest]
+        else:
+            money, value = self.money[seat], portfolio.value
+            face = neutraliser(portfolio)
+            if face is not None and face.face in lowest and money >= value:
+                commands.append(Neutralise(pid, lowest[face.face]))
+            if money >= 2 * value:
+                commands += [Acquire(pid, lowest[f.face])
+                             for f in acquirers(portfolio) if f.face in lowest]
+        return commands
+
+    def offers(self) -> list[Sequence[Command]]:
+        """A small useful set (``check`` judges any other), in parts: buy an opponent's
+        portfolio for its acquisition price, or sell one hand card for $1 to the next player
+        (those offers made when read: a random player seldom reads them)."""
+        if self._offers is not None:
+            return self._offers
+        parts: list[Sequence[Command]] = []
+        if not self.offered:
+            seat, money = self.seat, self.money
+            players = len(money)
+            prices = [(portfolio, 2 * portfolio.value) for portfolio in self.infos
+                      if 2 * portfolio.value <= money[seat]]
+            for step in range(1, players):
+                other = (seat + step) % players
+                buys = [Offer(other, Side(money=price), Side(holdings=(portfolio.pid,)))
+                        for portfolio, price in prices if portfolio.owner == other]
+                if buys:
+                    parts.append(buys)
+                if step == 1 and money[other] >= 1:
+                    parts.append(MadeWhenRead(list(self.lowest.values()), partial(_sell_one, other),
+                                              partial(_sold_one, other)))
+        self._offers = parts
+        return parts
+
+    def last(self) -> Sequence[Command]:
+        """The discards, or End with an empty hand."""
+        if self._last is not None:
+            return self._last
+        hand, lowest = self.hand, self.lowest
+        if not hand:
+            self._last = [End()]
+            return self._last
+        cards = list(lowest.values())
+        taken = self.taken
+        if taken is not None and len(hand) > 1 and lowest.get(taken.face) == taken:
+            # the card taken from the discard pile this turn goes only as the last card: its
+            # face is discarded as its next lowest copy, if the hand holds another
+            at = list(lowest).index(taken.face)
+            others = sort_cards(card for card in hand if card.face == taken.face and card != taken)
+            if others:
+                cards[at] = others[0]
+            else:
+                del cards[at]
+        self._last = MadeWhenRead(cards, _discard, _discarded)
+        return self._last
+
+
+_ON_PORTFOLIOS = (Extend, Cap, Neutralise, Acquire)
 
 
 class PortfolioGame:
@@ -661,71 +795,13 @@ class PortfolioGame:
             commands += _draws(max(1, min(top, reachable)), flag)
         return commands
 
-    def _legal_actions(self, state: PortfolioState) -> list[Command]:
+    def _legal_actions(self, state: PortfolioState) -> Sequence[Command]:
         seat = state.current
-        hand = state.hands[seat]
-        lowest = _lowest(hand)
-        commands: list[Command] = []
-        money = state.money[seat]
-        values = [portfolio_value(portfolio.cards) for portfolio in state.portfolios]
-        for portfolio, value in zip(state.portfolios, values):
-            pid = portfolio.pid
-            if portfolio.owner == seat:
-                for end in (LOW, HIGH):
-                    face = extension(portfolio, end)
-                    if face is not None and face.face in lowest:
-                        commands.append(Extend(pid, lowest[face.face]))
-                for end in (LOW, HIGH):
-                    commands += [Cap(pid, end, lowest[f.face])
-                                 for f in cap_faces(portfolio, end) if f.face in lowest]
-            else:
-                face = neutraliser(portfolio)
-                if face is not None and face.face in lowest and money >= value:
-                    commands.append(Neutralise(pid, lowest[face.face]))
-                if money >= 2 * value:
-                    commands += [Acquire(pid, lowest[f.face])
-                                 for f in acquirers(portfolio) if f.face in lowest]
-        # the parts of the list, the empty ones left out (fewer to step over when one is read)
-        runs = _runs(lowest)
-        parts: list[Sequence[Command]] = [MadeWhenRead(runs, Make, _made)] if runs else []  # seldom made at random
-        if commands:
-            parts.append(commands)
-        cards = list(lowest.values())
-        if not state.offered:
-            parts += self._legal_offers(state, seat, cards, values)
-        if not hand:
-            return Listing(*parts, [End()])
-        taken = state.taken_discard
-        if taken is not None and len(hand) > 1 and lowest.get(taken.face) == taken:
-            # the card taken from the discard pile this turn goes only as the last card: its
-            # face is discarded as its next lowest copy, if the hand holds another
-            cards = cards.copy()  # (the offers sell the card itself)
-            at = list(lowest).index(taken.face)
-            others = sort_cards(card for card in hand if card.face == taken.face and card != taken)
-            if others:
-                cards[at] = others[0]
-            else:
-                del cards[at]
-        return Listing(*parts, MadeWhenRead(cards, Discard, _discarded))
-
-    def _legal_offers(self, state: PortfolioState, seat: int, cards: list[Card],
-                      values: list[int]) -> list[Sequence[Command]]:
-        """A small useful set (``check`` judges any other), in parts: buy an opponent's
-        portfolio for its acquisition price, or sell one hand card for $1 to the next player
-        (those offers made when read: a random player seldom reads them). ``values`` are the
-        portfolios' values."""
-        parts: list[Sequence[Command]] = []
-        prices = [(portfolio, 2 * value) for portfolio, value in zip(state.portfolios, values)
-                  if 2 * value <= state.money[seat]]
-        for step in range(1, state.players):
-            other = (seat + step) % state.players
-            buys = [Offer(other, Side(money=price), Side(holdings=(portfolio.pid,)))
-                    for portfolio, price in prices if portfolio.owner == other]
-            if buys:
-                parts.append(buys)
-            if step == 1 and state.money[other] >= 1:
-                parts.append(MadeWhenRead(cards, partial(_sell_one, other), partial(_sold_one, other)))
-        return parts
+        # a snapshot of what the list reads (its commands are made only when it is read whole):
+        # the bot asks whether its choice is in it at every command of the expert's playouts
+        actions = _Actions(seat, tuple(state.hands[seat]), tuple(map(_info, state.portfolios)),
+                           tuple(state.money), state.offered, state.taken_discard)
+        return Deferred(actions.whole, actions.contains, nonempty=True)  # a discard or End at least
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: PortfolioState, seat: int, command: Command) -> None:
@@ -892,32 +968,61 @@ class PortfolioGame:
     # -- what a seat sees ----------------------------------------------------------------------
     def view(self, state: PortfolioState, seat: int | None, plain: bool = False) -> PortfolioView:
         n = state.players
-        sizes = tuple(len(hand) for hand in state.hands)
-        infos = tuple(_info(p) for p in state.portfolios)
-        incomes = tuple(sum(i.value for i in infos if i.owner == s) for s in range(n))
-        owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
-        rows = () if plain else tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
-                                      for s in range(n))
+        sizes = tuple(map(len, state.hands))  # (read in C: the expert's playouts view every command)
+        infos = tuple(map(_info, state.portfolios))
+        earned = [0] * n
+        for info in infos:  # (one pass: the expert's playouts build a view per command)
+            earned[info.owner] += info.value
+        incomes = tuple(earned)
+        if plain:
+            rows: tuple[tuple[str, ...], ...] = ()
+        else:
+            owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
+            rows = tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
+                         for s in range(n))
         costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
                  if state.phase == DRAW else ())
         own = seat is not None and 0 <= seat < n
-        return PortfolioView(
-            seat=seat, names=tuple(state.names), awaiting=state.awaiting,
-            status="" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
-                                                    state.pauper, state.turn_income, state.last_round, state.offer),
-            zones={"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
-            zone_sizes=tuple({"hand": size} for size in sizes),
-            columns=("Money", "Income", "Portfolios", "Hand"), rows=rows,
-            portfolios=infos, money=tuple(state.money), bank=state.bank, income=incomes,
-            decks=state.decks, stock_size=len(state.stock), discard=tuple(state.discard),
-            phase=state.phase, current=state.current, turns=state.turns,
-            turn_income=state.turn_income, draw_costs=costs, pauper=state.pauper,
-            taken_discard=state.taken_discard, offered=state.offered, reshuffled=state.reshuffled,
-            last_round=state.last_round, reshuffle_pending=state.reshuffle_pending,
-            dealer=state.dealer, next_pid=state.next_pid,
-            score_sheet=tuple(tuple(column) for column in state.sheet),
-            final_income=None if state.final_income is None else tuple(state.final_income),
-            offer=state.offer, known=tuple(tuple(cards) for cards in state.known))
+        # the fields set at once (as quick_init would, without the call's forty keywords: the
+        # expert's playouts view every command); every field is here (tested)
+        return _new_view({
+            "seat": seat, "names": tuple(state.names), "awaiting": state.awaiting,
+            "status": "" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
+                                                       state.pauper, state.turn_income, state.last_round, state.offer),
+            "zones": {"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
+            "zone_sizes": tuple({"hand": size} for size in sizes),
+            "columns": ("Money", "Income", "Portfolios", "Hand"), "rows": rows,
+            "portfolios": infos, "money": tuple(state.money), "bank": state.bank, "income": incomes,
+            "decks": state.decks, "stock_size": len(state.stock), "discard": tuple(state.discard),
+            "phase": state.phase, "current": state.current, "turns": state.turns,
+            "turn_income": state.turn_income, "draw_costs": costs, "pauper": state.pauper,
+            "taken_discard": state.taken_discard, "offered": state.offered, "reshuffled": state.reshuffled,
+            "last_round": state.last_round, "reshuffle_pending": state.reshuffle_pending,
+            "dealer": state.dealer, "next_pid": state.next_pid,
+            "score_sheet": tuple(map(tuple, state.sheet)),
+            "final_income": None if state.final_income is None else tuple(state.final_income),
+            "offer": state.offer, "known": tuple(map(tuple, state.known))})
+
+    def copy(self, state: PortfolioState) -> PortfolioState:
+        """A copy for the expert's search, which copies a deal for every command it tries: what
+        apply changes is copied (lists, portfolios), what it replaces or never changes (cards,
+        numbers, an offer) is shared; rules.core.copying's state_copy, which finds that out
+        field by field, took twice as long."""
+        new = object.__new__(PortfolioState)
+        fields = new.__dict__
+        fields.update(state.__dict__)
+        fields["names"] = state.names[:]
+        fields["stock"] = state.stock[:]
+        fields["discard"] = state.discard[:]
+        fields["hands"] = [hand[:] for hand in state.hands]
+        fields["money"] = state.money[:]
+        fields["portfolios"] = [Portfolio(p.pid, p.owner, p.cards[:], p.low_cap, p.high_cap)
+                                for p in state.portfolios]
+        fields["sheet"] = [column[:] for column in state.sheet]
+        if state.final_income is not None:
+            fields["final_income"] = state.final_income[:]
+        fields["known"] = [cards[:] for cards in state.known]
+        return new
 
     def sample(self, view: PortfolioView, rng: random.Random) -> PortfolioState:
         """A state the viewer cannot tell from the real one: the other hands and the stock dealt
@@ -1032,8 +1137,11 @@ class PortfolioGame:
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:
-    # between two views most portfolios have not changed: their infos are made once
-    key = (portfolio.pid, portfolio.owner, tuple(portfolio.cards), portfolio.low_cap, portfolio.high_cap)
+    # between two views most portfolios have not changed: their infos are made once. The key
+    # names the cards by id (a card's hash is a Python call; the key is made for every
+    # portfolio of every view): an info keeps its cards alive, so no other object can have
+    # their ids while it is kept, and an equal card of another id only makes an equal info
+    key = (portfolio.pid, portfolio.owner, id(portfolio.low_cap), id(portfolio.high_cap), *map(id, portfolio.cards))
     memo = _INFOS.get(key)
     if memo is None:
         memo = _INFOS[key] = _new_info(portfolio)
@@ -1044,6 +1152,12 @@ def _info(portfolio: Portfolio) -> PortfolioInfo:
 
 
 _INFOS: dict[tuple, PortfolioInfo] = {}
+
+
+def _new_view(fields: dict[str, Any]) -> PortfolioView:
+    view = object.__new__(PortfolioView)
+    view.__dict__.update(fields)
+    return view
 
 
 def _new_info(portfolio: Portfolio) -> PortfolioInfo:

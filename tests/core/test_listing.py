@@ -65,7 +65,7 @@ def test_deferred_is_made_once_when_first_read_and_true_before():
         calls.append(1)
         return Listing(["ready"], MadeWhenRead([1, 2], lambda n: ("offer", n)))
 
-    deferred = Deferred(make)
+    deferred = Deferred(make, nonempty=True)
     assert deferred and calls == []  # true without making it
     assert len(deferred) == 3 and calls == [1]
     assert deferred == ["ready", ("offer", 1), ("offer", 2)] and deferred[-1] == ("offer", 2)
@@ -74,4 +74,22 @@ def test_deferred_is_made_once_when_first_read_and_true_before():
     assert calls == [1]  # made once
     for read in (list, len, lambda d: d[0], lambda d: "ready" in d):
         calls.clear()
-        assert read(Deferred(make)) is not None and calls == [1]
+        assert read(Deferred(make, nonempty=True)) is not None and calls == [1]
+
+
+def test_a_deferred_list_is_made_once_when_read_whole_and_answers_in_and_truth_without_it():
+    made: list[str] = []
+
+    def make():
+        made.append("made")
+        return Listing(["a"], MadeWhenRead([1, 2], str))
+
+    deferred = Deferred(make, lambda value: value in ("a", "1", "2"), nonempty=True)
+    assert "1" in deferred and "3" not in deferred and bool(deferred)
+    assert made == []  # neither ``in`` nor its truth made it
+    assert len(deferred) == 3 and deferred[1] == "1" and deferred[-1] == "2" and deferred[0:2] == ["a", "1"]
+    assert list(deferred) == ["a", "1", "2"] and deferred == ["a", "1", "2"] and repr(deferred) == "['a', '1', '2']"
+    assert deferred + ["!"] == ["a", "1", "2", "!"] and random.Random(1).choice(deferred) in deferred
+    assert made == ["made"]  # once, however often it is read
+    empty = Deferred(list, lambda value: False)
+    assert not empty and empty == [] and len(empty) == 0

@@ -1304,3 +1304,112 @@ def test_legal_lists_answer_in_as_their_commands_for_near_misses_of_a_sale_for_o
         for command in asked:
             assert (command in legal) == (command in whole), command
     assert sales > 20  # the sale for $1 came up often enough to be asked about
+
+
+def test_the_searchs_copy_of_a_state_is_equal_and_shares_nothing_apply_changes():
+    """PortfolioGame.copy (the expert copies a deal for every command it tries) gives an equal
+    state whose lists and portfolios are its own: only cards, numbers, strings and the frozen
+    offer are shared with the original."""
+    from game_helpers import seeded_positions
+
+    def mutable(value, found):
+        if isinstance(value, list):
+            found.add(id(value))
+            for item in value:
+                mutable(item, found)
+        elif dataclasses.is_dataclass(value) and not value.__dataclass_params__.frozen:
+            found.add(id(value))
+            for item in vars(value).values():
+                mutable(item, found)
+        return found
+
+    checked = 0
+    for state, _seat, _view, _legal in seeded_positions(SPEC, range(3), 60, lambda seed: 2 + seed % 3):
+        state = dataclasses.replace(state, final_income=[1] * len(state.names))  # a list there too
+        copied = SPEC.copy(state)
+        assert copied == state and SPEC.to_json(copied) == SPEC.to_json(state)
+        assert vars(copied).keys() == vars(state).keys()
+        assert not mutable(copied, set()) & mutable(state, set())
+        checked += 1
+    assert checked > 100
+
+
+def test_the_collections_left_are_worked_out_as_before_and_kept_in_a_bounded_cache():
+    """collections_left (asked by the bot at every decision) keeps its tables in a bounded
+    cache, and hands each caller a list of its own."""
+    from rules.portfolio import estimate
+
+    assert estimate._collections_left.cache_info().maxsize == 4096
+    first = estimate.collections_left(3, 1, 2, False, 30)
+    assert first == [8, 7, 8]  # (the values main's uncached one gave)
+    first.append(0)
+    assert estimate.collections_left(3, 1, 2, False, 30) == [8, 7, 8]
+    assert estimate.collections_left(3, 0, 2, True, 0) == [1, 2, 2]
+    assert estimate.collections_left(4, 2, 3, False, 10) == [3, 2, 2, 3]
+
+
+def test_the_made_sales_and_discards_are_kept_in_bounded_caches_and_equal_new_ones():
+    """The sales for $1 and the discards a legal list makes are kept (the expert's tree reads
+    the lists whole), in caches bounded above the 780 sales and 156 discards there can be."""
+    from rules.portfolio import rules as portfolio_rules
+
+    for cached in (portfolio_rules._sell_one, portfolio_rules._discard):
+        assert cached.cache_info().maxsize == 1024
+    card = parse_card("7H.1")
+    assert portfolio_rules._sell_one(2, card) == Offer(2, Side(cards=(card,)), Side(money=1))
+    assert portfolio_rules._discard(card) == Discard(card)
+
+
+def test_a_view_sets_every_field_its_class_has_as_its_init_would():
+    """view() sets a PortfolioView's fields at once, without its __init__: every field is set,
+    each as the class's own __init__ sets it from the same values, plain or not."""
+    from game_helpers import seeded_positions
+    from rules.portfolio.state import PortfolioView
+
+    names = {f.name for f in dataclasses.fields(PortfolioView)}
+    checked = 0
+    for state, seat, view, _legal in seeded_positions(SPEC, range(2), 40, lambda seed: 2 + seed):
+        for made in (view, SPEC.view(state, seat, plain=True), SPEC.view(state, None)):
+            assert vars(made).keys() == names
+            again = PortfolioView(**vars(made))
+            assert vars(again) == vars(made) and again == made
+            checked += 1
+    assert checked > 100
+
+
+def test_the_portfolios_views_are_kept_in_a_bounded_memo_that_an_equal_portfolio_shares():
+    """Each portfolio's view (PortfolioInfo) is made once while it is unchanged and kept in a
+    memo found by its cards' ids, cleared past 4,096 entries; a portfolio of other but equal
+    card objects gets an equal view."""
+    from rules.portfolio import rules as portfolio_rules
+
+    data = {"names": ["A", "B"], "hands": [["2C"], ["3C"]], "money": [6, 6], "stock": ["9S"], "discard": [],
+            "portfolios": [{"pid": "P1", "owner": 0, "cards": ["2H", "3H", "4H"]},
+                           {"pid": "P2", "owner": 1, "cards": ["7D", "8D", "9D", "10D"], "high_cap": "10H"}]}
+    first = SPEC.view(SPEC.from_json(data), 0).portfolios
+    again = SPEC.view(SPEC.from_json(data), 0).portfolios  # other card objects, equal
+    assert again == first and [i.value for i in first] == [2, 6] and first[1].acquire_card is None
+    memo = portfolio_rules._INFOS
+    memo.update({("filler", i): None for i in range(4096)})
+    assert SPEC.view(SPEC.from_json(data), 0).portfolios == first
+    assert len(memo) <= 2  # cleared when full: the last portfolio's view stays
+    memo.clear()
+
+
+def test_an_act_phase_legal_list_is_true_and_answers_in_without_being_made():
+    """The act phase's legal list (a snapshot, rules.core.listing's Deferred) is true and
+    answers ``in`` without making its commands: the bot asks both at every command of the
+    expert's playouts; reading it whole makes it once."""
+    from game_helpers import seeded_positions
+
+    asked = 0
+    for state, seat, _view, legal in seeded_positions(SPEC, range(2), 80, lambda seed: 2 + seed):
+        if state.phase != "act":
+            continue
+        assert legal
+        assert (End() in legal) == (not state.hands[seat]) and Discard(parse_card("AS.2")) not in legal
+        assert legal._made is None  # neither made it
+        whole = list(legal)
+        assert legal._made is not None and list(legal) == whole and all(command in legal for command in whole)
+        asked += 1
+    assert asked > 20

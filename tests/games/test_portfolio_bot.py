@@ -85,6 +85,99 @@ class _Marker:
     """Never a command the plan makes; the fallback would pick it sometimes."""
 
 
+def test_the_bot_keeps_a_bounded_number_of_readings_of_the_table_and_chooses_as_a_fresh_bot(monkeypatch):
+    """The bot keeps its readings of a table (PortfolioBot.tables), at most TABLES_KEPT of them:
+    a bot that kept them chooses as a bot that never read a table before, game after game."""
+    import rules.portfolio.bot as bot_module
+
+    monkeypatch.setattr(bot_module, "TABLES_KEPT", 6)
+    keeper = PortfolioBot()
+    most = moves = 0
+    for seed in range(3):
+        state = SPEC.setup(["A", "B", "C"], None, seed)
+        while SPEC.outcome(state) is None:
+            seat = to_move(state)
+            view, options = SPEC.view(state, seat), SPEC.legal(state, seat)
+            command = keeper.choose(view, options, random.Random(seed))
+            assert PortfolioBot().choose(view, options, random.Random(seed)) == command
+            most = max(most, len(keeper.tables))
+            moves += 1
+            apply(state, command)
+    assert most == 6 and moves > 200  # filled up, and never past the bound
+
+
+def test_the_bot_weighs_hurting_the_rival_with_the_most_money_and_income_to_come_most():
+    """The top rival is the one with the most money plus income over its collections to come:
+    Cat's $6 and $10 a turn for 13 more collections beat Bob's $30 and $2 a turn."""
+    from rules.portfolio.bot import OTHER_RIVAL, TOP_RIVAL, _Plan
+
+    state = position(["2C 2D 9H", "AH", "AD"], money=(30, 30, 6),
+                     portfolios=[("P1", 2, "3C 4C 5C 6C 7C 8C", None, None), ("P2", 1, "3D 4D 5D", None, None)])
+    view = SPEC.view(state, 0)
+    assert horizons(view) == [12, 13, 13] and view.income == (0, 2, 10)
+    plan = _Plan(view, 0)
+    assert (plan.weight(1), plan.weight(2), plan.weight(2)) == (OTHER_RIVAL, TOP_RIVAL, TOP_RIVAL)
+
+
+def test_a_cards_use_counts_its_worth_a_second_copy_and_its_neighbours_in_the_hand():
+    """A card's use to the bot: a quarter of its worth, $1 less when the hand holds another copy
+    of its face, $3 for each neighbour in its suit one rank away and $1.50 two away (no
+    portfolios on the table here)."""
+    from rules.portfolio.bot import _Plan
+
+    state = position(["5H 5H.1 7H 8H KS", "AH", "AD"])
+    plan = _Plan(SPEC.view(state, 0), 0)
+    card = {c.key: c for c in plan.hand}
+    assert plan.use(card["5H"]) == plan.use(card["5H.1"]) == 0.5 - 1.0 + 1.5
+    assert plan.use(card["7H"]) == 0.75 + 3.0 + 1.5 and plan.use(card["8H"]) == 0.75 + 3.0
+    assert plan.use(card["KS"]) == 1.0
+    six = parse_card("6H")
+    assert plan.use(six, plan.hand + [six]) == 0.5 + 3.0 + 3.0 + 1.5  # (no 4H)
+    assert plan.use(card["KS"], [card["KS"], parse_card("KS.1")]) == 1.0 - 1.0
+
+
+def test_the_bot_keeps_the_card_it_took_from_the_pile_this_turn_while_it_holds_others():
+    """The card taken from the discard pile this turn goes only as the last card: the bot
+    discards its next least useful card instead (and the taken one when it is all it holds)."""
+    from rules.portfolio.bot import _Plan
+
+    state = position(["2S 5H 6H 9C", "AH", "AD"], taken_discard="2S")
+    assert _Plan(SPEC.view(state, 0), 0).finish() == Discard(parse_card("9C"))
+    assert choice(state) == Discard(parse_card("9C"))
+    state.taken_discard = None
+    assert _Plan(SPEC.view(state, 0), 0).finish() == Discard(parse_card("2S"))
+    alone = position(["2S", "AH", "AD"], taken_discard="2S")
+    assert choice(alone) == Discard(parse_card("2S"))
+
+
+def test_the_bots_reading_of_a_table_prices_each_face_that_would_extend_cap_or_attack_a_portfolio():
+    """What each face is worth on the table to Ann (extending her run: $6 and its worth; capping
+    it: $1 and 0.3 of its value; neutralising a rival's: the same; acquiring one: $2 and half its
+    value) and how much it would hurt in Bob's hands (he plays next: attacking her run, $4 and
+    its value; extending his own, $3 and its worth; Cat's run is no danger), with the faces
+    that attack, extend and cap each portfolio."""
+    from rules.portfolio.bot import _Table
+
+    state = position(["AC", "AH", "AD"], portfolios=[
+        ("P1", 0, "5S 6S 7S", None, None), ("P2", 1, "3H 4H 5H 6H", None, None), ("P3", 2, "9D 10D JD", None, None)])
+    view = SPEC.view(state, 0)
+    table = _Table(view.portfolios, 0, 3)
+    face = {code: parse_card(code).face for code in "4S 8S 5S 5C 7S 7C 2H 7H 8D QD".split()}
+    assert table.use == {face["4S"]: 6 + 2, face["8S"]: 6 + 3, face["5S"]: 1 + 0.3 * 3, face["5C"]: 1 + 0.3 * 3,
+                         face["7S"]: 1 + 0.3 * 3, face["7C"]: 1 + 0.3 * 3, face["2H"]: 1 + 0.3 * 4,
+                         face["7H"]: 2 + 0.5 * 4, face["8D"]: 1 + 0.3 * 4, face["QD"]: 2 + 0.5 * 4}
+    assert table.danger == {face["4S"]: 4 + 3, face["8S"]: 4 + 3, face["2H"]: 3 + 2, face["7H"]: 3 + 3}
+    mine, bobs, cats = view.portfolios
+    assert [(p.pid, [f.code for f in low], [f.code for f in acquiring]) for p, low, acquiring in table.rivals] == [
+        ("P2", ["2H"], ["7H"]), ("P3", ["8D"], ["QD"])]
+    assert table.extensions == [(mine, [[parse_card("8S")], [parse_card("4S")]])]
+    assert [(p.pid, [(end, [f.code for f in faces]) for end, faces in caps]) for p, caps in table.caps] == [
+        ("P1", [("high", ["7S", "7C"]), ("low", ["5S", "5C"])])]
+    # from Cat's seat: what attacks her own run, and Ann (who plays next) extending hers; not Bob's
+    assert _Table(view.portfolios, 2, 3).danger == {face["4S"]: 3 + 2, face["8S"]: 3 + 3,
+                                                     face["8D"]: 4 + 4, face["QD"]: 4 + 4}
+
+
 def test_bot_makes_the_longest_run_then_extends_it():
     state = position(["4S 5S 6S 7S 9D 10D JD 2C", "AH", "AD"])
     assert choice(state) == Make(tuple(parse_card(c) for c in "4S 5S 6S 7S".split()))
