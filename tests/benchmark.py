@@ -60,7 +60,8 @@ Reports, with the goal of each:
   per game and player count with its seed and seats, and whether it is within twice the game's
   ``longest`` (the figure each game states, measured so).
 - the analysis (``--parts analysis``, not run by default): per game, over --analysis-games games
-  of the game's bot against random play (seats alternating), analysed at
+  of the game's bot against random play (seats alternating; from seed --analysis-seed, 0 by
+  default: 100 gives a holdout for what was tuned on the first hundred), analysed at
   --analysis-iterations per position (every --analysis-stride-th decision), how often the bot gets the higher accuracy (goal: 95 in
   100); a calibration table by tenths (of the decisions rated 60–70%, how many, their mean
   rating and how often the mover won) over --calibration-games games of the bot against itself
@@ -1286,6 +1287,9 @@ def main() -> None:
     parser.add_argument("--analysis-timing", action=argparse.BooleanOptionalAction, default=True,
                         help="time one game at the default thinking time per game (--no-analysis-timing: not)")
     parser.add_argument("--analysis-iterations", type=int, default=96, help="iterations per position in those")
+    parser.add_argument("--analysis-seed", type=int, default=0,
+                        help="the first seed of the bot-versus-random games (100: seeds 100–199, a holdout for "
+                             "what was tuned on the first hundred)")
     parser.add_argument("--analysis-stride", type=int, default=1,
                         help="every how many decisions of the bot-versus-random games are analysed (1: all)")
     parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
@@ -1332,7 +1336,7 @@ def main() -> None:
     if "analysis" in parts:
         print_analysis(args.game or None, args.analysis_games, args.calibration_games, args.analysis_iterations,
                        args.workers, args.calibration_stride, args.calibration_decisions, args.analysis_timing,
-                       args.analysis_stride)
+                       args.analysis_stride, args.analysis_seed)
     if "ending" in parts:
         import rules
 
@@ -1376,7 +1380,7 @@ def _analysed_game(job: tuple[str, int, int | None, float | None, str, int, int 
 
 def print_analysis(names: list[str] | None, games: int, calibration: int, iterations: int, workers: int,
                    stride: int = 3, count: int | None = None, timed: bool = True,
-                   accuracy_stride: int = 1) -> None:
+                   accuracy_stride: int = 1, first_seed: int = 0) -> None:
     """The bot's accuracy against random play's, game by game; the calibration over games of
     the bot against itself (where the playouts' own continuation, the bot's, is the one the
     game followed: against random play a position rated 70% is won far more often, rightly);
@@ -1385,7 +1389,8 @@ def print_analysis(names: list[str] | None, games: int, calibration: int, iterat
     from rules.core.search import settings_for
 
     names = names or sorted(rules.GAMES)
-    jobs = [(name, seed, iterations, None, "random", accuracy_stride, None) for name in names for seed in range(games)]
+    jobs = [(name, seed, iterations, None, "random", accuracy_stride, None) for name in names
+            for seed in range(first_seed, first_seed + games)]
     jobs += [(name, 1000 + seed, iterations, None, "bot", stride, count) for name in names for seed in range(calibration)]
     with multiprocessing.Pool(workers, initializer=os.nice, initargs=(5,)) as pool:  # once a worker, not a job
         done = pool.map(_analysed_game, jobs, chunksize=1)
@@ -1399,7 +1404,8 @@ def print_analysis(names: list[str] | None, games: int, calibration: int, iterat
             tied = sum(1 for gap in gaps if abs(gap) <= ACCURACY_TIE)
             decisions = statistics.median(r["decisions"] for r in mine)
             every = "every decision" if accuracy_stride == 1 else f"one decision in {accuracy_stride}"
-            print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games, "
+            seeds = f" (seeds {first_seed}–{first_seed + games - 1})" if first_seed else ""
+            print(f"analysis {name}: the bot's accuracy higher than random's in {higher} of {len(mine)} games{seeds}, "
                   f"the same in {tied} "
                   f"(mean {statistics.mean(r['bot'] or 0 for r in mine):.0f} against "
                   f"{statistics.mean(r['random'] or 0 for r in mine):.0f}; {iterations} iterations a position, "
