@@ -1,0 +1,76 @@
+"""The monkey (tests/monkey_helpers.py): seeded streams of the keys the app binds, odd text,
+pastes and resizes thrown at the main menu and at a table of each game; after every burst the
+app still runs, has raised nothing (run_test raises what the app raised), told the player no
+exception, and keeps a sane stack of screens — and, as every app test, never read a game state.
+A few seeds each here; tests/monkey.py soaks many."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from rules.core import Match, Seat
+
+from monkey_helpers import GAMES, SIZES, SWALLOWED, TINY, make_app, quiet, run_monkey, throw
+from pilot_helpers import record_notes, screen_text, settle, table_of
+
+SEEDS = (1, 2)
+BURSTS = 6
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("start", ["menu", *GAMES])
+async def test_the_monkey_breaks_nothing(tmp_path, start, seed):
+    size = SIZES[(seed + len(start)) % len(SIZES)]
+    monkey = await run_monkey(tmp_path, None if start == "menu" else start, seed, BURSTS, size=size)
+    assert len(monkey.thrown) == BURSTS * 20
+    assert len(monkey.screens) > 1  # the keys got somewhere
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_tiny_terminal_says_so_and_loses_nothing(tmp_path, game):
+    app = make_app(tmp_path, game, 7)
+    async with app.run_test(size=TINY) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        stack = list(app.screen_stack)
+        table = stack[1]
+        moves = len(table.match.history)
+        assert "The terminal is too small (40×12)" in screen_text(app)
+        for key in ["enter", "space", "q", "escape", "colon", "1", "right", "ctrl+z", "i"]:
+            await throw(pilot, ("key", key))
+        await throw(pilot, ("resize", (80, 24)))
+        await settle(pilot, lambda: quiet(app))
+        assert app.screen_stack == stack
+        assert len(table.match.history) == moves
+        assert "too small" not in screen_text(app)
+        assert app.focused is not None and app.focused.screen is app.screen
+
+
+NOT_COMMANDS = ["hello there", "[bold]x[/", "$var", "é♠漢字🂡", "x" * 300, "bid", "play 99Z",
+                "take -1", "42", "'", '"unterminated', "\\"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_line_that_is_not_a_command_gets_a_sentence(tmp_path, game):
+    from cardtable.games import table_screen_for
+
+    match = Match(rules.find_game(game), [Seat("Ann"), Seat("Bob", "bot")], seed=3)
+    app = make_app(tmp_path, None, 3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        kind = table_screen_for(game)
+        await settle(pilot, lambda: quiet(app) and kind in map(type, app.screen_stack) and table_of(app, kind).my_turn)
+        table = table_of(app, kind)
+        if app.screen is not table:  # Portfolio's draw asks in a dialog: the bar is under it
+            await throw(pilot, ("key", "escape"))
+            await settle(pilot, lambda: quiet(app) and app.screen is table)
+        notes = record_notes(table, severity=True)
+        for line in NOT_COMMANDS:
+            await throw(pilot, ("command", line))
+            await throw(pilot, ("key", "escape"))
+            await settle(pilot, lambda: quiet(app))
+        assert len(notes) == len(NOT_COMMANDS), notes
+        for note, severity in notes:
+            assert severity == "error"
+            assert note.strip() and not SWALLOWED.search(note), note
