@@ -6,6 +6,11 @@
   replaces widgets at every move (the footer's keys): an Abundance match between bots kept
   about a thousand dead widgets' lines, several MiB more at its end than at its start. The two
   styles depend on the colours only: cached by them, the widgets go when they are removed.
+- OptionList._move_page (PageUp/PageDown) looks up the highlighted option's line before the
+  list has been laid out (the command palette's list, a key after ctrl+p in the same read from
+  the terminal): it has no lines yet, and the KeyError ended the app (found by the monkey,
+  tests/monkey.py). Its own scroll_to_highlight lets the same lookup pass; so does the page
+  move now: a list with no lines yet has no page to move by.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from functools import lru_cache
 from textual._styles_cache import StylesCache
 from textual.color import Color
 from textual.style import Style
+from textual.widgets import OptionList
+
+_move_page = OptionList._move_page
 
 
 @lru_cache(1024)
@@ -27,5 +35,11 @@ def _get_inner_outer(self: StylesCache, base_background: Color, background: Colo
     return inner_outer(base_background, background)
 
 
+def _move_page_when_laid_out(self: OptionList, direction) -> None:
+    if (self.highlighted or 0) in self._index_to_line:
+        _move_page(self, direction)
+
+
 def apply() -> None:
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign, assignment]
+    OptionList._move_page = _move_page_when_laid_out  # type: ignore[method-assign]

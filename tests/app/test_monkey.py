@@ -11,7 +11,7 @@ import pytest
 import rules
 from rules.core import Match, Seat
 
-from monkey_helpers import GAMES, SIZES, SWALLOWED, TINY, make_app, quiet, run_monkey, throw
+from monkey_helpers import GAMES, SIZES, SWALLOWED, TINY, make_app, press_event, quiet, run_monkey, throw
 from pilot_helpers import record_notes, screen_text, settle, table_of
 
 SEEDS = (1, 2)
@@ -74,3 +74,18 @@ async def test_a_line_that_is_not_a_command_gets_a_sentence(tmp_path, game):
         for note, severity in notes:
             assert severity == "error"
             assert note.strip() and not SWALLOWED.search(note), note
+
+
+@pytest.mark.parametrize("page", ["pagedown", "pageup"])
+async def test_a_page_key_just_after_the_command_palette_opens(tmp_path, page):
+    # both keys in one read from the terminal: the palette's list had no lines yet, and
+    # OptionList's page move looked one up (KeyError ended the app; cardtable.textual_fixes)
+    app = make_app(tmp_path, None, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        for key in ["ctrl+p", page]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "CommandPalette")
+        await throw(pilot, ("key", "pagedown"))
+        await settle(pilot, lambda: quiet(app))
+        assert app.screen.query_one("CommandList").highlighted is not None
