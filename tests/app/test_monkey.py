@@ -89,3 +89,17 @@ async def test_a_page_key_just_after_the_command_palette_opens(tmp_path, page):
         await throw(pilot, ("key", "pagedown"))
         await settle(pilot, lambda: quiet(app))
         assert app.screen.query_one("CommandList").highlighted is not None
+
+
+async def test_a_key_typed_as_the_command_palette_closes(tmp_path):
+    # a command of the palette chosen, and a letter typed as it closes: the
+    # letter reached the closed palette's input, whose search then found its parts gone and
+    # ended the app with NoMatches (the monkey's shortest sequence; cardtable.textual_fixes)
+    app = make_app(tmp_path, None, 8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        await throw(pilot, ("resize", (120, 40)))
+        for key in ["ctrl+p", "(", "super+backspace", "tab", "enter", "left", "f"]:
+            await throw(pilot, ("key", key))
+        await settle(pilot, lambda: quiet(app))
+        assert app.is_running and type(app.screen).__name__ == "MenuScreen"
