@@ -10,6 +10,11 @@ Quitting: ``App.exit`` is replaced by a recorder. A key that would close the app
 menu, ctrl+q, the command palette's Quit) is counted and the app stays open on the screen it
 was on, so the keys that follow go on testing it (the exit itself is covered by the app's own
 tests; a monkey that stopped at its first ``q`` would test little).
+
+The stream is a seeded ``random.Random``, not Hypothesis: one example is a whole app run of
+seconds, and shrinking one by Hypothesis would take hundreds of them; a failure names its seed
+and the throws of its burst, and replaying the seed's throws reproduces it (each fix's test is
+the shortest sequence found so).
 """
 
 from __future__ import annotations
