@@ -6,6 +6,15 @@
   replaces widgets at every move (the footer's keys): an Abundance match between bots kept
   about a thousand dead widgets' lines, several MiB more at its end than at its start. The two
   styles depend on the colours only: cached by them, the widgets go when they are removed.
+- OptionList._move_page (PageUp/PageDown) looks up the highlighted option's line before the
+  list has been laid out (the command palette's list, a key after ctrl+p in the same read from
+  the terminal): it has no lines yet, and the KeyError ended the app (found by the monkey,
+  tests/monkey.py). Its own scroll_to_highlight lets the same lookup pass; so does the page
+  move now: a list with no lines yet has no page to move by.
+- CommandPalette searches again on every change of its input, even one that reaches it after
+  it was dismissed (a key typed as the chosen command closes it): the search found the palette
+  with its parts taken down, and its NoMatches ended the app (found by the monkey). A palette
+  no longer on the screen stack has nothing to search for.
 """
 
 from __future__ import annotations
@@ -14,7 +23,12 @@ from functools import lru_cache
 
 from textual._styles_cache import StylesCache
 from textual.color import Color
+from textual.command import CommandPalette
 from textual.style import Style
+from textual.widgets import OptionList
+
+_move_page = OptionList._move_page
+_gather_commands = CommandPalette._gather_commands
 
 
 @lru_cache(1024)
@@ -27,5 +41,18 @@ def _get_inner_outer(self: StylesCache, base_background: Color, background: Colo
     return inner_outer(base_background, background)
 
 
+def _move_page_when_laid_out(self: OptionList, direction) -> None:
+    if (self.highlighted or 0) in self._index_to_line:
+        _move_page(self, direction)
+
+
+def _gather_commands_while_open(self: CommandPalette, search_value: str):
+    if self in self.app.screen_stack:
+        return _gather_commands(self, search_value)
+    return None
+
+
 def apply() -> None:
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign, assignment]
+    OptionList._move_page = _move_page_when_laid_out  # type: ignore[method-assign]
+    CommandPalette._gather_commands = _gather_commands_while_open  # type: ignore[method-assign]

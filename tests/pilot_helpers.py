@@ -4,11 +4,29 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 
 import pytest
 from textual.app import App
 from textual.screen import Screen
 from rules.core.match import Match
+
+
+def guarded_state() -> property:
+    """A ``Match.state`` that no module of cardtable/ may read (tests/app/conftest.py puts it on
+    every app test): the table renders views and the events each seat may see, and asks
+    legal/check; reading the state from the app raises (rules code and tests still may)."""
+
+    def get(match: Match):
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if caller == "cardtable" or caller.startswith("cardtable."):
+            raise AssertionError(f"{caller} read a game's state: the app may only use views")
+        return match.__dict__["_guarded_state"]
+
+    def set_(match: Match, value) -> None:
+        match.__dict__["_guarded_state"] = value
+
+    return property(get, set_)
 
 
 def screen_text(app: App) -> str:

@@ -46,6 +46,7 @@ class ConfirmScreen(OpensWhileRunning, ModalScreen[bool]):
         super().__init__()
         self.message = message
         self.default = default
+        self._answered = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
@@ -58,11 +59,18 @@ class ConfirmScreen(OpensWhileRunning, ModalScreen[bool]):
         self.query_one("#confirm-yes" if self.default else "#confirm-no").focus()
 
     def action_answer_default(self) -> None:
-        self.dismiss(self.default)
+        self._answer(self.default)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "confirm-yes")
+        self._answer(event.button.id == "confirm-yes")
 
     def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
+        self._answer(yes)
+
+    def _answer(self, yes: bool) -> None:
+        # the question is answered once: keys typed fast reach it until it has left the stack,
+        # and a second answer ended the app (the first had resolved its future already)
+        if not self._answered:
+            self._answered = True
+            self.dismiss(yes)

@@ -76,9 +76,9 @@ class MenuScreen(OpensWhileRunning, Screen):
         options = self.query_one("#menu-options", OptionList)
         options.replace_option_prompt("resume", _prompt("resume", saves_note(len(saves) - len(damaged), len(damaged))))
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.run_action(event.option.id)
+        await self.run_action(event.option.id)
 
     def action_new_game(self) -> None:
         from .setup import SetupScreen

@@ -92,6 +92,22 @@ async def test_new_game_by_keys_and_clicks_starts_a_saved_table(store):
         assert app.screen.game_id == info.id
 
 
+@pytest.mark.parametrize("entry, screen", [
+    ("new_game", SetupScreen), ("resume", ResumeScreen), ("stats", "StatsScreen"), ("rules", RulesScreen),
+    ("settings", SettingsScreen), ("join", "JoinScreen")])
+async def test_enter_on_a_menu_entry_opens_it(store, entry, screen):
+    # the menu's handler ran the entry's action without awaiting it: Enter (or a click) on an
+    # entry did nothing but warn "coroutine 'Widget.run_action' was never awaited" (the monkey)
+    from cardtable.screens.menu import ENTRIES
+
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*["down"] * list(ENTRIES).index(entry), "enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == (screen if isinstance(screen, str) else screen.__name__)
+
+
 async def choose_kind(pilot, row: SeatRow, label: str) -> None:
     """Pick ``label`` in the seat row's kind list, by keys."""
     select = row.query_one(Select)
