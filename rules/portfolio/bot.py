@@ -25,7 +25,7 @@ from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 
 TOP_RIVAL, OTHER_RIVAL = 1.0, 0.4  # how much hurting a rival is worth, by their standing
 GAIN_MARGIN = 1.0  # an action must gain this many dollars (over the horizon) to be taken
-TABLES_KEPT = 1024  # readings of a table a bot keeps (PortfolioBot.tables), at most
+TABLES_KEPT = 256  # readings of a table a bot keeps (PortfolioBot.tables), at most (see INFOS_KEPT)
 _QUARTER_VALUE = {card.rank: card_value(card) * 0.25 for card in build_deck()}  # by rank (no jokers here)
 
 

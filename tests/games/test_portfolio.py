@@ -1390,7 +1390,7 @@ def test_the_portfolios_views_are_kept_in_a_bounded_memo_that_an_equal_portfolio
     again = SPEC.view(SPEC.from_json(data), 0).portfolios  # other card objects, equal
     assert again == first and [i.value for i in first] == [2, 6] and first[1].acquire_card is None
     memo = portfolio_rules._INFOS
-    memo.update({("filler", i): None for i in range(4096)})
+    memo.update({("filler", i): None for i in range(portfolio_rules.INFOS_KEPT)})
     assert SPEC.view(SPEC.from_json(data), 0).portfolios == first
     assert len(memo) <= 2  # cleared when full: the last portfolio's view stays
     memo.clear()
