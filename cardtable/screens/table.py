@@ -581,8 +581,6 @@ class TableScreen(OpensWhileRunning, HintKey, Screen[None]):
         self.call_after_refresh(self._give_way_to, screen)
 
     def _give_way_to(self, screen: Screen) -> None:
-        if not self.is_attached:
-            return
         if self.app.screen is self:
             self.app.switch_screen(screen)
         else:  # a dialog is open over the table: the results come over it

@@ -22,6 +22,7 @@ from rules.core.jsonio import (
     read_str, require,
 )
 from rules.core.known import forget, read_known, show
+from rules.core.engine import made_with
 from rules.core.listing import Deferred, Listing, MadeWhenRead
 from rules.core.offers import Deal, DealDeclined, DealDone, Offered, Side, responder_of
 from rules.core.piles import shuffled
@@ -985,7 +986,7 @@ class PortfolioGame:
         own = seat is not None and 0 <= seat < n
         # the fields set at once (as quick_init would, without the call's forty keywords: the
         # expert's playouts view every command); every field is here (tested)
-        return _new_view({
+        return made_with(PortfolioView, {
             "seat": seat, "names": tuple(state.names), "awaiting": state.awaiting,
             "status": "" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
                                                        state.pauper, state.turn_income, state.last_round, state.offer),
@@ -1156,12 +1157,6 @@ _INFOS: dict[tuple, PortfolioInfo] = {}
 # runs after (4,096 made the expert's playouts of a Property game after a Portfolio game in one
 # process 10% slower; 512 serves the playouts as well)
 INFOS_KEPT = 512
-
-
-def _new_view(fields: dict[str, Any]) -> PortfolioView:
-    view = object.__new__(PortfolioView)
-    view.__dict__.update(fields)
-    return view
 
 
 def _new_info(portfolio: Portfolio) -> PortfolioInfo:
