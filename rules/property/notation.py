@@ -21,6 +21,7 @@ from .rules import cells_for, is_wild
 from .state import PropertyView
 
 _DECLINE = ("decline", "pass")
+_VERBS = "play, buy, decline (e.g. play 3D 5C, buy KS JH)"
 
 
 class PropertyNotation:
@@ -45,11 +46,11 @@ class PropertyNotation:
     def parse(self, text: str, view: PropertyView) -> Command:
         words = text.replace("@", " at ").split()
         if not words:
-            raise NotationError("empty command: try play 3D 5C, buy KS JH or decline")
+            raise NotationError("Type a command, for example 'play 3D 5C', 'buy KS JH' or 'decline'.")
         verb = words[0].lower()
         if verb in _DECLINE:
             if len(words) > 1:
-                raise NotationError(f"{text.strip()!r}: decline takes nothing after it")
+                raise NotationError(f"{text.strip()!r}: decline takes nothing after it.")
             return Decline()
         if verb == "buy":
             return self._parse_buy(text, words[1:], view)
@@ -59,14 +60,14 @@ class PropertyNotation:
             parse_card(words[0])
         except NotationError:
             raise NotationError(
-                f"{text.strip()!r} is not a Property command: use play 3D 5C, buy KS JH or decline"
+                f"{text.strip()!r} is not a Property command; the commands are: {_VERBS}."
             ) from None
         return self._parse_play(text, words, view)  # "3D 5C" alone is a play
 
     @staticmethod
     def _parse_buy(text: str, words: list[str], view: PropertyView) -> Buy:
         if not words:
-            raise NotationError("buy needs the purchase units to hand over, e.g. buy KS JH")
+            raise NotationError("buy needs the purchase units to hand over, e.g. buy KS JH.")
         wanted = parse_cards(" ".join(words))
         payer = view.pending.payer if view.pending else view.current
         units = view.units[payer] if 0 <= payer < len(view.units) else ()
@@ -77,15 +78,15 @@ class PropertyNotation:
         lowered = [word.lower() for word in words]
         card_words, cell_words = (words[: lowered.index("at")], words[lowered.index("at") + 1:]) if "at" in lowered else (words, [])
         if len(card_words) != 2:
-            raise NotationError(f"{text.strip()!r}: play needs two cards, one red and one black, e.g. play 3D 5C")
+            raise NotationError(f"{text.strip()!r}: play needs two cards, one red and one black, e.g. play 3D 5C.")
         hand = view.hand
         cards = [parse_card(word) for word in card_words]
         for card in cards:
             if card.is_joker or card.rank > 10:
-                raise NotationError(say("{} is a purchase unit, not a number card: play two cards A-10", card))
+                raise NotationError(say("{} is a purchase unit, not a number card: play two cards A-10.", card))
         first, second = cards
         if first.colour is second.colour:
-            raise NotationError(say("play needs one red and one black card; {} and {} are both {}",
+            raise NotationError(say("play needs one red and one black card; {} and {} are both {}.",
                                     first, second, first.colour.value))
         red, black = (first, second) if first.is_red else (second, first)
         red, black = (find_card(hand, red) or red), (find_card(hand, black) or black)
@@ -95,7 +96,7 @@ class PropertyNotation:
             wild = red if is_wild(red) else black
             col, row = cells_for(red, black)[0]
             # the example is what to type: in the notation's letters
-            raise NotationError(say("{} is wild: say which cell it names, e.g. play {} {} at {},{}",
+            raise NotationError(say("{} is wild: say which cell it names, e.g. play {} {} at {},{}.",
                                     wild, red.key, black.key, col, row))
         else:
             col, row = red.rank, black.rank
@@ -113,6 +114,6 @@ def _cell_said(play: Play) -> str:
 def _parse_cell(text: str, words: list[str]) -> tuple[int, int]:
     parts = " ".join(words).replace(",", " ").replace("·", " ").replace("/", " ").split()
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() and len(part) <= 2 for part in parts):
-        raise NotationError(f"{text.strip()!r}: after 'at' give the column and the row, e.g. at 4,5")
+        raise NotationError(f"{text.strip()!r}: after 'at' give the column and the row, e.g. at 4,5.")
     return int(parts[0]), int(parts[1])
 

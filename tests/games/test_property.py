@@ -611,7 +611,7 @@ def test_parse_buy_and_decline_forgivingly():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("", "empty command"),
+    ("", "Type a command, for example"),
     ("bid 12", "not a Property command"),
     ("play 3D", "play needs two cards"),
     ("play 3D 5H", "3♦ and 5♥ are both red"),
@@ -851,7 +851,7 @@ def test_a_notation_error_writes_the_cards_it_read_as_the_table_does():
     state = position(hands=(("3D", "9H", "5C"), ("7H", "2S")))
     with pytest.raises(NotationError) as refused:
         parse("play ks 3d", state)
-    assert str(refused.value) == "K♠ is a purchase unit, not a number card: play two cards A-10"
+    assert str(refused.value) == "K♠ is a purchase unit, not a number card: play two cards A-10."
     assert C("KS") in refused.value.sentence.parts
     with pytest.raises(NotationError) as refused:
         parse("play 3d 5h", state)
