@@ -17,6 +17,10 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 EXAMPLES = 3
+LONGEST = 160
+"""The most characters the bar takes. The longest command of any game is about 40; a longer
+line is a slip (a paste gone wrong), and a refusal quotes what was typed, so it would fill the
+screen with it."""
 
 
 def hint_text(legal: Sequence[str]) -> str:
@@ -45,6 +49,11 @@ class CommandInput(Input):
     BINDINGS = [Binding("tab", "complete", "Complete", show=False, priority=True)]
 
     legal: Sequence[str] = ()
+
+    def restricted(self) -> None:
+        """Textual rings the bell when a key or a paste would pass ``max_length``: say why."""
+        self.notify(f"A command is at most {LONGEST} characters: that was not typed, and the bar "
+                    "keeps what it had.", severity="warning", title="Too long", markup=False)
 
     def action_complete(self) -> None:
         if self._suggestion and len(self._suggestion) > len(self.value):
@@ -107,7 +116,7 @@ class CommandBar(Widget):
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield Label(":", id="command-prompt")
-            yield CommandInput(id="command-input", select_on_focus=False)  # letters typed as it opens are kept
+            yield CommandInput(id="command-input", select_on_focus=False, max_length=LONGEST)  # letters typed as it opens are kept
         yield Static(id="command-hint")
 
     @property

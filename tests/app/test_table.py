@@ -7,6 +7,7 @@ import copy
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import Footer
 
 import rules
@@ -20,6 +21,7 @@ from cardtable.screens.table import TableScreen
 from cardtable.games import table_screen_for
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
+from cardtable.widgets.command_bar import LONGEST
 from cardtable.widgets.game_log import EVENT_INDENT
 from game_helpers import in_symbols, play_random
 from tiny_game import pile  # noqa: F401  (a fixture)
@@ -152,6 +154,26 @@ async def test_an_illegal_command_is_refused_and_changes_nothing(tmp_path):
         await pilot.press("escape")
         assert not bar.is_open
 
+
+
+async def test_a_line_too_long_for_the_bar_is_not_typed_and_says_so(tmp_path):
+    # a paste gone wrong: a refusal quotes what was typed, so a line of thousands of characters
+    # would come back as a notification filling the screen
+    app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("colon", "d", "r")
+        bar = table.query_one(CommandBar)
+        bar.input.post_message(events.Paste("x" * 5_000))
+        await pilot.pause()
+        assert bar.input.value == "dr"  # the bar keeps what it had
+        assert "Too long" in screenshot(app)
+        await pilot.press(*"aw 1")
+        assert bar.input.value == "draw 1"
+        bar.input.value = "w" * (LONGEST - 1)
+        bar.input.cursor_position = LONGEST - 1
+        await pilot.press("a", "b")
+        assert bar.input.value == "w" * (LONGEST - 1) + "a"
+        assert match.history == []
 
 async def test_the_command_bar_completes_from_the_legal_commands(tmp_path):
     app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
