@@ -47,8 +47,8 @@ Reports, with the goal of each:
 - commands/s and games/s of headless bot games of every registered game (Portfolio and Capital
   Auction at 3 players), per second of CPU time, random play against its goal of 50,000
   commands/s; with ``--reference`` (another checkout of cardtable, e.g. the last release) the
-  same games are played by that checkout's code too, interleaved with this one's in fresh
-  processes, the best of three runs each, and the ratios printed;
+  same games are played by that checkout's code too, interleaved with this one's, each game in a
+  fresh process of its own, the best of three runs each, and the ratios printed;
   a game that does not end is reported as such (and the others measured all the same);
 - (``expert``, not in the default parts: hours at 200 games) the expert's playouts a second in
   every game, over --positions positions at its own thinking time, and its wins against the
@@ -826,14 +826,17 @@ def print_soak(kills: int) -> None:
 
 
 # -- simulation -------------------------------------------------------------------------------
-def simulation(games: int) -> dict[str, dict[str, Any]]:
-    """Each game's bot games and random games: per second of this process's CPU time, which the
-    other programs of a busy machine do not count (its wall-clock time they do)."""
+def simulation(games: int, only: str | None = None) -> dict[str, dict[str, Any]]:
+    """Each game's bot games and random games (or ``only`` that game's): per second of this
+    process's CPU time, which the other programs of a busy machine do not count (its wall-clock
+    time they do)."""
     import rules
     from rules.core.simulate import NeverEnds, simulate
 
     figures: dict[str, dict[str, Any]] = {}
     for name, spec in sorted(rules.GAMES.items()):
+        if only is not None and name != only:
+            continue
         n = SIMULATED_PLAYERS.get(name, spec.players[0])
         for levels in ([spec.best_bot] * n, ["random"] * n):
             began = time.process_time()
@@ -851,15 +854,23 @@ def simulation(games: int) -> dict[str, dict[str, Any]]:
     return figures
 
 
-def simulation_in(folder: Path | None, games: int) -> dict[str, dict[str, float]]:
-    """``simulation`` in a fresh process, with the rules of the checkout in ``folder`` (this
-    one when None)."""
+def simulation_in(folder: Path | None, games: int, names: list[str] | None = None) -> dict[str, dict[str, float]]:
+    """``simulation`` with the rules of the checkout in ``folder`` (this one when None), each
+    game in a fresh process of its own: what one game leaves alive (a cache, a memo) makes every
+    full garbage collection of a later game in the same process slower, which is no measure of
+    the later game (Property's bot games read 10% slower played after Portfolio's)."""
+    import rules
+
     env = dict(os.environ)
     if folder is not None:
         env["PYTHONPATH"] = str(folder)  # ahead of the installed (editable) cardtable
-    out = subprocess.run([sys.executable, __file__, "--child-simulation", str(games)], capture_output=True,
-                         text=True, check=True, env=env, cwd=folder or Path(__file__).resolve().parents[1])
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    figures: dict[str, dict[str, float]] = {}
+    for name in names or sorted(rules.GAMES):
+        out = subprocess.run([sys.executable, __file__, "--child-simulation", str(games), name],
+                             capture_output=True, text=True, check=True, env=env,
+                             cwd=folder or Path(__file__).resolve().parents[1])
+        figures.update(json.loads(out.stdout.strip().splitlines()[-1]))
+    return figures
 
 
 def random_goal(label: str, commands_per_s: float) -> str:
@@ -870,7 +881,7 @@ def random_goal(label: str, commands_per_s: float) -> str:
     return f"; goal ≥ {goal:,}: {'ok' if commands_per_s >= goal else 'SHORT'}"
 
 
-def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
+def compare_simulations(reference: Path, games: int, names: list[str] | None = None, rounds: int = 3) -> None:
     """This checkout against ``reference``, interleaved, the best of ``rounds`` runs each (a
     busy machine only ever slows a run down)."""
     mine: dict[str, list[float]] = {}
@@ -878,7 +889,7 @@ def compare_simulations(reference: Path, games: int, rounds: int = 3) -> None:
     never: dict[str, str] = {}
     for _ in range(rounds):
         for figures, folder in ((mine, None), (theirs, reference)):
-            for label, f in simulation_in(folder, games).items():
+            for label, f in simulation_in(folder, games, names).items():
                 if "never_ends" in f:
                     never[f"{label}{'' if folder is None else ' (reference)'}"] = f["never_ends"]
                 else:
@@ -1273,7 +1284,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2,
                         help="processes playing the ending sweep, the expert's games and the analysis")
     parser.add_argument("game", nargs="*",
-                        help="the games of the ending sweep, the expert's figures and the analysis (default: every game)")
+                        help="the games of the ending sweep, the simulation, the expert's figures and the analysis "
+                             "(default: every game)")
     parser.add_argument("--positions", type=int, default=30, help="positions the expert's speed is measured on, per game")
     parser.add_argument("--expert-games", type=int, default=200,
                         help="games of the expert against each game's bot (0: its speed only)")
@@ -1292,11 +1304,11 @@ def main() -> None:
                              "what was tuned on the first hundred)")
     parser.add_argument("--analysis-stride", type=int, default=1,
                         help="every how many decisions of the bot-versus-random games are analysed (1: all)")
-    parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child-simulation", type=int, help=argparse.SUPPRESS)  # GAMES, then the game
     parser.add_argument("--child-expert", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_simulation:
-        print(json.dumps(simulation(args.child_simulation)))
+        print(json.dumps(simulation(args.child_simulation, args.game[0] if args.game else None)))
         return
     if args.child_expert:
         positions, games, workers = map(int, args.child_expert.split(","))
@@ -1322,9 +1334,9 @@ def main() -> None:
         print_soak(args.kills)
     if "simulation" in parts:
         if args.reference:
-            compare_simulations(args.reference, args.games)
+            compare_simulations(args.reference, args.games, args.game)
         else:
-            for label, f in simulation(args.games).items():
+            for label, f in simulation_in(None, args.games, args.game).items():
                 if "never_ends" in f:
                     print(f"simulation {label}: does not end: {f['never_ends']}")
                     continue
