@@ -684,6 +684,7 @@ class _Actions:
 
 
 _ON_PORTFOLIOS = (Extend, Cap, Neutralise, Acquire)
+_CHANGE_PORTFOLIOS = frozenset((Make, *_ON_PORTFOLIOS, Accept))  # (a deal may hand portfolios over)
 
 
 class PortfolioGame:
@@ -800,7 +801,7 @@ class PortfolioGame:
         seat = state.current
         # a snapshot of what the list reads (its commands are made only when it is read whole):
         # the bot asks whether its choice is in it at every command of the expert's playouts
-        actions = _Actions(seat, tuple(state.hands[seat]), tuple(map(_info, state.portfolios)),
+        actions = _Actions(seat, tuple(state.hands[seat]), infos_of(state),
                            tuple(state.money), state.offered, state.taken_discard)
         return Deferred(actions.whole, actions.contains, nonempty=True)  # a discard or End at least
 
@@ -875,6 +876,8 @@ class PortfolioGame:
     def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:
         checked = self._validate(state, seat, command)  # the one check of this command
         _track_known(state, seat, command, checked)
+        if type(command) in _CHANGE_PORTFOLIOS:
+            state.__dict__.pop("_infos", None)  # (see infos_of)
         hand = state.hands[seat]
         match command:  # (the commonest first: a match tries its cases in turn)
             case Discard(card):
@@ -970,7 +973,7 @@ class PortfolioGame:
     def view(self, state: PortfolioState, seat: int | None, plain: bool = False) -> PortfolioView:
         n = state.players
         sizes = tuple(map(len, state.hands))  # (read in C: the expert's playouts view every command)
-        infos = tuple(map(_info, state.portfolios))
+        infos = infos_of(state)
         earned = [0] * n
         for info in infos:  # (one pass: the expert's playouts build a view per command)
             earned[info.owner] += info.value
@@ -1135,6 +1138,16 @@ class PortfolioGame:
         state.known = (default_known(state) if "known" not in data
                        else read_known(data["known"], hands, read_card))
         return state
+
+
+def infos_of(state: PortfolioState) -> tuple[PortfolioInfo, ...]:
+    """The portfolios as every seat sees them, kept with the state until ``apply`` changes a
+    portfolio (the expert's playouts view and list every command, and most leave the table as
+    it was; a copy shares them with its original). The state's invariants check that they match."""
+    infos = state.__dict__.get("_infos")
+    if infos is None:
+        infos = state.__dict__["_infos"] = tuple(map(_info, state.portfolios))
+    return infos
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:

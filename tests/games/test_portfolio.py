@@ -1396,6 +1396,38 @@ def test_the_portfolios_views_are_kept_in_a_bounded_memo_that_an_equal_portfolio
     memo.clear()
 
 
+def test_a_states_portfolio_views_are_kept_until_a_command_changes_a_portfolio():
+    """The portfolios' views are kept with the state (rules.infos_of) and shared by its copies:
+    a command that leaves the portfolios as they were keeps them; one that makes, extends,
+    neutralises or acquires a portfolio makes them anew, and every view and legal list shows
+    the table as it is; the invariants check what is kept."""
+    from rules.portfolio.rules import infos_of
+
+    def kept_wrong(state):
+        return "the portfolios kept for the views are not the table's" in SPEC.invariants(state)
+
+    state = table(["5S 4S 3S 6S 2D 9C 10H", "9D 6D", "2C"], money=[30, 6, 6],
+                  portfolios=[pf("P1", 1, "3D 4D 5D"), pf("P2", 2, "6H 7H 8H 9H")])
+    kept = SPEC.view(state, 0).portfolios
+    assert infos_of(state) is kept and infos_of(SPEC.copy(state)) is kept
+    runs = {"P1": "3D 4D 5D", "P2": "6H 7H 8H 9H"}
+    for text, pid, cards in [("make 3S 4S 5S", "P3", "3S 4S 5S"), ("extend P3 6S", "P3", "3S 4S 5S 6S"),
+                             ("neutralise P1 2D", "P1", None), ("acquire P2 10H", "P2", "6H 7H 8H 9H 10H")]:
+        if cards is None:
+            del runs[pid]
+        else:
+            runs[pid] = cards
+        play(state, text)
+        assert {i.pid: " ".join(c.key for c in i.cards) for i in SPEC.view(state, 0).portfolios} == runs
+        assert SPEC.legal(state, 0) == SPEC.legal(SPEC.from_json(SPEC.to_json(state)), 0)
+        assert infos_of(state)[-1].owner == 0 and not kept_wrong(state)
+    kept = infos_of(state)
+    play(state, "discard 9C")  # the turn passes: the portfolios are as they were
+    assert infos_of(state) is kept and SPEC.view(state, 1).portfolios is kept
+    state.__dict__["_infos"] = kept[1:]  # what no command does: the invariants tell
+    assert kept_wrong(state)
+
+
 def test_an_act_phase_legal_list_is_true_and_answers_in_without_being_made():
     """The act phase's legal list (a snapshot, rules.core.listing's Deferred) is true and
     answers ``in`` without making its commands: the bot asks both at every command of the
