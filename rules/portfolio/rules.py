@@ -589,14 +589,25 @@ class _Actions:
 
     def contains(self, command: Any) -> bool:
         kind = type(command)
+        if kind is Discard and self.taken is None and self.hand:
+            # a hand card's lowest copy, as last() lists them (without making them)
+            card = command.card
+            return card.__class__ is Card and self.lowest.get(card.face) == card
         if kind is Discard or kind is End:
             return command in self.last()
         if kind is Make:
             return any(command in part for part in self.runs())
         if kind is Offer:
             return any(command in part for part in self.offers())
-        if kind in _ON_PORTFOLIOS:  # only the named portfolio's can be equal
-            return any(command in self.on(portfolio) for portfolio in self.infos if portfolio.pid == command.pid)
+        if kind in _ON_PORTFOLIOS:
+            # what on() would list for the named portfolio, found without making it: the lowest
+            # copy in hand of a face that extends, caps, neutralises or acquires it
+            card = command.card
+            if card.__class__ is not Card or self.lowest.get(card.face) != card:
+                return False
+            face, own = card.face, self.seat
+            return any(_on_portfolio(kind, command, portfolio, face, own, self.money[own])
+                       for portfolio in self.infos if portfolio.pid == command.pid)
         return False
 
     def runs(self) -> list[Sequence[Command]]:
@@ -684,6 +695,24 @@ class _Actions:
 
 
 _ON_PORTFOLIOS = (Extend, Cap, Neutralise, Acquire)
+
+
+def _on_portfolio(kind: type, command: Any, portfolio: PortfolioInfo, face: tuple, seat: int, money: int) -> bool:
+    """Whether a ``kind`` command with a card of ``face`` (the hand's lowest copy) on
+    ``portfolio`` is one _Actions.on lists for ``seat`` with ``money``."""
+    if kind is Extend or kind is Cap:
+        if portfolio.owner != seat:
+            return False
+        if kind is Extend:
+            return any((f := extension(portfolio, end)) is not None and f.face == face for end in (LOW, HIGH))
+        return any(end == command.end and any(f.face == face for f in cap_faces(portfolio, end))
+                   for end in (LOW, HIGH))
+    if portfolio.owner == seat:
+        return False
+    if kind is Neutralise:
+        f = neutraliser(portfolio)
+        return f is not None and f.face == face and money >= portfolio.value
+    return money >= 2 * portfolio.value and any(f.face == face for f in acquirers(portfolio))
 _CHANGE_PORTFOLIOS = frozenset((Make, *_ON_PORTFOLIOS, Accept))  # (a deal may hand portfolios over)
 
 

@@ -1428,6 +1428,36 @@ def test_a_states_portfolio_views_are_kept_until_a_command_changes_a_portfolio()
     assert kept_wrong(state)
 
 
+def test_an_act_phase_legal_list_answers_in_as_its_whole_list_for_every_near_command():
+    """``in`` on the act phase's list (answered without making it: _Actions.contains) says what
+    the whole list says, for every command a bot could make of a hand card and a portfolio:
+    each copy of each card, own portfolios and rivals', either end, with money and without."""
+    from game_helpers import seeded_positions
+    from rules.core import build_deck
+    from rules.portfolio.bot import PortfolioBot
+
+    asked, found = 0, set()
+    for state, seat, _view, legal in seeded_positions(SPEC, range(4), 300, lambda seed: 2 + seed % 4,
+                                                      bot=PortfolioBot()):
+        if state.phase != "act":
+            continue
+        whole = list(SPEC.legal(state, seat))
+        hand_faces = {card.face for card in state.hands[seat]}
+        cards = [c for c in build_deck(state.decks) if c.face in hand_faces] + [parse_card("AS.2")]
+        near = [Discard(card) for card in cards]
+        for p in state.portfolios:
+            for card in cards:
+                near += [Extend(p.pid, card), Neutralise(p.pid, card), Acquire(p.pid, card),
+                         *(Cap(p.pid, end, card) for end in ("low", "high", "middle"))]
+        near += [Extend("P999", card) for card in cards[:2]]
+        for command in near:
+            assert (command in legal) == (command in whole), command
+            if command in whole:
+                found.add(type(command))
+        asked += 1
+    assert asked > 100 and found == {Discard, Extend, Cap, Neutralise, Acquire}
+
+
 def test_an_act_phase_legal_list_is_true_and_answers_in_without_being_made():
     """The act phase's legal list (a snapshot, rules.core.listing's Deferred) is true and
     answers ``in`` without making its commands: the bot asks both at every command of the
