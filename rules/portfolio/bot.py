@@ -19,7 +19,7 @@ from .commands import (
 )
 from .estimate import collections_left
 from .rules import (
-    acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, runs_in,
+    acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, sequences_in,
 )
 from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 
@@ -206,10 +206,12 @@ class _Plan:
         return None
 
     def make(self) -> Command | None:
-        runs = runs_in(self.hand)
-        if not runs:
+        # the longest run of the hand (of runs_in), the most valuable of those, the first of
+        # those tied: a longest run is a whole maximal sequence, so only those are weighed
+        sequences = sequences_in(self.hand)
+        if not sequences:
             return None
-        return Make(max(runs, key=lambda run: (len(run), portfolio_value(run))))
+        return Make(tuple(max(sequences, key=lambda run: (len(run), portfolio_value(run)))))
 
     def cap(self) -> Command | None:
         mine = self.horizon[self.seat]

@@ -137,6 +137,12 @@ def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
     return _runs(_lowest(hand))
 
 
+def sequences_in(hand: Iterable[Card]) -> list[list[Card]]:
+    """The hand's maximal same-suit sequences of three or more (lowest copy of each face), by
+    suit then rank: the longest runs of ``runs_in``, each the longest of those it holds."""
+    return _sequences(_lowest(hand))
+
+
 def _lowest(cards: Iterable[Card]) -> dict[tuple[int, Suit], Card]:
     """The lowest copy of each face among ``cards``, by face, in sort order."""
     lowest: dict[tuple[int, Suit], Card] = {}
@@ -147,20 +153,26 @@ def _lowest(cards: Iterable[Card]) -> dict[tuple[int, Suit], Card]:
 
 def _runs(lowest: dict[tuple[int, Suit], Card]) -> list[tuple[Card, ...]]:
     """``runs_in`` a hand whose lowest copy of each face is ``lowest``, in sort order (by suit,
-    then rank): each maximal sequence is read in one pass."""
-    runs: list[tuple[Card, ...]] = []
+    then rank)."""
+    return [run for sequence in _sequences(lowest) for run in _sub_runs(sequence)]
+
+
+def _sequences(lowest: dict[tuple[int, Suit], Card]) -> list[list[Card]]:
+    """``sequences_in`` a hand whose lowest copy of each face is ``lowest``, in sort order:
+    read in one pass."""
+    sequences: list[list[Card]] = []
     segment: list[Card] = []
     rank, suit = -2, None  # the last card's: no card follows this
     for card in lowest.values():
         if card.rank != rank + 1 or card.suit is not suit:
             if len(segment) >= MIN_RUN:  # (most sequences are a card or two)
-                runs += _sub_runs(segment)
+                sequences.append(segment)
             segment = []
         segment.append(card)
         rank, suit = card.rank, card.suit
     if len(segment) >= MIN_RUN:
-        runs += _sub_runs(segment)
-    return runs
+        sequences.append(segment)
+    return sequences
 
 
 def _sub_runs(sequence: list[Card]) -> list[tuple[Card, ...]]:
