@@ -287,32 +287,60 @@ class _Table:
     __slots__ = ("use", "danger", "rivals", "extensions", "caps")
 
     def __init__(self, portfolios: Sequence[PortfolioInfo], seat: int, n: int) -> None:
-        self.use: dict[tuple, float] = {}
-        self.danger: dict[tuple, float] = {}
+        use: dict[tuple, float] = {}
+        danger: dict[tuple, float] = {}
         nxt = (seat + 1) % n
-        for p in portfolios:
-            ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
-            caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
-            low = neutraliser(p)
-            if p.owner == seat:
-                _add(self.use, ends, lambda f: 6 + card_value(f))
-                _add(self.use, caps, lambda f: 1 + 0.3 * p.value)
-                _add(self.danger, ([low] if low else []) + list(acquirers(p)), lambda f: 4 + p.value)
-            else:
-                _add(self.use, [low] if low else [], lambda f: 1 + 0.3 * p.value)
-                _add(self.use, acquirers(p), lambda f: 2 + 0.5 * p.value)
-                if p.owner == nxt:
-                    _add(self.danger, ends, lambda f: 3 + card_value(f))
+        readings = [_reading(p, OWN if p.owner == seat else NEXT if p.owner == nxt else OTHER) for p in portfolios]
+        for reading in readings:  # (added up portfolio by portfolio, face by face, as ever)
+            for face, worth in reading[0]:
+                use[face] = use.get(face, 0.0) + worth
+            for face, worth in reading[1]:
+                danger[face] = danger.get(face, 0.0) + worth
+        self.use, self.danger = use, danger
         # the rivals' portfolios with the faces that neutralise and acquire them
-        self.rivals = [(p, [low] if (low := neutraliser(p)) else [], acquirers(p))
-                       for p in portfolios if p.owner != seat]
-        own = [p for p in portfolios if p.owner == seat]
+        self.rivals = [reading[2] for reading in readings if reading[2] is not None]
         # the bot's own with the faces that extend them, high end first
-        self.extensions = [(p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)])
-                           for p in own]
+        self.extensions = [reading[3] for reading in readings if reading[3] is not None]
         # and the most valuable first, with the faces that cap each end, high end first
-        self.caps = [(p, [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
-                     for p in sorted(own, key=lambda p: -p.value)]
+        own = [reading for reading in readings if reading[3] is not None]
+        self.caps = [reading[4] for reading in sorted(own, key=lambda reading: -reading[3][0].value)]
+
+
+OWN, NEXT, OTHER = 0, 1, 2  # whose a portfolio is, to the seat reading the table: its own, the next seat's, another's
+READINGS_KEPT = 512  # readings of one portfolio kept (_READINGS), at most (see rules.INFOS_KEPT)
+_READINGS: dict[tuple[int, int], tuple] = {}
+
+
+def _reading(p: PortfolioInfo, whose: int) -> tuple:
+    """What one portfolio adds to a _Table read by a seat to which it is ``whose``: the worth
+    it adds to faces' use and danger, in the order they are added up, and its entries in the
+    rivals', extensions' and caps' lists (None where it has none). Kept by the portfolio's
+    view (PortfolioInfo, unchanged while the portfolio is: the rules keep one while it is),
+    which the entry keeps alive with its id."""
+    key = (id(p), whose)
+    kept = _READINGS.get(key)
+    if kept is not None:
+        return kept[1]
+    ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
+    low = neutraliser(p)
+    if whose == OWN:
+        caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
+        use = [(f.face, 6 + card_value(f)) for f in ends] + [(f.face, 1 + 0.3 * p.value) for f in caps]
+        danger = [(f.face, 4 + p.value) for f in ([low] if low else []) + list(acquirers(p))]
+        rival = None
+        extension_entry = (p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)])
+        caps_entry = (p, [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
+    else:
+        use = [(f.face, 1 + 0.3 * p.value) for f in ([low] if low else [])]
+        use += [(f.face, 2 + 0.5 * p.value) for f in acquirers(p)]
+        danger = [(f.face, 3 + card_value(f)) for f in ends] if whose == NEXT else []
+        rival = (p, [low] if low else [], acquirers(p))
+        extension_entry = caps_entry = None
+    reading = (use, danger, rival, extension_entry, caps_entry)
+    if len(_READINGS) >= READINGS_KEPT:
+        _READINGS.clear()
+    _READINGS[key] = (p, reading)
+    return reading
 
 
 def _by_face(hand: Iterable[Card]) -> dict[tuple, list[Card]]:
@@ -321,11 +349,6 @@ def _by_face(hand: Iterable[Card]) -> dict[tuple, list[Card]]:
     for card in hand:
         faces.setdefault(card.face, []).append(card)
     return faces
-
-
-def _add(scores: dict[tuple, float], faces: Iterable[Card], worth: Any) -> None:
-    for face in faces:
-        scores[face.face] = scores.get(face.face, 0.0) + worth(face)
 
 
 def _holding(hand: Iterable[Card], faces: Iterable[Card]) -> Card | None:

@@ -191,12 +191,15 @@ def _faces(cards: Sequence[Card]) -> Sentence:
 
 # -- checks shared by check(), legal() and playable() -----------------------------------------
 def _need_cards(state: PortfolioState, seat: int, cards: Sequence[Card]) -> None:
-    hand = state.hands[seat]
     for i, card in enumerate(cards):
         if card in cards[:i]:
             raise IllegalCommand(say("{} is named twice.", card))
-        if card not in hand:
-            raise IllegalCommand(say("You have no {} in your hand.", card))
+        _need_card(state, seat, card)
+
+
+def _need_card(state: PortfolioState, seat: int, card: Card) -> None:
+    if card not in state.hands[seat]:
+        raise IllegalCommand(say("You have no {} in your hand.", card))
 
 
 def _portfolio(state: PortfolioState, pid: str) -> Portfolio:
@@ -236,7 +239,7 @@ def validate_make(state: PortfolioState, seat: int, cards: Sequence[Card]) -> No
 def validate_extend(state: PortfolioState, seat: int, pid: str, card: Card) -> str:
     """The end the card goes to."""
     portfolio = _own(state, seat, pid, "extend")
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     for end in (LOW, HIGH):
         face = extension(portfolio, end)
         if face is not None and card.same_face(face):
@@ -260,7 +263,7 @@ def validate_cap(state: PortfolioState, seat: int, pid: str, end: str, card: Car
     end_card = portfolio.low if end == LOW else portfolio.high
     if end == LOW and end_card.rank == ACE:
         raise IllegalCommand("An Ace low end cannot be neutralised; it needs no cap.")
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     faces = cap_faces(portfolio, end)
     if not any(card.same_face(face) for face in faces):
         raise IllegalCommand(say("A cap must have the rank and colour of the end card {}: {}, not {}.",
@@ -275,7 +278,7 @@ def validate_neutralise(state: PortfolioState, seat: int, pid: str, card: Card) 
     face = neutraliser(portfolio)
     if face is None:
         raise IllegalCommand(f"{pid} starts with an Ace; nothing goes below it, so it cannot be neutralised.")
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     if not card.same_face(face):
         raise IllegalCommand(say("Only {} neutralises {}, not {}.", face, _named(portfolio), card))
     cost = portfolio_value(portfolio.cards)
@@ -291,7 +294,7 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
     if portfolio.high_cap is not None:
         raise IllegalCommand(f"The high end of {pid} is capped, so it cannot be acquired.")
     faces = acquirers(portfolio)
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     if not any(card.same_face(face) for face in faces):
         raise IllegalCommand(say("Only {} acquires {}, not {}.", _faces(faces), _named(portfolio), card))
     cost = 2 * portfolio_value(portfolio.cards)
@@ -358,8 +361,9 @@ def validate_accept(state: PortfolioState, offer: Deal) -> list[Card]:
 
 
 def validate_discard(state: PortfolioState, seat: int, card: Card) -> None:
-    _need_cards(state, seat, [card])
-    if card == state.taken_discard and len(state.hands[seat]) > 1:
+    _need_card(state, seat, card)
+    taken = state.taken_discard
+    if taken is not None and card == taken and len(state.hands[seat]) > 1:
         raise IllegalCommand(say("You took {} from the discard pile this turn; you may discard it only "
                                  "as your last card.", card))
 
@@ -400,11 +404,15 @@ def _pay(state: PortfolioState, seat: int, amount: int) -> None:
 
 def _start_turn(state: PortfolioState) -> list[Event]:
     seat = state.current
-    earned = income(state, seat)
+    earned, owns = 0, False  # (income() and owned() from the portfolios' views, kept with the state)
+    for info in infos_of(state):
+        if info.owner == seat:
+            earned += info.value
+            owns = True
     _pay(state, seat, -earned)
     state.turns += 1
     state.turn_income = earned
-    state.pauper = not state.owned(seat) and len(state.hands[seat]) < HAND_SIZE
+    state.pauper = not owns and len(state.hands[seat]) < HAND_SIZE
     state.taken_discard = None
     state.offered = False
     state.phase = ACT if state.last_round else DRAW
@@ -477,6 +485,12 @@ def _track_known(state: PortfolioState, seat: int, command: Command, checked: An
     the check returned), noted in ``state.known`` before it is carried out. Every card leaving a
     hand is played face up, so every leaving is seen."""
     known = state.known
+    kind = type(command)  # (the commonest first, without the match's tries)
+    if kind is Discard:
+        forget(known[seat], (command.card,))
+        return
+    if kind is Draw and command.discard is False:
+        return
     match command:
         case Draw(_, True) | Pauper(True):
             known[seat].append(state.discard[-1])
