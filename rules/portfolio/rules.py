@@ -9,6 +9,7 @@ most one offer of a deal — and ends the turn with a discard (or ``end`` with a
 from __future__ import annotations
 
 from functools import lru_cache, partial
+from operator import attrgetter
 from typing import Any, Iterable, Mapping, Sequence
 
 import random
@@ -721,6 +722,7 @@ class _Actions:
 
 
 _ON_PORTFOLIOS = (Extend, Cap, Neutralise, Acquire)
+_SORT_KEY = attrgetter("_sort")  # a card's rank, suit and copy (Card compares by it)
 
 
 def _on_portfolio(kind: type, command: Any, portfolio: PortfolioInfo, face: tuple, seat: int, money: int) -> bool:
@@ -1089,10 +1091,15 @@ class PortfolioGame:
         mine = list(view.hand)
         # the cards every seat knows to be in a hand stay there (a pending offer's among them)
         known = [list(cards) for cards in view.known] or [[] for _ in view.names]
-        seen = set(mine) | set(view.discard) | {card for cards in known for card in cards}
-        seen |= {card for info in view.portfolios
-                 for card in (info.low_cap, *info.cards, info.high_cap) if card is not None}
-        unseen = [card for card in build_deck(view.decks) if card not in seen]
+        # the cards by their sort keys (equal exactly when the cards are, and hashed in C: the
+        # expert samples a deal every few playouts)
+        seen = set(map(_SORT_KEY, mine)) | set(map(_SORT_KEY, view.discard))
+        for cards in known:
+            seen.update(map(_SORT_KEY, cards))
+        for info in view.portfolios:
+            seen.update(map(_SORT_KEY, info.cards))
+            seen.update(card._sort for card in (info.low_cap, info.high_cap) if card is not None)
+        unseen = [card for card in build_deck(view.decks) if card._sort not in seen]
         rng.shuffle(unseen)
         hands = [mine if s == view.seat else known[s] + [unseen.pop() for _ in range(size - len(known[s]))]
                  for s, size in enumerate(view.hand_sizes)]
