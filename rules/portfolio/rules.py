@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache, partial
 from operator import attrgetter
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import random
 
@@ -614,6 +614,21 @@ class _Actions:
         # the parts of the list, the empty ones left out (fewer to step over when one is read)
         return Listing(*self.runs(), *self.commands(), *self.offers(), self.last())
 
+    def read(self) -> list[Command]:
+        """The whole list made, as read through: the expert's tree reads its own seat's list so
+        at every iteration, and mostly at the same table (its hand, the portfolios, the money)
+        deal after deal, so a list made before is found by the ids of what it was made from
+        (kept alive with it: no other object can have their ids while it is kept)."""
+        key = (self.seat, self.offered, id(self.taken), self.money, *map(id, self.hand), *map(id, self.infos))
+        kept = _READ.get(key)
+        if kept is not None:
+            return kept[3]
+        made = list(self.whole())
+        if len(_READ) >= READ_KEPT:
+            _READ.clear()
+        _READ[key] = (self.hand, self.infos, self.taken, made)
+        return made
+
     def contains(self, command: Any) -> bool:
         kind = type(command)
         if kind is Discard and self.taken is None and self.hand:
@@ -722,6 +737,25 @@ class _Actions:
 
 
 _ON_PORTFOLIOS = (Extend, Cap, Neutralise, Acquire)
+_READ: dict[tuple, tuple] = {}  # lists read through (_Actions.read), by the ids of what they were made from
+READ_KEPT = 64  # few: a full garbage collection walks what a module keeps (see INFOS_KEPT)
+
+
+class _ActionList(Deferred):
+    """The act phase's legal list (``Deferred``, made from ``_Actions``): read through, it is
+    the list ``_Actions.read`` keeps; read by length and index (a random player's one
+    command), the ``Listing`` made when read, as any Deferred."""
+
+    __slots__ = ("_actions",)
+
+    def __init__(self, actions: _Actions) -> None:
+        super().__init__(actions.whole, actions.contains, nonempty=True)  # a discard or End at least
+        self._actions = actions
+
+    def __iter__(self) -> Iterator[Command]:
+        if self._made is None:
+            self._made = self._actions.read()
+        return iter(self._made)
 _SORT_KEY = attrgetter("_sort")  # a card's rank, suit and copy (Card compares by it)
 
 
@@ -860,7 +894,7 @@ class PortfolioGame:
         # the bot asks whether its choice is in it at every command of the expert's playouts
         actions = _Actions(seat, tuple(state.hands[seat]), infos_of(state),
                            tuple(state.money), state.offered, state.taken_discard)
-        return Deferred(actions.whole, actions.contains, nonempty=True)  # a discard or End at least
+        return _ActionList(actions)
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: PortfolioState, seat: int, command: Command) -> None:

@@ -1458,6 +1458,34 @@ def test_an_act_phase_legal_list_answers_in_as_its_whole_list_for_every_near_com
     assert asked > 100 and found == {Discard, Extend, Cap, Neutralise, Acquire}
 
 
+def test_an_act_phase_list_read_through_is_its_whole_list_kept_for_the_same_table_at_most_read_kept():
+    """Read through (the expert's tree does), the act phase's list is the list read by index,
+    made once for a table (the same hand, portfolios and money: a copy of the state) and kept,
+    at most READ_KEPT of them; a table of other but equal cards gets an equal list."""
+    from game_helpers import seeded_positions
+    from rules.portfolio import rules as portfolio_rules
+
+    kept = portfolio_rules._READ
+    kept.clear()
+    read = 0
+    for state, seat, _view, legal in seeded_positions(SPEC, range(3), 120, lambda seed: 2 + seed):
+        if state.phase != "act":
+            continue
+        through = list(iter(legal))
+        assert through == [legal[i] for i in range(len(legal))] and list(iter(legal)) == through
+        again = list(iter(SPEC.legal(SPEC.copy(state), seat)))  # the same table: the list kept
+        assert again == through and all(a is b for a, b in zip(again, through))
+        equal = SPEC.from_json(SPEC.to_json(state))  # other card objects
+        assert list(iter(SPEC.legal(equal, seat))) == through
+        assert len(kept) <= portfolio_rules.READ_KEPT
+        read += 1
+    assert read > 30 and portfolio_rules.READ_KEPT == 64
+    kept.update({("filler", i): None for i in range(portfolio_rules.READ_KEPT)})
+    state = table(["5S 4S 3S 9C", "9D", "2C"])
+    assert Discard(parse_card("9C")) in list(iter(SPEC.legal(state, 0))) and len(kept) == 1  # cleared when full
+    kept.clear()
+
+
 def test_an_act_phase_legal_list_is_true_and_answers_in_without_being_made():
     """The act phase's legal list (a snapshot, rules.core.listing's Deferred) is true and
     answers ``in`` without making its commands: the bot asks both at every command of the

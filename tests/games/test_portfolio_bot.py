@@ -106,6 +106,34 @@ def test_the_bot_keeps_a_bounded_number_of_readings_of_the_table_and_chooses_as_
     assert most == 6 and moves > 200  # filled up, and never past the bound
 
 
+def test_the_bot_reads_a_table_from_each_portfolios_reading_kept_at_most_readings_kept(monkeypatch):
+    """A table is read from each portfolio's own reading (bot._reading), kept by the
+    portfolio's view at most READINGS_KEPT of them: a bot reading with them full or emptied
+    reads every table as one that read each portfolio afresh."""
+    import rules.portfolio.bot as bot_module
+
+    monkeypatch.setattr(bot_module, "READINGS_KEPT", 5)
+    kept = bot_module._READINGS
+    kept.clear()
+    most = tables = 0
+    for seed in range(2):
+        state = SPEC.setup(["A", "B", "C"], None, seed)
+        while SPEC.outcome(state) is None:
+            seat = to_move(state)
+            view = SPEC.view(state, seat)
+            table = bot_module._Table(view.portfolios, seat, 3)
+            saved = dict(kept)
+            kept.clear()
+            fresh = bot_module._Table(view.portfolios, seat, 3)
+            kept.update(saved)
+            assert [getattr(table, name) for name in table.__slots__] == [getattr(fresh, name) for name in fresh.__slots__]
+            most = max(most, len(kept))
+            tables += bool(view.portfolios)
+            apply(state, PortfolioBot().choose(view, SPEC.legal(state, seat), random.Random(seed)))
+    assert most == 5 and tables > 50
+    kept.clear()
+
+
 def test_the_bot_weighs_hurting_the_rival_with_the_most_money_and_income_to_come_most():
     """The top rival is the one with the most money plus income over its collections to come:
     Cat's $6 and $10 a turn for 13 more collections beat Bob's $30 and $2 a turn."""
