@@ -766,7 +766,8 @@ def _on_portfolio(kind: type, command: Any, portfolio: PortfolioInfo, face: tupl
         if portfolio.owner != seat:
             return False
         if kind is Extend:
-            return any((f := extension(portfolio, end)) is not None and f.face == face for end in (LOW, HIGH))
+            low, high = extension(portfolio, LOW), extension(portfolio, HIGH)
+            return (low is not None and low.face == face) or (high is not None and high.face == face)
         return any(end == command.end and any(f.face == face for f in cap_faces(portfolio, end))
                    for end in (LOW, HIGH))
     if portfolio.owner == seat:
@@ -904,7 +905,12 @@ class PortfolioGame:
         """Refuse ``command`` in words, or return what ``apply`` needs to carry it out (the end
         an extension goes to, a portfolio and its price, a responder, the cards a deal takes)."""
         check_awaited(state.awaiting, seat, state.names)
-        if state.phase == RESPOND:
+        kind, phase = type(command), state.phase
+        if kind is Discard and phase == ACT:  # (the commonest, without the checks of every kind)
+            return validate_discard(state, seat, command.card)
+        if kind is Draw and phase == DRAW:
+            return self._check_draw(state, command)
+        if phase == RESPOND:
             offer = state.offer
             if isinstance(command, Accept):
                 return validate_accept(state, offer)
@@ -1137,7 +1143,7 @@ class PortfolioGame:
         rng.shuffle(unseen)
         hands = [mine if s == view.seat else known[s] + [unseen.pop() for _ in range(size - len(known[s]))]
                  for s, size in enumerate(view.hand_sizes)]
-        return PortfolioState(
+        state = PortfolioState(
             names=list(view.names), seed=rng.randrange(10**9), decks=view.decks, stock=unseen,
             discard=list(view.discard), hands=hands, money=list(view.money), bank=view.bank,
             counter=1, portfolios=[Portfolio(i.pid, i.owner, list(i.cards), i.low_cap, i.high_cap)
@@ -1148,6 +1154,8 @@ class PortfolioGame:
             last_round=view.last_round, sheet=[list(column) for column in view.score_sheet],
             final_income=None if view.final_income is None else list(view.final_income),
             known=[list(cards) for cards in known])
+        infos_of(state)  # read once, for every copy the expert makes of the deal
+        return state
 
     def outcome(self, state: PortfolioState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
