@@ -184,13 +184,16 @@ class _Plan:
         best: tuple[float, Command] | None = None
         mine = self.horizon[self.seat]
         for p, low, acquiring in self.table.rivals:
-            hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
+            hurt = None  # (worked out for a portfolio the bot can attack: most it cannot)
             card = self.holding(low)
             if card is not None and self.money >= p.value:
+                hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
                 gain = hurt - p.value - 0.5 * self.use(card)
                 best = _better(best, gain, Neutralise(p.pid, card))
             card = self.holding(acquiring)
             if card is not None and self.money >= 2 * p.value:
+                if hurt is None:
+                    hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
                 on_king = p.cards[-1].rank == KING
                 after = p.value if on_king else portfolio_value([*p.cards, card])
                 gain = hurt + after * mine - 2 * p.value
