@@ -61,6 +61,12 @@ def draw_cost(n: int) -> int:
     return n * (n + 1) // 2 - 1 if n > 1 else 0
 
 
+@lru_cache(maxsize=256)  # a few incomes, asked at every view of a draw
+def _draw_costs(income: int) -> tuple[int, ...]:
+    """The cost of drawing 1, 2, … cards, as many as ``income`` pays for."""
+    return tuple(draw_cost(k) for k in range(1, max_draw(income) + 1))
+
+
 @lru_cache(maxsize=256)  # a few incomes, asked at every draw
 def max_draw(income: int) -> int:
     """The most cards this turn's income pays for (at least one: the first card is free)."""
@@ -1081,8 +1087,7 @@ class PortfolioGame:
             owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
             rows = tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
                          for s in range(n))
-        costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
-                 if state.phase == DRAW else ())
+        costs = _draw_costs(state.turn_income) if state.phase == DRAW else ()
         own = seat is not None and 0 <= seat < n
         # the fields set at once (as quick_init would, without the call's forty keywords: the
         # expert's playouts view every command); every field is here (tested)
@@ -1090,8 +1095,8 @@ class PortfolioGame:
             "seat": seat, "names": tuple(state.names), "awaiting": state.awaiting,
             "status": "" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
                                                        state.pauper, state.turn_income, state.last_round, state.offer),
-            "zones": {"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
-            "zone_sizes": tuple({"hand": size} for size in sizes),
+            "zones": {"hand": tuple(sorted(state.hands[seat], key=_SORT_KEY))} if own else {},  # (sort_cards')
+            "zone_sizes": tuple([{"hand": size} for size in sizes]),
             "columns": ("Money", "Income", "Portfolios", "Hand"), "rows": rows,
             "portfolios": infos, "money": tuple(state.money), "bank": state.bank, "income": incomes,
             "decks": state.decks, "stock_size": len(state.stock), "discard": tuple(state.discard),
