@@ -211,9 +211,10 @@ class _Plan:
     def make(self) -> Command | None:
         # the longest run of the hand (of runs_in), the most valuable of those, the first of
         # those tied: a longest run is a whole maximal sequence, so only those are weighed
+        faces = self.faces
+        if not any((rank + 1, suit) in faces and (rank + 2, suit) in faces for rank, suit in faces):
+            return None  # no three in sequence (most hands, most turns)
         sequences = sequences_in(self.hand)
-        if not sequences:
-            return None
         return Make(tuple(max(sequences, key=lambda run: (len(run), portfolio_value(run)))))
 
     def cap(self) -> Command | None:
