@@ -103,25 +103,7 @@ class _Plan:
     # -- how useful a card is ----------------------------------------------------------------
     def use(self, card: Card, hand: Sequence[Card] | None = None) -> float:
         """What ``card`` is worth to the bot, in rough dollars, next to the rest of ``hand``."""
-        by_face = self.faces if hand is None else _by_face(hand)
-        face = card.face
-        score = _QUARTER_VALUE[card.rank] + self.table_use.get(face, 0.0)
-        for other in by_face.get(face, ()):
-            if other is not card:
-                score -= 1.0  # a second copy of a face adds little
-                break
-        # (the bot discards by this at every turn: the neighbours are asked without loops,
-        # in the order that adds them up the same)
-        rank, suit = face
-        if (rank - 1, suit) in by_face:
-            score += 3.0
-        if (rank + 1, suit) in by_face:
-            score += 3.0
-        if (rank - 2, suit) in by_face:
-            score += 1.5
-        if (rank + 2, suit) in by_face:
-            score += 1.5
-        return score
+        return _use(card, self.faces if hand is None else _by_face(hand), self.table_use)
 
     def holding(self, faces: Iterable[Card]) -> Card | None:
         """The first card in the hand (in sort order, so the lowest copy) of the first face held."""
@@ -235,27 +217,12 @@ class _Plan:
         taken = self.view.taken_discard
         allowed = (self.hand if taken is None  # (no card to compare with the whole hand)
                    else [c for c in self.hand if c != taken or len(self.hand) == 1])
-        # the card of least use and danger, the lowest in sort order of those tied: use() and
-        # the danger added for each card inline, in use()'s order (the same sums to the bit),
-        # as the bot discards at every turn of the expert's playouts
+        # the card of least use and danger, the lowest in sort order of those tied (in a loop,
+        # not min() with a key: the bot discards at every turn of the expert's playouts)
         by_face, table_use, danger = self.faces, self.table_use, self.table_danger
         best, least, lowest = None, 0.0, None
         for card in allowed:
-            face = card.face
-            score = _QUARTER_VALUE[card.rank] + table_use.get(face, 0.0)
-            same = by_face[face]  # (the hand's: card among them)
-            if len(same) > 1 and not all(other is card for other in same):
-                score -= 1.0  # a second copy of a face adds little
-            rank, suit = face
-            if (rank - 1, suit) in by_face:
-                score += 3.0
-            if (rank + 1, suit) in by_face:
-                score += 3.0
-            if (rank - 2, suit) in by_face:
-                score += 1.5
-            if (rank + 2, suit) in by_face:
-                score += 1.5
-            score += danger.get(face, 0.0)
+            score = _use(card, by_face, table_use) + danger.get(card.face, 0.0)
             if best is None or score < least or (score == least and card._sort < lowest):
                 best, least, lowest = card, score, card._sort
         return Discard(best)
@@ -345,6 +312,29 @@ def _reading(p: PortfolioInfo, whose: int) -> tuple:
         _READINGS.clear()
     _READINGS[key] = (p, reading)
     return reading
+
+
+def _use(card: Card, by_face: dict[tuple, list[Card]], table_use: dict[tuple, float]) -> float:
+    """_Plan.use: what ``card`` is worth next to the hand ``by_face``, on a table whose
+    faces are worth ``table_use``."""
+    face = card.face
+    score = _QUARTER_VALUE[card.rank] + table_use.get(face, 0.0)
+    for other in by_face.get(face, ()):
+        if other is not card:
+            score -= 1.0  # a second copy of a face adds little
+            break
+    # (the bot discards by this at every turn: the neighbours are asked without loops, in the
+    # order that adds them up the same)
+    rank, suit = face
+    if (rank - 1, suit) in by_face:
+        score += 3.0
+    if (rank + 1, suit) in by_face:
+        score += 3.0
+    if (rank - 2, suit) in by_face:
+        score += 1.5
+    if (rank + 2, suit) in by_face:
+        score += 1.5
+    return score
 
 
 def _by_face(hand: Iterable[Card]) -> dict[tuple, list[Card]]:
