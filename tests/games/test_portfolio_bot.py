@@ -221,6 +221,19 @@ def test_bot_acquires_and_neutralises_when_it_pays():
     assert choice(state) == Neutralise("P1", parse_card("2C"))
 
 
+def test_bot_acquires_a_king_it_cannot_neutralise_for_the_hurt_to_its_top_rival_alone():
+    """In the last round an Ace taking Bob's King pays only by what Bob loses: Ann's one more
+    income (4) is less than the price (8), and Bob (the top rival) would collect $4 twice more,
+    weighed in full: 4 + 4·2 − 8 = 4 gained. Without the hurt (or with less of it) no."""
+    state = position(["AH 9C", "2S", "3S"], money=(10, 6, 6), current=0, last_round=True, stock="",
+                     portfolios=[("P1", 1, "JH QH KH", None, None)])
+    assert horizons(SPEC.view(state, 0)) == [1, 2, 2]
+    assert choice(state) == Acquire("P1", parse_card("AH"))
+    state.money[1] = 0
+    state.money[2] = 40  # Cat is the top rival now: Bob's loss weighs 0.4, 4·0.4·2 + 4 − 8 < 1
+    assert choice(state) == Discard(parse_card("9C"))
+
+
 def test_bot_does_not_neutralise_when_the_game_is_ending():
     # Cat, the dealer, plays the very last turn: Bob's $4 would cost $4 to take away for one income
     state = position(["AH", "AD", "2C 9H"], money=(6, 6, 30), current=2, last_round=True, stock="",
