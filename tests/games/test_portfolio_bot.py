@@ -234,6 +234,21 @@ def test_bot_acquires_a_king_it_cannot_neutralise_for_the_hurt_to_its_top_rival_
     assert choice(state) == Discard(parse_card("9C"))
 
 
+def test_the_bot_discards_the_lowest_in_sort_order_of_the_cards_tied_for_least_use_in_any_order():
+    """Two Twos of no use and no danger tie for the discard: the one first in sort order goes
+    (2♥ before 2♦), whichever order the view lists the hand in."""
+    import dataclasses
+
+    from rules.portfolio.bot import _Plan
+
+    state = position(["2D 9C 2H KS", "AH", "AD"])
+    view = SPEC.view(state, 0)
+    assert [card.key for card in view.hand] == ["KS", "2H", "2D", "9C"]
+    assert _Plan(view, 0).finish() == Discard(parse_card("2H"))
+    backwards = dataclasses.replace(view, zones={"hand": tuple(reversed(view.hand))})
+    assert _Plan(backwards, 0).finish() == Discard(parse_card("2H"))
+
+
 def test_bot_does_not_neutralise_when_the_game_is_ending():
     # Cat, the dealer, plays the very last turn: Bob's $4 would cost $4 to take away for one income
     state = position(["AH", "AD", "2C 9H"], money=(6, 6, 30), current=2, last_round=True, stock="",
