@@ -270,22 +270,23 @@ class _Table:
         self.use, self.danger = use, danger
         # the rivals' portfolios with the faces that neutralise and acquire them
         self.rivals = [reading[2] for reading in readings if reading[2] is not None]
+        own = [reading[3] for reading in readings if reading[3] is not None]
         # the bot's own with the faces that extend them, high end first
-        self.extensions = [reading[3] for reading in readings if reading[3] is not None]
+        self.extensions = [(p, ends) for p, ends, _caps in own]
         # and the most valuable first, with the faces that cap each end, high end first
-        own = [reading for reading in readings if reading[3] is not None]
-        self.caps = [reading[4] for reading in sorted(own, key=lambda reading: -reading[3][0].value)]
+        self.caps = [(p, caps) for p, _ends, caps in sorted(own, key=lambda entry: -entry[0].value)]
 
 
-OWN, NEXT, OTHER = 0, 1, 2  # whose a portfolio is, to the seat reading the table: its own, the next seat's, another's
+OWN, NEXT, OTHER = range(3)  # whose a portfolio is, to the seat reading the table: its own, the next seat's, another's
 READINGS_KEPT = 512  # readings of one portfolio kept (_READINGS), at most (see rules.INFOS_KEPT)
 _READINGS: dict[tuple[int, int], tuple] = {}
 
 
 def _reading(p: PortfolioInfo, whose: int) -> tuple:
     """What one portfolio adds to a _Table read by a seat to which it is ``whose``: the worth
-    it adds to faces' use and danger, in the order they are added up, and its entries in the
-    rivals', extensions' and caps' lists (None where it has none). Kept by the portfolio's
+    it adds to faces' use and danger, in the order they are added up, its entry in the
+    rivals' list, and for the seat's own the faces that extend and cap each end (None where it
+    has none). Kept by the portfolio's
     view (PortfolioInfo, unchanged while the portfolio is: the rules keep one while it is),
     which the entry keeps alive with its id."""
     key = (id(p), whose)
@@ -299,15 +300,15 @@ def _reading(p: PortfolioInfo, whose: int) -> tuple:
         use = [(f.face, 6 + card_value(f)) for f in ends] + [(f.face, 1 + 0.3 * p.value) for f in caps]
         danger = [(f.face, 4 + p.value) for f in ([low] if low else []) + list(acquirers(p))]
         rival = None
-        extension_entry = (p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)])
-        caps_entry = (p, [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
+        own = (p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)],
+               [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
     else:
         use = [(f.face, 1 + 0.3 * p.value) for f in ([low] if low else [])]
         use += [(f.face, 2 + 0.5 * p.value) for f in acquirers(p)]
         danger = [(f.face, 3 + card_value(f)) for f in ends] if whose == NEXT else []
         rival = (p, [low] if low else [], acquirers(p))
-        extension_entry = caps_entry = None
-    reading = (use, danger, rival, extension_entry, caps_entry)
+        own = None
+    reading = (use, danger, rival, own)
     if len(_READINGS) >= READINGS_KEPT:
         _READINGS.clear()
     _READINGS[key] = (p, reading)

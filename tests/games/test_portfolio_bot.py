@@ -131,6 +131,11 @@ def test_the_bot_reads_a_table_from_each_portfolios_reading_kept_at_most_reading
             tables += bool(view.portfolios)
             apply(state, PortfolioBot().choose(view, SPEC.legal(state, seat), random.Random(seed)))
     assert most == 5 and tables > 50
+    monkeypatch.undo()
+    kept.clear()
+    kept.update({("filler", i): None for i in range(512)})  # full at 512 readings: cleared
+    bot_module._Table(view.portfolios, 0, 3)
+    assert view.portfolios and len(kept) == len(view.portfolios)
     kept.clear()
 
 
