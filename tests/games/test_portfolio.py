@@ -1486,6 +1486,17 @@ def test_an_act_phase_list_read_through_is_its_whole_list_kept_for_the_same_tabl
     kept.clear()
 
 
+def test_a_draws_costs_are_the_views_and_kept_for_at_most_256_incomes():
+    """The draw costs a view lists are made once per income (rules._draw_costs), for at most
+    256 incomes: a position written by hand may give any income."""
+    from rules.portfolio import rules as portfolio_rules
+
+    assert SPEC.view(table(["5H", "8C", "3D"], phase="draw", turn_income=9), 0).draw_costs == (0, 2, 5, 9)
+    for income in range(300):
+        assert portfolio_rules._draw_costs(income) == tuple(draw_cost(k) for k in range(1, max_draw(income) + 1))
+    assert portfolio_rules._draw_costs.cache_info().currsize == 256
+
+
 def test_an_act_phase_legal_list_is_true_and_answers_in_without_being_made():
     """The act phase's legal list (a snapshot, rules.core.listing's Deferred) is true and
     answers ``in`` without making its commands: the bot asks both at every command of the
