@@ -865,11 +865,12 @@ def test_the_last_turn_pays_the_final_income_and_ends_the_game():
 def test_a_sampled_state_keeps_what_the_viewer_has_seen():
     import random
     from rules.core import Match, Seat
+    from rules.portfolio.rules import infos_of
     match = Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cat")], seed=4)
-    while not match.state.portfolios or len(match.history) < 30:
+    while not match.state.portfolios or len(match.history) < 30 or not (match.state.known[0] or match.state.known[2]):
         seat = min(match.awaiting)
         match.submit(seat, SPEC.bots["bot"].choose(match.view(seat), match.legal(seat), random.Random(len(match.history))))
-    state, view = match.state, match.view(1)
+    state, view = match.state, match.view(1)  # (cards the others are known to hold among what is seen)
     on_table = {card for info in view.portfolios for card in info.cards}
     deals = set()
     for seed in range(8):
@@ -878,6 +879,8 @@ def test_a_sampled_state_keeps_what_the_viewer_has_seen():
         assert sorted(c.key for c in sampled.hands[1]) == sorted(c.key for c in state.hands[1])
         assert not on_table & {card for hand in sampled.hands for card in hand}
         assert SPEC.conserved(sampled) == SPEC.conserved(state)
+        # the portfolios' views read once, for every copy the expert makes of the deal
+        assert infos_of(SPEC.copy(sampled)) is infos_of(sampled)
         deals.add(tuple(sampled.hands[0]))
     assert len(deals) > 1  # the hidden hands are dealt at random
 
@@ -896,6 +899,11 @@ def test_a_sampled_state_keeps_what_the_viewer_has_seen():
 def test_a_hand_written_position_that_cannot_be_is_refused_in_words(change, words):
     with pytest.raises(RulesError, match=words):
         table(["5H", "8C", "3D"], **change)
+
+
+def test_an_answer_in_the_draw_phase_is_refused_as_no_offer_to_answer():
+    refused(table(["5H", "8C", "3D"], phase="draw"), "accept", "There is no offer to answer")
+    refused(table(["5H", "8C", "3D"], phase="draw"), "decline", "There is no offer to answer")
 
 
 def test_a_hand_written_position_numbers_new_portfolios_after_its_highest():
