@@ -875,12 +875,12 @@ def test_a_sampled_state_keeps_what_the_viewer_has_seen():
     deals = set()
     for seed in range(8):
         sampled = SPEC.sample(view, random.Random(seed))
+        # the portfolios' views read once, for every copy the expert makes of the deal
+        assert infos_of(SPEC.copy(sampled)) is infos_of(sampled)
         assert SPEC.view(sampled, 1) == view
         assert sorted(c.key for c in sampled.hands[1]) == sorted(c.key for c in state.hands[1])
         assert not on_table & {card for hand in sampled.hands for card in hand}
         assert SPEC.conserved(sampled) == SPEC.conserved(state)
-        # the portfolios' views read once, for every copy the expert makes of the deal
-        assert infos_of(SPEC.copy(sampled)) is infos_of(sampled)
         deals.add(tuple(sampled.hands[0]))
     assert len(deals) > 1  # the hidden hands are dealt at random
 
