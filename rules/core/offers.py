@@ -81,6 +81,19 @@ class Offer(Command):
     give: Side = field(default_factory=Side)
     take: Side = field(default_factory=Side)
 
+    def __hash__(self) -> int:
+        # the dataclass's hash, kept once worked out: a legal list's offers are looked up in
+        # the expert's tree at every iteration, and each hash reads every card of both sides
+        known = self.__dict__.get("_hash")
+        if known is None:
+            known = hash((self.to, self.give, self.take))
+            object.__setattr__(self, "_hash", known)
+        return known
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a hash holds only in the process that worked it out (strings' hashes are salted)
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+
 
 @dataclass(frozen=True)
 class Accept(Command):

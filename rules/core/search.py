@@ -497,7 +497,7 @@ class _Search:
         children = node.children
         # read a lazy list once: the availability check reads it whole, and a new child asks the
         # bot (which looks its choice up in it) and then looks that up again
-        legal = legal if type(legal) is list else list(legal)
+        legal = legal if type(legal) is list else list(iter(legal))  # (through: a lazy list may keep what it made)
         available = [children[c] for c in legal if c in children]
         for child in available:
             child.available += 1

@@ -19,7 +19,7 @@ from .commands import (
 )
 from .estimate import collections_left
 from .rules import (
-    acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, runs_in,
+    acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, sequences_in,
 )
 from .state import DRAW, HIGH, LOW, RESPOND, PortfolioInfo, PortfolioView
 
@@ -103,25 +103,7 @@ class _Plan:
     # -- how useful a card is ----------------------------------------------------------------
     def use(self, card: Card, hand: Sequence[Card] | None = None) -> float:
         """What ``card`` is worth to the bot, in rough dollars, next to the rest of ``hand``."""
-        by_face = self.faces if hand is None else _by_face(hand)
-        face = card.face
-        score = _QUARTER_VALUE[card.rank] + self.table_use.get(face, 0.0)
-        for other in by_face.get(face, ()):
-            if other is not card:
-                score -= 1.0  # a second copy of a face adds little
-                break
-        # (the bot discards by this at every turn: the neighbours are asked without loops,
-        # in the order that adds them up the same)
-        rank, suit = face
-        if (rank - 1, suit) in by_face:
-            score += 3.0
-        if (rank + 1, suit) in by_face:
-            score += 3.0
-        if (rank - 2, suit) in by_face:
-            score += 1.5
-        if (rank + 2, suit) in by_face:
-            score += 1.5
-        return score
+        return _use(card, self.faces if hand is None else _by_face(hand), self.table_use)
 
     def holding(self, faces: Iterable[Card]) -> Card | None:
         """The first card in the hand (in sort order, so the lowest copy) of the first face held."""
@@ -184,13 +166,16 @@ class _Plan:
         best: tuple[float, Command] | None = None
         mine = self.horizon[self.seat]
         for p, low, acquiring in self.table.rivals:
-            hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
+            hurt = None  # (worked out for a portfolio the bot can attack: most it cannot)
             card = self.holding(low)
             if card is not None and self.money >= p.value:
+                hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
                 gain = hurt - p.value - 0.5 * self.use(card)
                 best = _better(best, gain, Neutralise(p.pid, card))
             card = self.holding(acquiring)
             if card is not None and self.money >= 2 * p.value:
+                if hurt is None:
+                    hurt = self.weight(p.owner) * p.value * self.horizon[p.owner]
                 on_king = p.cards[-1].rank == KING
                 after = p.value if on_king else portfolio_value([*p.cards, card])
                 gain = hurt + after * mine - 2 * p.value
@@ -206,10 +191,13 @@ class _Plan:
         return None
 
     def make(self) -> Command | None:
-        runs = runs_in(self.hand)
-        if not runs:
-            return None
-        return Make(max(runs, key=lambda run: (len(run), portfolio_value(run))))
+        # the longest run of the hand (of runs_in), the most valuable of those, the first of
+        # those tied: a longest run is a whole maximal sequence, so only those are weighed
+        faces = self.faces
+        if not any((rank + 1, suit) in faces and (rank + 2, suit) in faces for rank, suit in faces):
+            return None  # no three in sequence (most hands, most turns)
+        sequences = sequences_in(self.hand)
+        return Make(tuple(max(sequences, key=lambda run: (len(run), portfolio_value(run)))))
 
     def cap(self) -> Command | None:
         mine = self.horizon[self.seat]
@@ -229,9 +217,15 @@ class _Plan:
         taken = self.view.taken_discard
         allowed = (self.hand if taken is None  # (no card to compare with the whole hand)
                    else [c for c in self.hand if c != taken or len(self.hand) == 1])
-        use, danger = self.use, self.table_danger.get
-        card = min(allowed, key=lambda c: (use(c) + danger(c.face, 0.0), c._sort))
-        return Discard(card)
+        # the card of least use and danger, the lowest in sort order of those tied (in a loop,
+        # not min() with a key: the bot discards at every turn of the expert's playouts)
+        by_face, table_use, danger = self.faces, self.table_use, self.table_danger
+        best, least, lowest = None, 0.0, None
+        for card in allowed:
+            score = _use(card, by_face, table_use) + danger.get(card.face, 0.0)
+            if best is None or score < least or (score == least and card._sort < lowest):
+                best, least, lowest = card, score, card._sort
+        return Discard(best)
 
     # -- answering an offer ----------------------------------------------------------------------
     def answer(self) -> Command:
@@ -264,32 +258,84 @@ class _Table:
     __slots__ = ("use", "danger", "rivals", "extensions", "caps")
 
     def __init__(self, portfolios: Sequence[PortfolioInfo], seat: int, n: int) -> None:
-        self.use: dict[tuple, float] = {}
-        self.danger: dict[tuple, float] = {}
+        use: dict[tuple, float] = {}
+        danger: dict[tuple, float] = {}
         nxt = (seat + 1) % n
-        for p in portfolios:
-            ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
-            caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
-            low = neutraliser(p)
-            if p.owner == seat:
-                _add(self.use, ends, lambda f: 6 + card_value(f))
-                _add(self.use, caps, lambda f: 1 + 0.3 * p.value)
-                _add(self.danger, ([low] if low else []) + list(acquirers(p)), lambda f: 4 + p.value)
-            else:
-                _add(self.use, [low] if low else [], lambda f: 1 + 0.3 * p.value)
-                _add(self.use, acquirers(p), lambda f: 2 + 0.5 * p.value)
-                if p.owner == nxt:
-                    _add(self.danger, ends, lambda f: 3 + card_value(f))
+        readings = [_reading(p, OWN if p.owner == seat else NEXT if p.owner == nxt else OTHER) for p in portfolios]
+        for reading in readings:  # (added up portfolio by portfolio, face by face, as ever)
+            for face, worth in reading[0]:
+                use[face] = use.get(face, 0.0) + worth
+            for face, worth in reading[1]:
+                danger[face] = danger.get(face, 0.0) + worth
+        self.use, self.danger = use, danger
         # the rivals' portfolios with the faces that neutralise and acquire them
-        self.rivals = [(p, [low] if (low := neutraliser(p)) else [], acquirers(p))
-                       for p in portfolios if p.owner != seat]
-        own = [p for p in portfolios if p.owner == seat]
+        self.rivals = [reading[2] for reading in readings if reading[2] is not None]
+        own = [reading[3] for reading in readings if reading[3] is not None]
         # the bot's own with the faces that extend them, high end first
-        self.extensions = [(p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)])
-                           for p in own]
+        self.extensions = [(p, ends) for p, ends, _caps in own]
         # and the most valuable first, with the faces that cap each end, high end first
-        self.caps = [(p, [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
-                     for p in sorted(own, key=lambda p: -p.value)]
+        self.caps = [(p, caps) for p, _ends, caps in sorted(own, key=lambda entry: -entry[0].value)]
+
+
+OWN, NEXT, OTHER = range(3)  # whose a portfolio is, to the seat reading the table: its own, the next seat's, another's
+READINGS_KEPT = 512  # readings of one portfolio kept (_READINGS), at most (see rules.INFOS_KEPT)
+_READINGS: dict[tuple[int, int], tuple] = {}
+
+
+def _reading(p: PortfolioInfo, whose: int) -> tuple:
+    """What one portfolio adds to a _Table read by a seat to which it is ``whose``: the worth
+    it adds to faces' use and danger, in the order they are added up, its entry in the
+    rivals' list, and for the seat's own the faces that extend and cap each end (None where it
+    has none). Kept by the portfolio's
+    view (PortfolioInfo, unchanged while the portfolio is: the rules keep one while it is),
+    which the entry keeps alive with its id."""
+    key = (id(p), whose)
+    kept = _READINGS.get(key)
+    if kept is not None:
+        return kept[1]
+    ends = [f for end in (LOW, HIGH) if (f := extension(p, end))]
+    low = neutraliser(p)
+    if whose == OWN:
+        caps = [f for end in (LOW, HIGH) for f in cap_faces(p, end)]
+        use = [(f.face, 6 + card_value(f)) for f in ends] + [(f.face, 1 + 0.3 * p.value) for f in caps]
+        danger = [(f.face, 4 + p.value) for f in ([low] if low else []) + list(acquirers(p))]
+        rival = None
+        own = (p, [[face] if (face := extension(p, end)) else [] for end in (HIGH, LOW)],
+               [(end, cap_faces(p, end)) for end in (HIGH, LOW)])
+    else:
+        use = [(f.face, 1 + 0.3 * p.value) for f in ([low] if low else [])]
+        use += [(f.face, 2 + 0.5 * p.value) for f in acquirers(p)]
+        danger = [(f.face, 3 + card_value(f)) for f in ends] if whose == NEXT else []
+        rival = (p, [low] if low else [], acquirers(p))
+        own = None
+    reading = (use, danger, rival, own)
+    if len(_READINGS) >= READINGS_KEPT:
+        _READINGS.clear()
+    _READINGS[key] = (p, reading)
+    return reading
+
+
+def _use(card: Card, by_face: dict[tuple, list[Card]], table_use: dict[tuple, float]) -> float:
+    """_Plan.use: what ``card`` is worth next to the hand ``by_face``, on a table whose
+    faces are worth ``table_use``."""
+    face = card.face
+    score = _QUARTER_VALUE[card.rank] + table_use.get(face, 0.0)
+    for other in by_face.get(face, ()):
+        if other is not card:
+            score -= 1.0  # a second copy of a face adds little
+            break
+    # (the bot discards by this at every turn: the neighbours are asked without loops, in the
+    # order that adds them up the same)
+    rank, suit = face
+    if (rank - 1, suit) in by_face:
+        score += 3.0
+    if (rank + 1, suit) in by_face:
+        score += 3.0
+    if (rank - 2, suit) in by_face:
+        score += 1.5
+    if (rank + 2, suit) in by_face:
+        score += 1.5
+    return score
 
 
 def _by_face(hand: Iterable[Card]) -> dict[tuple, list[Card]]:
@@ -298,11 +344,6 @@ def _by_face(hand: Iterable[Card]) -> dict[tuple, list[Card]]:
     for card in hand:
         faces.setdefault(card.face, []).append(card)
     return faces
-
-
-def _add(scores: dict[tuple, float], faces: Iterable[Card], worth: Any) -> None:
-    for face in faces:
-        scores[face.face] = scores.get(face.face, 0.0) + worth(face)
 
 
 def _holding(hand: Iterable[Card], faces: Iterable[Card]) -> Card | None:

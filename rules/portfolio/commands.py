@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import Card, Command
+from rules.core import Card, Command, quick_init
 from rules.core.offers import Accept, Decline, Offer, Side
 
 __all__ = [
@@ -43,6 +43,7 @@ class Make(Command):
             object.__setattr__(self, "cards", tuple(sorted(self.cards, key=lambda card: (card.rank, str(card)))))
 
 
+@quick_init  # the legal lists and the bot make them at every turn
 @dataclass(frozen=True)
 class Extend(Command):
     """Add one card to an uncapped end of one of the player's own portfolios."""
@@ -51,6 +52,7 @@ class Extend(Command):
     card: Card
 
 
+@quick_init  # the legal lists and the bot make them at every turn
 @dataclass(frozen=True)
 class Cap(Command):
     """Close the ``end`` ("low" or "high") of an own portfolio with a card of the end card's
@@ -61,6 +63,7 @@ class Cap(Command):
     card: Card
 
 
+@quick_init  # the legal lists and the bot make them at every turn
 @dataclass(frozen=True)
 class Neutralise(Command):
     """Play the next-lower card on an opponent's uncapped low end and pay the portfolio's value:
@@ -70,6 +73,7 @@ class Neutralise(Command):
     card: Card
 
 
+@quick_init  # the legal lists and the bot make them at every turn
 @dataclass(frozen=True)
 class Acquire(Command):
     """Play the next-higher card (an Ace of its colour on a King) on an opponent's uncapped high

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from rules.core import Card, Event
+from rules.core import Card, Event, quick_init
 from rules.core.events import GameEnded
 from rules.core.words import Sentence, dollars, player, plural, say
 
@@ -14,6 +14,7 @@ def _cards(cards: Sequence[Card]) -> Sentence:
     return Sentence(" ").join(cards)
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class TurnStarted(Event):
     """A turn begins: the player collects the income of their portfolios."""
@@ -27,6 +28,7 @@ class TurnStarted(Event):
         return say("{} collects {} income{}.", player(names, self.seat), dollars(self.income), tail)
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class Drew(Event):
     """A draw: how many cards, the discard taken (public), the cost, and the cards that came
@@ -90,6 +92,7 @@ class StockFinished(Event):
                    "without drawing.", player(names, self.seat), player(names, self.dealer))
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class Made(Event):
     seat: int
@@ -102,6 +105,7 @@ class Made(Event):
                    dollars(self.value))
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class Extended(Event):
     seat: int
@@ -115,6 +119,7 @@ class Extended(Event):
                    self.pid, self.end, self.card, dollars(self.value))
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class Capped(Event):
     seat: int
@@ -127,6 +132,7 @@ class Capped(Event):
                    self.card)
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class Neutralised(Event):
     """A portfolio and the neutralising card went to the discard pile."""
@@ -142,6 +148,7 @@ class Neutralised(Event):
                    player(names, self.owner), self.pid, self.card, dollars(self.cost))
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class Acquired(Event):
     """A portfolio changed owner; ``card_discarded`` for the Ace played on a King."""
@@ -159,6 +166,7 @@ class Acquired(Event):
         return text + (say(" ({} is discarded).", self.card) if self.card_discarded else ".")
 
 
+@quick_init  # the expert's playouts make them by the thousand
 @dataclass(frozen=True)
 class Discarded(Event):
     seat: int

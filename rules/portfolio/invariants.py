@@ -18,6 +18,10 @@ def invariants(spec: Any, state: PortfolioState) -> list[str]:
             taken in p.all_cards() for p in state.portfolios):
         # the card taken from the discard pile this turn is held or played, never back in a pile
         problems.append(f"{taken.key}, taken from the discard pile this turn, is in no hand or portfolio")
+    kept = state.__dict__.get("_infos")  # the portfolios kept for the views (rules.infos_of)
+    if kept is not None and [(i.pid, i.owner, i.cards, i.low_cap, i.high_cap) for i in kept] != [
+            (p.pid, p.owner, tuple(p.cards), p.low_cap, p.high_cap) for p in state.portfolios]:
+        problems.append("the portfolios kept for the views are not the table's")
     for p in state.portfolios:
         if len(p.cards) < 3 or len({card.suit for card in p.cards}) != 1:
             problems.append(f"portfolio {p.pid} is not a run of at least three cards of one suit")

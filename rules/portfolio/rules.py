@@ -9,7 +9,8 @@ most one offer of a deal — and ends the turn with a discard (or ``end`` with a
 from __future__ import annotations
 
 from functools import lru_cache, partial
-from typing import Any, Iterable, Mapping, Sequence
+from operator import attrgetter
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import random
 
@@ -58,6 +59,12 @@ def card_value(card: Card) -> int:
 def draw_cost(n: int) -> int:
     """The price of drawing ``n`` cards in one turn: 2+3+…+n (the first card is free)."""
     return n * (n + 1) // 2 - 1 if n > 1 else 0
+
+
+@lru_cache(maxsize=256)  # a few incomes, asked at every view of a draw
+def _draw_costs(income: int) -> tuple[int, ...]:
+    """The cost of drawing 1, 2, … cards, as many as ``income`` pays for."""
+    return tuple(draw_cost(k) for k in range(1, max_draw(income) + 1))
 
 
 @lru_cache(maxsize=256)  # a few incomes, asked at every draw
@@ -137,6 +144,12 @@ def runs_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
     return _runs(_lowest(hand))
 
 
+def sequences_in(hand: Iterable[Card]) -> list[list[Card]]:
+    """The hand's maximal same-suit sequences of three or more (lowest copy of each face), by
+    suit then rank: the longest runs of ``runs_in``, each the longest of those it holds."""
+    return _sequences(_lowest(hand))
+
+
 def _lowest(cards: Iterable[Card]) -> dict[tuple[int, Suit], Card]:
     """The lowest copy of each face among ``cards``, by face, in sort order."""
     lowest: dict[tuple[int, Suit], Card] = {}
@@ -147,20 +160,26 @@ def _lowest(cards: Iterable[Card]) -> dict[tuple[int, Suit], Card]:
 
 def _runs(lowest: dict[tuple[int, Suit], Card]) -> list[tuple[Card, ...]]:
     """``runs_in`` a hand whose lowest copy of each face is ``lowest``, in sort order (by suit,
-    then rank): each maximal sequence is read in one pass."""
-    runs: list[tuple[Card, ...]] = []
+    then rank)."""
+    return [run for sequence in _sequences(lowest) for run in _sub_runs(sequence)]
+
+
+def _sequences(lowest: dict[tuple[int, Suit], Card]) -> list[list[Card]]:
+    """``sequences_in`` a hand whose lowest copy of each face is ``lowest``, in sort order:
+    read in one pass."""
+    sequences: list[list[Card]] = []
     segment: list[Card] = []
     rank, suit = -2, None  # the last card's: no card follows this
     for card in lowest.values():
         if card.rank != rank + 1 or card.suit is not suit:
             if len(segment) >= MIN_RUN:  # (most sequences are a card or two)
-                runs += _sub_runs(segment)
+                sequences.append(segment)
             segment = []
         segment.append(card)
         rank, suit = card.rank, card.suit
     if len(segment) >= MIN_RUN:
-        runs += _sub_runs(segment)
-    return runs
+        sequences.append(segment)
+    return sequences
 
 
 def _sub_runs(sequence: list[Card]) -> list[tuple[Card, ...]]:
@@ -179,12 +198,15 @@ def _faces(cards: Sequence[Card]) -> Sentence:
 
 # -- checks shared by check(), legal() and playable() -----------------------------------------
 def _need_cards(state: PortfolioState, seat: int, cards: Sequence[Card]) -> None:
-    hand = state.hands[seat]
     for i, card in enumerate(cards):
         if card in cards[:i]:
             raise IllegalCommand(say("{} is named twice.", card))
-        if card not in hand:
-            raise IllegalCommand(say("You have no {} in your hand.", card))
+        _need_card(state, seat, card)
+
+
+def _need_card(state: PortfolioState, seat: int, card: Card) -> None:
+    if card not in state.hands[seat]:
+        raise IllegalCommand(say("You have no {} in your hand.", card))
 
 
 def _portfolio(state: PortfolioState, pid: str) -> Portfolio:
@@ -224,7 +246,7 @@ def validate_make(state: PortfolioState, seat: int, cards: Sequence[Card]) -> No
 def validate_extend(state: PortfolioState, seat: int, pid: str, card: Card) -> str:
     """The end the card goes to."""
     portfolio = _own(state, seat, pid, "extend")
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     for end in (LOW, HIGH):
         face = extension(portfolio, end)
         if face is not None and card.same_face(face):
@@ -248,7 +270,7 @@ def validate_cap(state: PortfolioState, seat: int, pid: str, end: str, card: Car
     end_card = portfolio.low if end == LOW else portfolio.high
     if end == LOW and end_card.rank == ACE:
         raise IllegalCommand("An Ace low end cannot be neutralised; it needs no cap.")
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     faces = cap_faces(portfolio, end)
     if not any(card.same_face(face) for face in faces):
         raise IllegalCommand(say("A cap must have the rank and colour of the end card {}: {}, not {}.",
@@ -263,7 +285,7 @@ def validate_neutralise(state: PortfolioState, seat: int, pid: str, card: Card) 
     face = neutraliser(portfolio)
     if face is None:
         raise IllegalCommand(f"{pid} starts with an Ace; nothing goes below it, so it cannot be neutralised.")
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     if not card.same_face(face):
         raise IllegalCommand(say("Only {} neutralises {}, not {}.", face, _named(portfolio), card))
     cost = portfolio_value(portfolio.cards)
@@ -279,7 +301,7 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
     if portfolio.high_cap is not None:
         raise IllegalCommand(f"The high end of {pid} is capped, so it cannot be acquired.")
     faces = acquirers(portfolio)
-    _need_cards(state, seat, [card])
+    _need_card(state, seat, card)
     if not any(card.same_face(face) for face in faces):
         raise IllegalCommand(say("Only {} acquires {}, not {}.", _faces(faces), _named(portfolio), card))
     cost = 2 * portfolio_value(portfolio.cards)
@@ -346,8 +368,9 @@ def validate_accept(state: PortfolioState, offer: Deal) -> list[Card]:
 
 
 def validate_discard(state: PortfolioState, seat: int, card: Card) -> None:
-    _need_cards(state, seat, [card])
-    if card == state.taken_discard and len(state.hands[seat]) > 1:
+    _need_card(state, seat, card)
+    taken = state.taken_discard
+    if taken is not None and card == taken and len(state.hands[seat]) > 1:
         raise IllegalCommand(say("You took {} from the discard pile this turn; you may discard it only "
                                  "as your last card.", card))
 
@@ -388,11 +411,15 @@ def _pay(state: PortfolioState, seat: int, amount: int) -> None:
 
 def _start_turn(state: PortfolioState) -> list[Event]:
     seat = state.current
-    earned = income(state, seat)
+    earned, owns = 0, False  # (income() and owned() from the portfolios' views, kept with the state)
+    for info in infos_of(state):
+        if info.owner == seat:
+            earned += info.value
+            owns = True
     _pay(state, seat, -earned)
     state.turns += 1
     state.turn_income = earned
-    state.pauper = not state.owned(seat) and len(state.hands[seat]) < HAND_SIZE
+    state.pauper = not owns and len(state.hands[seat]) < HAND_SIZE
     state.taken_discard = None
     state.offered = False
     state.phase = ACT if state.last_round else DRAW
@@ -465,6 +492,12 @@ def _track_known(state: PortfolioState, seat: int, command: Command, checked: An
     the check returned), noted in ``state.known`` before it is carried out. Every card leaving a
     hand is played face up, so every leaving is seen."""
     known = state.known
+    kind = type(command)  # (the commonest first, without the match's tries)
+    if kind is Discard:
+        forget(known[seat], (command.card,))
+        return
+    if kind is Draw and command.discard is False:
+        return
     match command:
         case Draw(_, True) | Pauper(True):
             known[seat].append(state.discard[-1])
@@ -587,16 +620,42 @@ class _Actions:
         # the parts of the list, the empty ones left out (fewer to step over when one is read)
         return Listing(*self.runs(), *self.commands(), *self.offers(), self.last())
 
+    def read(self) -> list[Command]:
+        """The whole list made, as read through: the expert's tree reads its own seat's list so
+        at every iteration, and mostly at the same table (its hand, the portfolios, the money)
+        deal after deal, so a list made before is found by the ids of what it was made from
+        (kept alive with it: no other object can have their ids while it is kept)."""
+        key = (self.seat, self.offered, id(self.taken), self.money, *map(id, self.hand), *map(id, self.infos))
+        kept = _READ.get(key)
+        if kept is not None:
+            return kept[3]
+        made = list(self.whole())
+        if len(_READ) >= READ_KEPT:
+            _READ.clear()
+        _READ[key] = (self.hand, self.infos, self.taken, made)
+        return made
+
     def contains(self, command: Any) -> bool:
         kind = type(command)
+        if kind is Discard and self.taken is None and self.hand:
+            # a hand card's lowest copy, as last() lists them (without making them)
+            card = command.card
+            return card.__class__ is Card and self.lowest.get(card.face) == card
         if kind is Discard or kind is End:
             return command in self.last()
         if kind is Make:
             return any(command in part for part in self.runs())
         if kind is Offer:
             return any(command in part for part in self.offers())
-        if kind in _ON_PORTFOLIOS:  # only the named portfolio's can be equal
-            return any(command in self.on(portfolio) for portfolio in self.infos if portfolio.pid == command.pid)
+        if kind in _ON_PORTFOLIOS:
+            # what on() would list for the named portfolio, found without making it: the lowest
+            # copy in hand of a face that extends, caps, neutralises or acquires it
+            card = command.card
+            if card.__class__ is not Card or self.lowest.get(card.face) != card:
+                return False
+            face, own = card.face, self.seat
+            return any(_on_portfolio(kind, command, portfolio, face, own, self.money[own])
+                       for portfolio in self.infos if portfolio.pid == command.pid)
         return False
 
     def runs(self) -> list[Sequence[Command]]:
@@ -684,6 +743,46 @@ class _Actions:
 
 
 _ON_PORTFOLIOS = (Extend, Cap, Neutralise, Acquire)
+_READ: dict[tuple, tuple] = {}  # lists read through (_Actions.read), by the ids of what they were made from
+READ_KEPT = 64  # few: a full garbage collection walks what a module keeps (see INFOS_KEPT)
+
+
+class _ActionList(Deferred):
+    """The act phase's legal list (``Deferred``, made from ``_Actions``): read through, it is
+    the list ``_Actions.read`` keeps; read by length and index (a random player's one
+    command), the ``Listing`` made when read, as any Deferred."""
+
+    __slots__ = ("_actions",)
+
+    def __init__(self, actions: _Actions) -> None:
+        super().__init__(actions.whole, actions.contains, nonempty=True)  # a discard or End at least
+        self._actions = actions
+
+    def __iter__(self) -> Iterator[Command]:
+        if self._made is None:
+            self._made = self._actions.read()
+        return iter(self._made)
+_SORT_KEY = attrgetter("_sort")  # a card's rank, suit and copy (Card compares by it)
+
+
+def _on_portfolio(kind: type, command: Any, portfolio: PortfolioInfo, face: tuple, seat: int, money: int) -> bool:
+    """Whether a ``kind`` command with a card of ``face`` (the hand's lowest copy) on
+    ``portfolio`` is one _Actions.on lists for ``seat`` with ``money``."""
+    if kind is Extend or kind is Cap:
+        if portfolio.owner != seat:
+            return False
+        if kind is Extend:
+            low, high = extension(portfolio, LOW), extension(portfolio, HIGH)
+            return (low is not None and low.face == face) or (high is not None and high.face == face)
+        return any(end == command.end and any(f.face == face for f in cap_faces(portfolio, end))
+                   for end in (LOW, HIGH))
+    if portfolio.owner == seat:
+        return False
+    if kind is Neutralise:
+        f = neutraliser(portfolio)
+        return f is not None and f.face == face and money >= portfolio.value
+    return money >= 2 * portfolio.value and any(f.face == face for f in acquirers(portfolio))
+_CHANGE_PORTFOLIOS = frozenset((Make, *_ON_PORTFOLIOS, Accept))  # (a deal may hand portfolios over)
 
 
 class PortfolioGame:
@@ -800,9 +899,9 @@ class PortfolioGame:
         seat = state.current
         # a snapshot of what the list reads (its commands are made only when it is read whole):
         # the bot asks whether its choice is in it at every command of the expert's playouts
-        actions = _Actions(seat, tuple(state.hands[seat]), tuple(map(_info, state.portfolios)),
+        actions = _Actions(seat, tuple(state.hands[seat]), infos_of(state),
                            tuple(state.money), state.offered, state.taken_discard)
-        return Deferred(actions.whole, actions.contains, nonempty=True)  # a discard or End at least
+        return _ActionList(actions)
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, state: PortfolioState, seat: int, command: Command) -> None:
@@ -812,7 +911,12 @@ class PortfolioGame:
         """Refuse ``command`` in words, or return what ``apply`` needs to carry it out (the end
         an extension goes to, a portfolio and its price, a responder, the cards a deal takes)."""
         check_awaited(state.awaiting, seat, state.names)
-        if state.phase == RESPOND:
+        kind, phase = type(command), state.phase
+        if kind is Discard and phase == ACT:  # (the commonest, without the checks of every kind)
+            return validate_discard(state, seat, command.card)
+        if kind is Draw and phase == DRAW:
+            return self._check_draw(state, command)
+        if phase == RESPOND:
             offer = state.offer
             if isinstance(command, Accept):
                 return validate_accept(state, offer)
@@ -875,6 +979,8 @@ class PortfolioGame:
     def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:
         checked = self._validate(state, seat, command)  # the one check of this command
         _track_known(state, seat, command, checked)
+        if type(command) in _CHANGE_PORTFOLIOS:
+            state.__dict__.pop("_infos", None)  # (see infos_of)
         hand = state.hands[seat]
         match command:  # (the commonest first: a match tries its cases in turn)
             case Discard(card):
@@ -970,7 +1076,7 @@ class PortfolioGame:
     def view(self, state: PortfolioState, seat: int | None, plain: bool = False) -> PortfolioView:
         n = state.players
         sizes = tuple(map(len, state.hands))  # (read in C: the expert's playouts view every command)
-        infos = tuple(map(_info, state.portfolios))
+        infos = infos_of(state)
         earned = [0] * n
         for info in infos:  # (one pass: the expert's playouts build a view per command)
             earned[info.owner] += info.value
@@ -981,8 +1087,7 @@ class PortfolioGame:
             owned = [sum(1 for i in infos if i.owner == s) for s in range(n)]
             rows = tuple((dollars(state.money[s]), dollars(incomes[s]), str(owned[s]), str(sizes[s]))
                          for s in range(n))
-        costs = (tuple(draw_cost(k) for k in range(1, max_draw(state.turn_income) + 1))
-                 if state.phase == DRAW else ())
+        costs = _draw_costs(state.turn_income) if state.phase == DRAW else ()
         own = seat is not None and 0 <= seat < n
         # the fields set at once (as quick_init would, without the call's forty keywords: the
         # expert's playouts view every command); every field is here (tested)
@@ -990,8 +1095,8 @@ class PortfolioGame:
             "seat": seat, "names": tuple(state.names), "awaiting": state.awaiting,
             "status": "" if plain else status_sentence(state.names, state.phase, state.current, sizes[state.current],
                                                        state.pauper, state.turn_income, state.last_round, state.offer),
-            "zones": {"hand": tuple(sort_cards(state.hands[seat]))} if own else {},
-            "zone_sizes": tuple({"hand": size} for size in sizes),
+            "zones": {"hand": tuple(sorted(state.hands[seat], key=_SORT_KEY))} if own else {},  # (sort_cards')
+            "zone_sizes": tuple([{"hand": size} for size in sizes]),
             "columns": ("Money", "Income", "Portfolios", "Hand"), "rows": rows,
             "portfolios": infos, "money": tuple(state.money), "bank": state.bank, "income": incomes,
             "decks": state.decks, "stock_size": len(state.stock), "discard": tuple(state.discard),
@@ -1031,14 +1136,19 @@ class PortfolioGame:
         mine = list(view.hand)
         # the cards every seat knows to be in a hand stay there (a pending offer's among them)
         known = [list(cards) for cards in view.known] or [[] for _ in view.names]
-        seen = set(mine) | set(view.discard) | {card for cards in known for card in cards}
-        seen |= {card for info in view.portfolios
-                 for card in (info.low_cap, *info.cards, info.high_cap) if card is not None}
-        unseen = [card for card in build_deck(view.decks) if card not in seen]
+        # the cards by their sort keys (equal exactly when the cards are, and hashed in C: the
+        # expert samples a deal every few playouts)
+        seen = set(map(_SORT_KEY, mine)) | set(map(_SORT_KEY, view.discard))
+        for cards in known:
+            seen.update(map(_SORT_KEY, cards))
+        for info in view.portfolios:
+            seen.update(map(_SORT_KEY, info.cards))
+            seen.update(card._sort for card in (info.low_cap, info.high_cap) if card is not None)
+        unseen = [card for card in build_deck(view.decks) if card._sort not in seen]
         rng.shuffle(unseen)
         hands = [mine if s == view.seat else known[s] + [unseen.pop() for _ in range(size - len(known[s]))]
                  for s, size in enumerate(view.hand_sizes)]
-        return PortfolioState(
+        state = PortfolioState(
             names=list(view.names), seed=rng.randrange(10**9), decks=view.decks, stock=unseen,
             discard=list(view.discard), hands=hands, money=list(view.money), bank=view.bank,
             counter=1, portfolios=[Portfolio(i.pid, i.owner, list(i.cards), i.low_cap, i.high_cap)
@@ -1049,6 +1159,8 @@ class PortfolioGame:
             last_round=view.last_round, sheet=[list(column) for column in view.score_sheet],
             final_income=None if view.final_income is None else list(view.final_income),
             known=[list(cards) for cards in known])
+        infos_of(state)  # read once, for every copy the expert makes of the deal
+        return state
 
     def outcome(self, state: PortfolioState) -> Outcome | None:
         return _result(state) if state.phase == OVER else None
@@ -1135,6 +1247,16 @@ class PortfolioGame:
         state.known = (default_known(state) if "known" not in data
                        else read_known(data["known"], hands, read_card))
         return state
+
+
+def infos_of(state: PortfolioState) -> tuple[PortfolioInfo, ...]:
+    """The portfolios as every seat sees them, kept with the state until ``apply`` changes a
+    portfolio (the expert's playouts view and list every command, and most leave the table as
+    it was; a copy shares them with its original). The state's invariants check that they match."""
+    infos = state.__dict__.get("_infos")
+    if infos is None:
+        infos = state.__dict__["_infos"] = tuple(map(_info, state.portfolios))
+    return infos
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:

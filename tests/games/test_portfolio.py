@@ -865,15 +865,18 @@ def test_the_last_turn_pays_the_final_income_and_ends_the_game():
 def test_a_sampled_state_keeps_what_the_viewer_has_seen():
     import random
     from rules.core import Match, Seat
+    from rules.portfolio.rules import infos_of
     match = Match(SPEC, [Seat("Ann"), Seat("Bob"), Seat("Cat")], seed=4)
-    while not match.state.portfolios or len(match.history) < 30:
+    while not match.state.portfolios or len(match.history) < 30 or not (match.state.known[0] or match.state.known[2]):
         seat = min(match.awaiting)
         match.submit(seat, SPEC.bots["bot"].choose(match.view(seat), match.legal(seat), random.Random(len(match.history))))
-    state, view = match.state, match.view(1)
+    state, view = match.state, match.view(1)  # (cards the others are known to hold among what is seen)
     on_table = {card for info in view.portfolios for card in info.cards}
     deals = set()
     for seed in range(8):
         sampled = SPEC.sample(view, random.Random(seed))
+        # the portfolios' views read once, for every copy the expert makes of the deal
+        assert infos_of(SPEC.copy(sampled)) is infos_of(sampled)
         assert SPEC.view(sampled, 1) == view
         assert sorted(c.key for c in sampled.hands[1]) == sorted(c.key for c in state.hands[1])
         assert not on_table & {card for hand in sampled.hands for card in hand}
@@ -896,6 +899,11 @@ def test_a_sampled_state_keeps_what_the_viewer_has_seen():
 def test_a_hand_written_position_that_cannot_be_is_refused_in_words(change, words):
     with pytest.raises(RulesError, match=words):
         table(["5H", "8C", "3D"], **change)
+
+
+def test_an_answer_in_the_draw_phase_is_refused_as_no_offer_to_answer():
+    refused(table(["5H", "8C", "3D"], phase="draw"), "accept", "There is no offer to answer")
+    refused(table(["5H", "8C", "3D"], phase="draw"), "decline", "There is no offer to answer")
 
 
 def test_a_hand_written_position_numbers_new_portfolios_after_its_highest():
@@ -1394,6 +1402,107 @@ def test_the_portfolios_views_are_kept_in_a_bounded_memo_that_an_equal_portfolio
     assert SPEC.view(SPEC.from_json(data), 0).portfolios == first
     assert len(memo) <= 2  # cleared when full: the last portfolio's view stays
     memo.clear()
+
+
+def test_a_states_portfolio_views_are_kept_until_a_command_changes_a_portfolio():
+    """The portfolios' views are kept with the state (rules.infos_of) and shared by its copies:
+    a command that leaves the portfolios as they were keeps them; one that makes, extends,
+    neutralises or acquires a portfolio makes them anew, and every view and legal list shows
+    the table as it is; the invariants check what is kept."""
+    from rules.portfolio.rules import infos_of
+
+    def kept_wrong(state):
+        return "the portfolios kept for the views are not the table's" in SPEC.invariants(state)
+
+    state = table(["5S 4S 3S 6S 2D 9C 10H", "9D 6D", "2C"], money=[30, 6, 6],
+                  portfolios=[pf("P1", 1, "3D 4D 5D"), pf("P2", 2, "6H 7H 8H 9H")])
+    kept = SPEC.view(state, 0).portfolios
+    assert infos_of(state) is kept and infos_of(SPEC.copy(state)) is kept
+    runs = {"P1": "3D 4D 5D", "P2": "6H 7H 8H 9H"}
+    for text, pid, cards in [("make 3S 4S 5S", "P3", "3S 4S 5S"), ("extend P3 6S", "P3", "3S 4S 5S 6S"),
+                             ("neutralise P1 2D", "P1", None), ("acquire P2 10H", "P2", "6H 7H 8H 9H 10H")]:
+        if cards is None:
+            del runs[pid]
+        else:
+            runs[pid] = cards
+        play(state, text)
+        assert {i.pid: " ".join(c.key for c in i.cards) for i in SPEC.view(state, 0).portfolios} == runs
+        assert SPEC.legal(state, 0) == SPEC.legal(SPEC.from_json(SPEC.to_json(state)), 0)
+        assert infos_of(state)[-1].owner == 0 and not kept_wrong(state)
+    kept = infos_of(state)
+    play(state, "discard 9C")  # the turn passes: the portfolios are as they were
+    assert infos_of(state) is kept and SPEC.view(state, 1).portfolios is kept
+    state.__dict__["_infos"] = kept[1:]  # what no command does: the invariants tell
+    assert kept_wrong(state)
+
+
+def test_an_act_phase_legal_list_answers_in_as_its_whole_list_for_every_near_command():
+    """``in`` on the act phase's list (answered without making it: _Actions.contains) says what
+    the whole list says, for every command a bot could make of a hand card and a portfolio:
+    each copy of each card, own portfolios and rivals', either end, with money and without."""
+    from game_helpers import seeded_positions
+    from rules.core import build_deck
+    from rules.portfolio.bot import PortfolioBot
+
+    asked, found = 0, set()
+    for state, seat, _view, legal in seeded_positions(SPEC, range(4), 300, lambda seed: 2 + seed % 4,
+                                                      bot=PortfolioBot()):
+        if state.phase != "act":
+            continue
+        whole = list(SPEC.legal(state, seat))
+        hand_faces = {card.face for card in state.hands[seat]}
+        cards = [c for c in build_deck(state.decks) if c.face in hand_faces] + [parse_card("AS.2")]
+        near = [Discard(card) for card in cards]
+        for p in state.portfolios:
+            for card in cards:
+                near += [Extend(p.pid, card), Neutralise(p.pid, card), Acquire(p.pid, card),
+                         *(Cap(p.pid, end, card) for end in ("low", "high", "middle"))]
+        near += [Extend("P999", card) for card in cards[:2]]
+        for command in near:
+            assert (command in legal) == (command in whole), command
+            if command in whole:
+                found.add(type(command))
+        asked += 1
+    assert asked > 100 and found == {Discard, Extend, Cap, Neutralise, Acquire}
+
+
+def test_an_act_phase_list_read_through_is_its_whole_list_kept_for_the_same_table_at_most_read_kept():
+    """Read through (the expert's tree does), the act phase's list is the list read by index,
+    made once for a table (the same hand, portfolios and money: a copy of the state) and kept,
+    at most READ_KEPT of them; a table of other but equal cards gets an equal list."""
+    from game_helpers import seeded_positions
+    from rules.portfolio import rules as portfolio_rules
+
+    kept = portfolio_rules._READ
+    kept.clear()
+    read = 0
+    for state, seat, _view, legal in seeded_positions(SPEC, range(3), 120, lambda seed: 2 + seed):
+        if state.phase != "act":
+            continue
+        through = list(iter(legal))
+        assert through == [legal[i] for i in range(len(legal))] and list(iter(legal)) == through
+        again = list(iter(SPEC.legal(SPEC.copy(state), seat)))  # the same table: the list kept
+        assert again == through and all(a is b for a, b in zip(again, through))
+        equal = SPEC.from_json(SPEC.to_json(state))  # other card objects
+        assert list(iter(SPEC.legal(equal, seat))) == through
+        assert len(kept) <= portfolio_rules.READ_KEPT
+        read += 1
+    assert read > 30 and portfolio_rules.READ_KEPT == 64
+    kept.update({("filler", i): None for i in range(portfolio_rules.READ_KEPT)})
+    state = table(["5S 4S 3S 9C", "9D", "2C"])
+    assert Discard(parse_card("9C")) in list(iter(SPEC.legal(state, 0))) and len(kept) == 1  # cleared when full
+    kept.clear()
+
+
+def test_a_draws_costs_are_the_views_and_kept_for_at_most_256_incomes():
+    """The draw costs a view lists are made once per income (rules._draw_costs), for at most
+    256 incomes: a position written by hand may give any income."""
+    from rules.portfolio import rules as portfolio_rules
+
+    assert SPEC.view(table(["5H", "8C", "3D"], phase="draw", turn_income=9), 0).draw_costs == (0, 2, 5, 9)
+    for income in range(300):
+        assert portfolio_rules._draw_costs(income) == tuple(draw_cost(k) for k in range(1, max_draw(income) + 1))
+    assert portfolio_rules._draw_costs.cache_info().currsize == 256
 
 
 def test_an_act_phase_legal_list_is_true_and_answers_in_without_being_made():

@@ -106,6 +106,39 @@ def test_the_bot_keeps_a_bounded_number_of_readings_of_the_table_and_chooses_as_
     assert most == 6 and moves > 200  # filled up, and never past the bound
 
 
+def test_the_bot_reads_a_table_from_each_portfolios_reading_kept_at_most_readings_kept(monkeypatch):
+    """A table is read from each portfolio's own reading (bot._reading), kept by the
+    portfolio's view at most READINGS_KEPT of them: a bot reading with them full or emptied
+    reads every table as one that read each portfolio afresh."""
+    import rules.portfolio.bot as bot_module
+
+    monkeypatch.setattr(bot_module, "READINGS_KEPT", 5)
+    kept = bot_module._READINGS
+    kept.clear()
+    most = tables = 0
+    for seed in range(2):
+        state = SPEC.setup(["A", "B", "C"], None, seed)
+        while SPEC.outcome(state) is None:
+            seat = to_move(state)
+            view = SPEC.view(state, seat)
+            table = bot_module._Table(view.portfolios, seat, 3)
+            saved = dict(kept)
+            kept.clear()
+            fresh = bot_module._Table(view.portfolios, seat, 3)
+            kept.update(saved)
+            assert [getattr(table, name) for name in table.__slots__] == [getattr(fresh, name) for name in fresh.__slots__]
+            most = max(most, len(kept))
+            tables += bool(view.portfolios)
+            apply(state, PortfolioBot().choose(view, SPEC.legal(state, seat), random.Random(seed)))
+    assert most == 5 and tables > 50
+    monkeypatch.undo()
+    kept.clear()
+    kept.update({("filler", i): None for i in range(512)})  # full at 512 readings: cleared
+    bot_module._Table(view.portfolios, 0, 3)
+    assert view.portfolios and len(kept) == len(view.portfolios)
+    kept.clear()
+
+
 def test_the_bot_weighs_hurting_the_rival_with_the_most_money_and_income_to_come_most():
     """The top rival is the one with the most money plus income over its collections to come:
     Cat's $6 and $10 a turn for 13 more collections beat Bob's $30 and $2 a turn."""
@@ -191,6 +224,34 @@ def test_bot_acquires_and_neutralises_when_it_pays():
     assert choice(state) == Acquire("P1", parse_card("9C"))
     state = position(["2C 2D 5H", "AH", "AD"], money=(30, 6, 6), portfolios=rivals)
     assert choice(state) == Neutralise("P1", parse_card("2C"))
+
+
+def test_bot_acquires_a_king_it_cannot_neutralise_for_the_hurt_to_its_top_rival_alone():
+    """In the last round an Ace taking Bob's King pays only by what Bob loses: Ann's one more
+    income (4) is less than the price (8), and Bob (the top rival) would collect $4 twice more,
+    weighed in full: 4 + 4·2 − 8 = 4 gained. Without the hurt (or with less of it) no."""
+    state = position(["AH 9C", "2S", "3S"], money=(10, 6, 6), current=0, last_round=True, stock="",
+                     portfolios=[("P1", 1, "JH QH KH", None, None)])
+    assert horizons(SPEC.view(state, 0)) == [1, 2, 2]
+    assert choice(state) == Acquire("P1", parse_card("AH"))
+    state.money[1] = 0
+    state.money[2] = 40  # Cat is the top rival now: Bob's loss weighs 0.4, 4·0.4·2 + 4 − 8 < 1
+    assert choice(state) == Discard(parse_card("9C"))
+
+
+def test_the_bot_discards_the_lowest_in_sort_order_of_the_cards_tied_for_least_use_in_any_order():
+    """Two Twos of no use and no danger tie for the discard: the one first in sort order goes
+    (2♥ before 2♦), whichever order the view lists the hand in."""
+    import dataclasses
+
+    from rules.portfolio.bot import _Plan
+
+    state = position(["2D 9C 2H KS", "AH", "AD"])
+    view = SPEC.view(state, 0)
+    assert [card.key for card in view.hand] == ["KS", "2H", "2D", "9C"]
+    assert _Plan(view, 0).finish() == Discard(parse_card("2H"))
+    backwards = dataclasses.replace(view, zones={"hand": tuple(reversed(view.hand))})
+    assert _Plan(backwards, 0).finish() == Discard(parse_card("2H"))
 
 
 def test_bot_does_not_neutralise_when_the_game_is_ending():
