@@ -55,9 +55,11 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import operator
 import random
 import time
 from dataclasses import dataclass, fields, replace
+from itertools import repeat
 from typing import Any, Callable, Sequence
 
 from .baseline import own_bot
@@ -183,9 +185,11 @@ def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     n = min(len(a), len(b))
     if n < 2:
         return 0.0, math.inf
-    diffs = [a[i] - b[i] for i in range(n)]
+    # (the same sums, worked out in C: the race asks this of every command after every batch
+    # of deals, over all the deals so far; ``map`` stops at the shorter list)
+    diffs = list(map(operator.sub, a, b))
     mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    var = sum(map(pow, map(operator.sub, diffs, repeat(mean)), repeat(2))) / (n - 1)
     return mean, math.sqrt(var / n)
 
 
@@ -569,8 +573,12 @@ class _Search:
         if self.estimate is None:
             return [1.0 / self.players] * self.players
         values = list(self.estimate(state))
-        leads = [value - max(v for other, v in enumerate(values) if other != seat)
-                 for seat, value in enumerate(values)]
+        # each seat's best rival is the leader, or for the leader the best of the others
+        # (every playout ends here: the two maxima, not one per seat)
+        top = max(values)
+        first = values.index(top)
+        second = max(values[:first] + values[first + 1:])
+        leads = [value - (second if seat == first else top) for seat, value in enumerate(values)]
         if self.judging:
             leads[self.me] += self.settings.analysis_lead
         scale = self.scale
