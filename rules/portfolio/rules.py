@@ -640,7 +640,7 @@ class _Actions:
         if kind is Discard and self.taken is None and self.hand:
             # a hand card's lowest copy, as last() lists them (without making them)
             card = command.card
-            return card.__class__ is Card and self.lowest.get(card.face) == card
+            return card.__class__ is Card and self.is_lowest(card)
         if kind is Discard or kind is End:
             return command in self.last()
         if kind is Make:
@@ -651,12 +651,23 @@ class _Actions:
             # what on() would list for the named portfolio, found without making it: the lowest
             # copy in hand of a face that extends, caps, neutralises or acquires it
             card = command.card
-            if card.__class__ is not Card or self.lowest.get(card.face) != card:
+            if card.__class__ is not Card or not self.is_lowest(card):
                 return False
-            face, own = card.face, self.seat
-            return any(_on_portfolio(kind, command, portfolio, face, own, self.money[own])
-                       for portfolio in self.infos if portfolio.pid == command.pid)
+            face, own, pid = card.face, self.seat, command.pid
+            for portfolio in self.infos:  # (a loop, not any(): a bot's choice is asked about at every command)
+                if portfolio.pid == pid and _on_portfolio(kind, command, portfolio, face, own, self.money[own]):
+                    return True
         return False
+
+    def is_lowest(self, card: Card) -> bool:
+        """Whether ``card`` is the hand's lowest copy of its face (``lowest``'s), answered
+        without making ``lowest`` when the hand holds the face once or not at all (most faces:
+        the bot's choice is asked about at every command of the expert's playouts)."""
+        if self._lowest is None:
+            held = list(map(_FACE, self.hand)).count(card.face)
+            if held < 2:
+                return held == 1 and card in self.hand
+        return self.lowest.get(card.face) == card
 
     def runs(self) -> list[Sequence[Command]]:
         if self._runs is None:
@@ -762,6 +773,7 @@ class _ActionList(Deferred):
         if self._made is None:
             self._made = self._actions.read()
         return iter(self._made)
+_FACE = attrgetter("face")
 _SORT_KEY = attrgetter("_sort")  # a card's rank, suit and copy (Card compares by it)
 
 
