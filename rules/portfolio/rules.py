@@ -794,7 +794,6 @@ def _on_portfolio(kind: type, command: Any, portfolio: PortfolioInfo, face: tupl
         f = neutraliser(portfolio)
         return f is not None and f.face == face and money >= portfolio.value
     return money >= 2 * portfolio.value and any(f.face == face for f in acquirers(portfolio))
-_CHANGE_PORTFOLIOS = frozenset((Make, *_ON_PORTFOLIOS, Accept))  # (a deal may hand portfolios over)
 
 
 class PortfolioGame:
@@ -991,8 +990,8 @@ class PortfolioGame:
     def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:
         checked = self._validate(state, seat, command)  # the one check of this command
         _track_known(state, seat, command, checked)
-        if type(command) in _CHANGE_PORTFOLIOS:
-            state.__dict__.pop("_infos", None)  # (see infos_of)
+        if type(command) is Accept:
+            state.__dict__.pop("_infos", None)  # (see infos_of; the others mend what they change)
         hand = state.hands[seat]
         match command:  # (the commonest first: a match tries its cases in turn)
             case Discard(card):
@@ -1021,7 +1020,9 @@ class PortfolioGame:
                 run = sorted(cards, key=lambda c: c.rank)
                 pid = f"P{state.next_pid}"
                 state.next_pid += 1
-                state.portfolios.append(Portfolio(pid, seat, run))
+                made = Portfolio(pid, seat, run)
+                state.portfolios.append(made)
+                _mend_infos(state, made)
                 return [Made(seat, pid, tuple(run), portfolio_value(run))]
             case Extend(pid, card):
                 portfolio = _portfolio(state, pid)
@@ -1030,6 +1031,7 @@ class PortfolioGame:
                     portfolio.cards.insert(0, card)
                 else:
                     portfolio.cards.append(card)
+                _mend_infos(state, portfolio)
                 return [Extended(seat, pid, card, checked, portfolio_value(portfolio.cards))]
             case Cap(pid, end, card):
                 portfolio = _portfolio(state, pid)
@@ -1038,12 +1040,14 @@ class PortfolioGame:
                     portfolio.low_cap = card
                 else:
                     portfolio.high_cap = card
+                _mend_infos(state, portfolio)
                 return [Capped(seat, pid, end, card)]
             case Neutralise(pid, card):
                 portfolio, cost = checked
                 hand.remove(card)
                 _pay(state, seat, cost)
                 state.portfolios.remove(portfolio)
+                _mend_infos(state, portfolio, gone=True)
                 # swept up from low to high: the top discard is the high end (or its cap)
                 state.discard += [card, *portfolio.all_cards()]
                 return [Neutralised(seat, pid, portfolio.owner, card, cost)]
@@ -1058,6 +1062,7 @@ class PortfolioGame:
                     state.discard.append(card)
                 else:
                     portfolio.cards.append(card)
+                _mend_infos(state, portfolio)
                 return [Acquired(seat, pid, owner, card, cost, on_king)]
             case End():
                 return [HandEmptied(seat), *_end_turn(state)]
@@ -1269,6 +1274,23 @@ def infos_of(state: PortfolioState) -> tuple[PortfolioInfo, ...]:
     if infos is None:
         infos = state.__dict__["_infos"] = tuple(map(_info, state.portfolios))
     return infos
+
+
+def _mend_infos(state: PortfolioState, changed: Portfolio, gone: bool = False) -> None:
+    """The kept views (``infos_of``) after ``apply`` made, changed or removed (``gone``) one
+    portfolio: only its own view is made again (the expert's playouts make, extend and cap
+    portfolios at most turns, and the others are as they were)."""
+    kept = state.__dict__.get("_infos")
+    if kept is None:
+        return
+    pid = changed.pid
+    at = next((i for i, info in enumerate(kept) if info.pid == pid), None)
+    if gone:
+        state.__dict__["_infos"] = kept[:at] + kept[at + 1:]
+    elif at is None:  # made: the last on the table
+        state.__dict__["_infos"] = (*kept, _info(changed))
+    else:
+        state.__dict__["_infos"] = (*kept[:at], _info(changed), *kept[at + 1:])
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:
