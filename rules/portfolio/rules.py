@@ -272,7 +272,7 @@ def validate_cap(state: PortfolioState, seat: int, pid: str, end: str, card: Car
         raise IllegalCommand("An Ace low end cannot be neutralised; it needs no cap.")
     _need_card(state, seat, card)
     faces = cap_faces(portfolio, end)
-    if not any(card.same_face(face) for face in faces):
+    if card.face not in map(_FACE, faces):
         raise IllegalCommand(say("A cap must have the rank and colour of the end card {}: {}, not {}.",
                                  end_card, _faces(faces), card))
 
@@ -302,7 +302,7 @@ def validate_acquire(state: PortfolioState, seat: int, pid: str, card: Card) -> 
         raise IllegalCommand(f"The high end of {pid} is capped, so it cannot be acquired.")
     faces = acquirers(portfolio)
     _need_card(state, seat, card)
-    if not any(card.same_face(face) for face in faces):
+    if card.face not in map(_FACE, faces):
         raise IllegalCommand(say("Only {} acquires {}, not {}.", _faces(faces), _named(portfolio), card))
     cost = 2 * portfolio_value(portfolio.cards)
     if state.money[seat] < cost:
@@ -493,7 +493,7 @@ def _track_known(state: PortfolioState, seat: int, command: Command, checked: An
     hand is played face up, so every leaving is seen."""
     known = state.known
     kind = type(command)  # (the commonest first, without the match's tries)
-    if kind is Discard:
+    if kind is Discard or kind in _ON_PORTFOLIOS:
         forget(known[seat], (command.card,))
         return
     if kind is Draw and command.discard is False:
@@ -921,7 +921,9 @@ class PortfolioGame:
     def _validate(self, state: PortfolioState, seat: int, command: Command) -> Any:
         """Refuse ``command`` in words, or return what ``apply`` needs to carry it out (the end
         an extension goes to, a portfolio and its price, a responder, the cards a deal takes)."""
-        check_awaited(state.awaiting, seat, state.names)
+        awaiting = state.awaiting
+        if type(seat) is not int or seat not in awaiting:  # (an awaited seat passes: asked at every command)
+            check_awaited(awaiting, seat, state.names)
         kind, phase = type(command), state.phase
         if kind is Discard and phase == ACT:  # (the commonest, without the checks of every kind)
             return validate_discard(state, seat, command.card)
