@@ -5,9 +5,9 @@ lives apart from both so that the rules never import the bot."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Sequence
 
-from .state import PortfolioState
-from .values import portfolio_value
+from .state import PortfolioInfo, PortfolioState
 
 DRAW_RATE = 1.5  # cards a player draws per turn, on average: turns left ≈ cards left / 1.5
 
@@ -29,14 +29,16 @@ def _collections_left(n: int, current: int, dealer: int, last_round: bool, cards
     return tuple(result)
 
 
-def estimate(state: PortfolioState) -> tuple[float, ...]:
+def estimate(state: PortfolioState, infos: Sequence[PortfolioInfo]) -> tuple[float, ...]:
     """Each seat's expected final money, judged from the table (the expert's estimate): its
-    money, plus its portfolios' income over the collections still to come."""
+    money, plus its portfolios' income over the collections still to come. ``infos``: the
+    table's portfolios as the views show them (rules.infos_of), valued already (every playout
+    of the expert ends here)."""
     n = state.players
     cards_left = len(state.stock) + (len(state.discard) if state.reshuffle_pending else 0)
     # (the seat whose turn it is has collected this turn's income already: it is in its money)
     horizon = collections_left(n, state.current, state.dealer, state.last_round, cards_left)
     worth = [float(m) for m in state.money]
-    for p in state.portfolios:
-        worth[p.owner] += portfolio_value(p.cards) * horizon[p.owner]
+    for info in infos:
+        worth[info.owner] += info.value * horizon[info.owner]
     return tuple(worth)

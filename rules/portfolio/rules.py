@@ -857,7 +857,7 @@ class PortfolioGame:
         its portfolios' income over the collections still to come."""
         if self.outcome(state) is not None:  # the game is over: its money is final
             return tuple(float(m) for m in state.money)
-        return estimate(state)
+        return estimate(state, infos_of(state))
 
     def scores(self, state: PortfolioState) -> tuple[int, ...]:
         """Each seat's money, public at every moment (the final score): what the results
@@ -1024,7 +1024,7 @@ class PortfolioGame:
                 state.next_pid += 1
                 made = Portfolio(pid, seat, run)
                 state.portfolios.append(made)
-                _mend_infos(state, made)
+                _mend_infos(state, made, made=True)
                 return [Made(seat, pid, tuple(run), portfolio_value(run))]
             case Extend(pid, card):
                 portfolio = _portfolio(state, pid)
@@ -1278,21 +1278,25 @@ def infos_of(state: PortfolioState) -> tuple[PortfolioInfo, ...]:
     return infos
 
 
-def _mend_infos(state: PortfolioState, changed: Portfolio, gone: bool = False) -> None:
-    """The kept views (``infos_of``) after ``apply`` made, changed or removed (``gone``) one
-    portfolio: only its own view is made again (the expert's playouts make, extend and cap
-    portfolios at most turns, and the others are as they were)."""
+def _mend_infos(state: PortfolioState, changed: Portfolio, made: bool = False, gone: bool = False) -> None:
+    """The kept views (``infos_of``) after ``apply`` changed one portfolio, ``made`` it (the
+    last on the table) or removed it (``gone``): only its own view is made again (the
+    expert's playouts make, extend and cap portfolios at most turns, and the others are as
+    they were)."""
     kept = state.__dict__.get("_infos")
     if kept is None:
         return
-    pid = changed.pid
-    at = next((i for i, info in enumerate(kept) if info.pid == pid), None)
+    if made:
+        state.__dict__["_infos"] = (*kept, _info(changed))
+        return
+    at = list(map(_PID, kept)).index(changed.pid)  # (in C)
     if gone:
         state.__dict__["_infos"] = kept[:at] + kept[at + 1:]
-    elif at is None:  # made: the last on the table
-        state.__dict__["_infos"] = (*kept, _info(changed))
     else:
         state.__dict__["_infos"] = (*kept[:at], _info(changed), *kept[at + 1:])
+
+
+_PID = attrgetter("pid")
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:
