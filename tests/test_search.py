@@ -403,3 +403,49 @@ def test_the_tree_reads_a_lazy_legal_list_once_per_step_down_it(monkeypatch):
     state.pile = 9
     capped(spec, iterations=200).choose(spec.view(state, 0), spec.legal(state, 0), random.Random(3))
     assert len(steps) > 100 and max(steps) <= 0
+
+
+class _Vouching:
+    """Portfolio, its ``apply`` noting each command the search hands it ``listed`` (and that
+    it is one the legal list of that very state holds); its bots wrapped without
+    ``chooses_listed`` when ``vouch`` is False."""
+
+    def __init__(self, vouch: bool) -> None:
+        self.inner = rules.GAMES["portfolio"]
+        self.bots = dict(self.inner.bots)
+        if not vouch:
+            self.bots = {level: _Unvouched(bot) for level, bot in self.bots.items()}
+        self.applied: list[tuple[bool, bool]] = []  # (listed, in the legal list)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def apply(self, state, seat, command, listed=False):
+        self.applied.append((listed, command in list(self.inner.legal(state, seat))))
+        return self.inner.apply(state, seat, command, listed=listed)
+
+
+class _Unvouched:
+    def __init__(self, bot) -> None:
+        self.choose = bot.choose
+
+
+@pytest.mark.parametrize("vouch", [True, False])
+def test_the_search_vouches_only_for_commands_from_the_legal_list(vouch):
+    """Below its root the search has the game apply unchecked (``listed``) the commands its
+    tree takes from the legal list, and its policy's only when the bot vouches for them
+    (``chooses_listed``); never the root's, which come from the seat's real table, not the
+    deal's. Every command it vouches for is in the legal list of the state it is applied to."""
+    spec = _Vouching(vouch)
+    state = spec.inner.setup(["Ann", "Bob"], None, 4)
+    for _ in range(12):  # into the game, where acts beyond a discard are open
+        seat = min(state.awaiting)
+        spec.inner.apply(state, seat, spec.inner.bots["bot"].choose(
+            spec.inner.view(state, seat), spec.inner.legal(state, seat), random.Random(1)))
+    seat = min(state.awaiting)
+    bot = capped(spec, iterations=60)
+    bot.choose(spec.inner.view(state, seat), spec.inner.legal(state, seat), random.Random(5))
+    listed = [in_legal for was_listed, in_legal in spec.applied if was_listed]
+    assert listed and all(listed)
+    share = len(listed) / len(spec.applied)
+    assert share > 0.6 if vouch else share < 0.3  # playouts are the policy's: most commands

@@ -17,11 +17,16 @@ class Bot(Protocol):
 
     def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command: ...
 
+    # Optional: ``reads_view = False`` for a bot that never looks at its view (it is given None),
+    # and ``chooses_listed = True`` for one whose choice always equals a command of ``legal``
+    # (the expert's search then has the game apply it unchecked: ``listed``, rules/core/engine.py).
+
 
 class RandomBot:
     """Plays a uniformly random legal command: the baseline every game's bot must beat."""
 
     reads_view = False  # so headless simulations need not build a view it never looks at
+    chooses_listed = True
 
     def choose(self, view: View, legal: Sequence[Command], rng: random.Random) -> Command:
         return rng.choice(legal)

@@ -279,6 +279,11 @@ class _Search:
         self.copy = spec_copy(spec)
         self.policy = own_bot(spec, settings.playout or spec.best_bot)
         self.policy_reads_view = getattr(self.policy, "reads_view", True)
+        # below the root only listed commands are played: the tree's own (from the legal list)
+        # and the policy's when it vouches for them; the game may then apply them unchecked
+        listed = "listed" in inspect.signature(spec.apply).parameters
+        self.apply_listed = functools.partial(spec.apply, listed=True) if listed else spec.apply
+        self.apply_policy = self.apply_listed if getattr(self.policy, "chooses_listed", False) else spec.apply
         self.view_of = getattr(spec, "view", None)
         if self.view_of is not None and "plain" in inspect.signature(self.view_of).parameters:
             self.view_of = functools.partial(spec.view, plain=True)  # without the person's text
@@ -468,13 +473,14 @@ class _Search:
             seat, legal = nxt
             if seat == self.me or settings.opponents == "search":
                 child, new = self._select(node, state, seat, legal, rng)
+                self.apply_listed(state, seat, child.action)  # (a child in legal, or added from it)
             else:
                 command = self._policy(state, seat, legal, rng)
                 child = node.children.get(command)
                 new = child is None
                 if new:
                     child = node.children[command] = _Node(command, seat)
-            spec.apply(state, seat, child.action)
+                self.apply_policy(state, seat, command)
             path.append(child)
             node = child
             if new:
@@ -547,7 +553,7 @@ class _Search:
             if nxt is None:
                 break
             seat, legal = nxt
-            spec.apply(state, seat, self._policy(state, seat, legal, rng))
+            self.apply_policy(state, seat, self._policy(state, seat, legal, rng))
             self.playout_commands += 1
         outcome = spec.outcome(state)
         if self.judging:

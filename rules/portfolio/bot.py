@@ -39,6 +39,8 @@ class PortfolioBot:
     """Sizes draws by income and time left, builds and extends runs, caps exposed portfolios,
     acquires or neutralises when it pays, values deals, and discards defensively."""
 
+    chooses_listed = True  # (choose falls back on a legal command)
+
     def __init__(self) -> None:
         # readings of the table (_Table) by seat, count of seats and portfolios: the
         # expert's playouts ask the bot again and again about tables it has read (the rules

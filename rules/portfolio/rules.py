@@ -796,6 +796,11 @@ def _on_portfolio(kind: type, command: Any, portfolio: PortfolioInfo, face: tupl
     return money >= 2 * portfolio.value and any(f.face == face for f in acquirers(portfolio))
 
 
+# the kinds whose check (_validate) hands apply nothing: a listed one needs none (the expert's
+# playouts discard, draw, make and cap at most commands)
+_SETTLED_BY_LEGAL = frozenset((Discard, Draw, Pauper, Make, Cap, Decline, End))
+
+
 class PortfolioGame:
     """The GameSpec of Portfolio. Stateless: every function takes a ``PortfolioState``."""
 
@@ -989,8 +994,13 @@ class PortfolioGame:
                                      dollars(state.turn_income)))
 
     # -- applying ------------------------------------------------------------------------------
-    def apply(self, state: PortfolioState, seat: int, command: Command) -> list[Event]:
-        checked = self._validate(state, seat, command)  # the one check of this command
+    def apply(self, state: PortfolioState, seat: int, command: Command, listed: bool = False) -> list[Event]:
+        """``listed``: the caller vouches that ``command`` equals one ``legal(state, seat)``
+        lists (rules/core/engine.py): then a kind whose check hands nothing on is not checked."""
+        if listed and type(command) in _SETTLED_BY_LEGAL:
+            checked = None
+        else:
+            checked = self._validate(state, seat, command)  # the one check of this command
         _track_known(state, seat, command, checked)
         if type(command) is Accept:
             state.__dict__.pop("_infos", None)  # (see infos_of; the others mend what they change)
