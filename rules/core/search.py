@@ -494,7 +494,8 @@ class _Search:
     def _next(self, state: Any) -> tuple[int, list[Command]] | None:
         """The lowest awaited seat with a legal command, and its commands (None: nobody can
         move in this determinization; the playout stops and the position is judged)."""
-        for seat in sorted(self.spec.awaiting(state)):
+        awaiting = self.spec.awaiting(state)
+        for seat in awaiting if len(awaiting) == 1 else sorted(awaiting):  # (one, at most commands)
             legal = self.spec.legal(state, seat)  # as it comes: a long lazy list is read only as far as need be
             if legal:
                 return seat, legal

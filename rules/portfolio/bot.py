@@ -17,7 +17,7 @@ from rules.core import ACE, KING, Card, Command, build_deck
 from .commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
 )
-from .estimate import collections_left
+from .estimate import _collections_left
 from .rules import (
     acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, sequences_in,
 )
@@ -31,8 +31,14 @@ _QUARTER_VALUE = {card.rank: card_value(card) * 0.25 for card in build_deck()}  
 
 def horizons(view: PortfolioView) -> list[int]:
     """For each seat, how many more times it will collect income (coming turns + the final)."""
-    return collections_left(len(view.money), view.current, view.dealer, view.last_round,
-                            view.stock_size + (view.discard_size if view.reshuffle_pending else 0))
+    return list(_horizons(view))
+
+
+def _horizons(view: PortfolioView) -> tuple[int, ...]:
+    # horizons as the estimate's cache keeps them (a decision only reads them, and the expert's
+    # playouts decide at every command)
+    return _collections_left(len(view.money), view.current, view.dealer, view.last_round,
+                             view.stock_size + (view.discard_size if view.reshuffle_pending else 0))
 
 
 class PortfolioBot:
@@ -72,7 +78,7 @@ class _Plan:
         self.hand = list(view.hand)
         self.faces = _by_face(self.hand)  # the hand by face (a new hand gets its own: see playable)
         self.money = view.money[seat]
-        self.horizon = horizons(view)
+        self.horizon = _horizons(view)
         self.top_rival: int | None = None  # the rival with the most money and income to come
         n = len(view.money)
         # the reading of the table depends on the portfolios alone (and the seat and the count

@@ -494,7 +494,8 @@ def _track_known(state: PortfolioState, seat: int, command: Command, checked: An
     known = state.known
     kind = type(command)  # (the commonest first, without the match's tries)
     if kind is Discard or kind in _ON_PORTFOLIOS:
-        forget(known[seat], (command.card,))
+        if known[seat]:  # (seldom: forget would find nothing to forget)
+            forget(known[seat], (command.card,))
         return
     if kind is Draw and command.discard is False:
         return
