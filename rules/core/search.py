@@ -509,7 +509,8 @@ class _Search:
         # read a lazy list once: the availability check reads it whole, and a new child asks the
         # bot (which looks its choice up in it) and then looks that up again
         legal = legal if type(legal) is list else list(iter(legal))  # (through: a lazy list may keep what it made)
-        available = [children[c] for c in legal if c in children]
+        # (each command hashed once: most are not children, and the tree asks at every iteration)
+        available = [child for child in map(children.get, legal) if child is not None]
         for child in available:
             child.available += 1
         room = settings.widening * (node.visits + 1) ** settings.widening_power
