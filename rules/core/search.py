@@ -416,18 +416,21 @@ class _Search:
             diff, error = paired(self.values(leader), self.values(candidate))
             if diff > settings.drop * error and diff > 0:
                 candidate.out = True
-            elif candidate is not bot and self._no_better(candidate, leader):
+            elif candidate is not bot and self._no_better(candidate, leader, (-diff, error)):
                 # Never the bot's choice: out of the race, it could not stop a leader that is
                 # ahead within the noise from being played without the ``prefer`` test.
                 candidate.out = True
 
-    def _no_better(self, candidate: _Candidate, than: _Candidate) -> bool:
+    def _no_better(self, candidate: _Candidate, than: _Candidate,
+                   compared: tuple[float, float] | None = None) -> bool:
         """Whether ``candidate`` is clearly not better than ``than`` by the indifference (after
-        four batches of deals, so that a difference some deals make has had a chance to show)."""
+        four batches of deals, so that a difference some deals make has had a chance to show).
+        ``compared``: their ``paired`` difference and its error when worked out already (the
+        other way round, it is the negated difference with the same error, to the bit)."""
         settings = self.settings
         if min(len(candidate.rewards), len(than.rewards)) < 4 * settings.batch:
             return False
-        diff, error = paired(self.values(candidate), self.values(than))
+        diff, error = compared or paired(self.values(candidate), self.values(than))
         return diff + settings.drop * error < settings.indifference
 
     def _decision(self) -> _Candidate:
