@@ -52,7 +52,6 @@ The optional hooks of a game (documented with GameSpec in rules/core/engine.py):
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
 import operator
@@ -281,12 +280,15 @@ class _Search:
         self.policy_reads_view = getattr(self.policy, "reads_view", True)
         # below the root only listed commands are played: the tree's own (from the legal list)
         # and the policy's when it vouches for them; the game may then apply them unchecked
-        listed = "listed" in inspect.signature(spec.apply).parameters
-        self.apply_listed = functools.partial(spec.apply, listed=True) if listed else spec.apply
-        self.apply_policy = self.apply_listed if getattr(self.policy, "chooses_listed", False) else spec.apply
-        self.view_of = getattr(spec, "view", None)
-        if self.view_of is not None and "plain" in inspect.signature(self.view_of).parameters:
-            self.view_of = functools.partial(spec.view, plain=True)  # without the person's text
+        # (closures, not functools.partial: a partial with a keyword makes a dict at every call,
+        # and these are called at every command of the playouts)
+        apply, view = spec.apply, getattr(spec, "view", None)
+        listed = "listed" in inspect.signature(apply).parameters
+        self.apply_listed = (lambda state, seat, command: apply(state, seat, command, listed=True)) if listed else apply
+        self.apply_policy = self.apply_listed if getattr(self.policy, "chooses_listed", False) else apply
+        self.view_of = view
+        if view is not None and "plain" in inspect.signature(view).parameters:
+            self.view_of = lambda state, seat: view(state, seat, plain=True)  # without the person's text
         self.estimate: Callable[[Any], Sequence[float]] | None = (
             getattr(spec, "estimate", None) or getattr(spec, "scores", None))
         self.scale: float | None = getattr(spec, "estimate_scale", None)
