@@ -202,7 +202,10 @@ class _Plan:
         # the longest run of the hand (of runs_in), the most valuable of those, the first of
         # those tied: a longest run is a whole maximal sequence, so only those are weighed
         faces = self.faces
-        if not any((rank + 1, suit) in faces and (rank + 2, suit) in faces for rank, suit in faces):
+        for rank, suit in faces:  # (a loop, not any() of a generator: the bot acts at every turn)
+            if (rank + 1, suit) in faces and (rank + 2, suit) in faces:
+                break
+        else:
             return None  # no three in sequence (most hands, most turns)
         sequences = sequences_in(self.hand)
         return Make(tuple(max(sequences, key=lambda run: (len(run), portfolio_value(run)))))
