@@ -927,9 +927,7 @@ class PortfolioGame:
     def _validate(self, state: PortfolioState, seat: int, command: Command) -> Any:
         """Refuse ``command`` in words, or return what ``apply`` needs to carry it out (the end
         an extension goes to, a portfolio and its price, a responder, the cards a deal takes)."""
-        awaiting = state.awaiting
-        if type(seat) is not int or seat not in awaiting:  # (an awaited seat passes: asked at every command)
-            check_awaited(awaiting, seat, state.names)
+        check_awaited(state.awaiting, seat, state.names)
         kind, phase = type(command), state.phase
         if kind is Discard and phase == ACT:  # (the commonest, without the checks of every kind)
             return validate_discard(state, seat, command.card)
