@@ -464,6 +464,20 @@ def test_the_game_ends_after_the_dealers_turn_when_the_dealer_drew_the_last_card
     assert state.phase == "over" and SPEC.outcome(state) is not None
 
 
+def test_the_estimate_counts_each_portfolios_income_over_its_owners_collections_to_come():
+    """The expert's estimate before the last round: money plus each portfolio's income times
+    its owner's collections to come, the turns the stock (and at three or five players the
+    discard pile still to be shuffled in) lasts at 1.5 cards a turn."""
+    runs = [pf("P1", 0, "5S 6S 7S 8S"), pf("P2", 1, "9H 10H JH QH")]  # worth $6 and $8
+    # three players, 12 + 1 cards: 8⅔ turns; seats 0, 1, 2 collect 3, 4 and 4 more times
+    state = table(["AS", "2C", "9C"], portfolios=[*runs, pf("P3", 2, "2D 3D 4D 5D")])  # (P3: $4)
+    assert SPEC.estimate(state) == (6 + 6 * 3, 6 + 8 * 4, 6 + 4 * 4)
+    # two players, 10 cards (nothing to shuffle in): 6⅔ turns; both collect 4 more times
+    state = table(["AS", "2C"], names=("Ann", "Bob"), portfolios=runs,
+                  stock="2H.1 3H.1 4H.1 5H.1 6H.1 7H.1 8H.1 9H.1 10H.1 JH.1")
+    assert SPEC.estimate(state) == (6 + 6 * 4, 6 + 8 * 4)
+
+
 def test_final_income_and_the_score_breakdown():
     state = table(["AS", "2C"], names=("Ann", "Bob"), money=[20, 9], current=1, last_round=True,
                   portfolios=[pf("P1", 0, "4S 5S 6S 7S"), pf("P2", 1, "JD QD KD", low="JH")])
