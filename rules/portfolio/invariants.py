@@ -14,10 +14,10 @@ def invariants(spec: Any, state: PortfolioState) -> list[str]:
     """The broken ones, in words (empty: the position could be reached)."""
     problems = as_dealt(spec, state) + not_negative(state.money, "money") + known_in_hands(state.known, state.hands)
     taken = state.taken_discard
-    if taken is not None and not any(taken in hand for hand in state.hands) and not any(
-            taken in p.all_cards() for p in state.portfolios):
-        # the card taken from the discard pile this turn is held or played, never back in a pile
-        problems.append(f"{taken.key}, taken from the discard pile this turn, is in no hand or portfolio")
+    if taken is not None and taken in state.stock:
+        # the card taken from the discard pile this turn is held or played: on a portfolio, or
+        # back on the discard pile when it neutralised one or was an Ace acquiring a King
+        problems.append(f"{taken.key}, taken from the discard pile this turn, is in the stock")
     kept = state.__dict__.get("_infos")  # the portfolios kept for the views (rules.infos_of)
     if kept is not None and [(i.pid, i.owner, i.cards, i.low_cap, i.high_cap) for i in kept] != [
             (p.pid, p.owner, tuple(p.cards), p.low_cap, p.high_cap) for p in state.portfolios]:

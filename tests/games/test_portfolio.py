@@ -20,7 +20,7 @@ from rules.portfolio.commands import (
 )
 from rules.portfolio.events import StockFinished, StockReshuffled, TurnStarted
 from rules.portfolio.rules import card_uses, draw_cost, income, max_draw, portfolio_value
-from rules.portfolio.state import PortfolioInfo
+from rules.portfolio.state import Portfolio, PortfolioInfo
 
 from game_helpers import seat_helpers
 
@@ -173,6 +173,35 @@ def test_top_discard_is_the_first_draw_and_counts_as_one():
     assert keys(state.hands[0]) == ["AS", "7S", "6D", "5D"]  # the discard first, then the stock
     assert keys(state.discard) == ["9C"] and keys(state.stock) == ["4D"]  # one discard only
     assert state.money[0] == 6 and state.taken_discard == parse_card("7S")
+
+
+@pytest.mark.parametrize("hand, rival, command", [
+    ("2C 9D", "3C 4C 5C 6C", "neutralise P1 2C"),  # swept to the discard pile with the portfolio
+    ("AS 9D", "JC QC KC", "acquire P1 AS"),  # an Ace acquiring a King is discarded
+])
+def test_the_card_taken_from_the_discard_pile_may_go_back_to_it_by_a_play(hand, rival, command):
+    """Only a discard at the turn's end is barred for the taken card: played on a rival's
+    portfolio it goes to the discard pile at once, a position the invariants allow (they once
+    called it unreachable); back in the stock it would not be."""
+    state = SPEC.from_json({**SPEC.to_json(SPEC.setup(list(NAMES), None, seed=4)), "phase": "act",
+                            "current": 0})
+    taken = parse_card(hand.split()[0])
+    rival_cards = [parse_card(key) for key in rival.split()]
+    for card in [taken, parse_card("9D"), *rival_cards]:  # the hands, the rival's portfolio
+        for pile in (*state.hands, state.stock, state.discard):
+            if card in pile:
+                pile.remove(card)
+    state.stock += state.hands[0]
+    state.hands[0] = [taken, parse_card("9D")]
+    state.portfolios.append(Portfolio("P1", 1, rival_cards))
+    state.next_pid, state.taken_discard, state.money[0] = 2, taken, 30
+    state.bank -= 24
+    assert SPEC.invariants(state) == []
+    play(state, command)
+    assert taken in state.discard and SPEC.invariants(state) == []
+    state.discard.remove(taken)
+    state.stock.append(taken)
+    assert SPEC.invariants(state) == [f"{taken.key}, taken from the discard pile this turn, is in the stock"]
 
 
 def test_the_discard_cannot_be_taken_from_an_empty_pile_nor_after_drawing():
