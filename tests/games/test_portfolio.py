@@ -1588,3 +1588,33 @@ def test_a_listed_command_applied_unchecked_does_what_the_checked_apply_does():
     state = table(["2S 3S 4S 9D", "5C", "6C"])
     with pytest.raises(IllegalCommand):
         SPEC.apply(state, 0, Discard(parse_card("KH")))  # not in the hand: apply checks as ever
+
+
+def test_an_act_phase_legal_list_answers_in_as_its_made_list_does():
+    """Unmade, the act phase's list answers ``in`` by its own reckoning (``_Actions.contains``);
+    the expert's search then applies the bot's choice unchecked (``listed``), so a command it
+    wrongly said was there would corrupt a playout. Every near-legal variant of the moves on
+    the table (each hand card, every copy, discarded and played on every portfolio at either
+    end) is in the unmade list exactly when it is in the made one."""
+    from game_helpers import seeded_positions
+
+    met = set()
+    for state, seat, _view, legal in seeded_positions(SPEC, range(4), 120, lambda seed: 2 + seed % 3,
+                                                        bot=SPEC.bots["bot"]):
+        if state.phase != "act":
+            continue
+        made = list(legal)
+        hand = state.hands[seat]
+        cards = [*hand, *(dataclasses.replace(card, copy=copy) for card in hand for copy in range(3)
+                          if copy != card.copy)]  # (every copy of a face in play, held or not)
+        variants = [End(), *map(Discard, cards)]
+        for portfolio in state.portfolios:
+            for card in cards:
+                variants += [Extend(portfolio.pid, card), Neutralise(portfolio.pid, card),
+                             Acquire(portfolio.pid, card), Cap(portfolio.pid, "low", card),
+                             Cap(portfolio.pid, "high", card)]
+        for command in variants:
+            unmade = SPEC.legal(state, seat)
+            assert (command in unmade) == (command in made), command
+            met.add((type(command), command in made))
+    assert {(kind, True) for kind in (Discard, Extend, Neutralise, Cap)} <= met
