@@ -449,3 +449,36 @@ def test_the_search_vouches_only_for_commands_from_the_legal_list(vouch):
     assert listed and all(listed)
     share = len(listed) / len(spec.applied)
     assert share > 0.6 if vouch else share < 0.3  # playouts are the policy's: most commands
+
+
+def test_paired_gives_the_mean_difference_over_the_shared_deals_and_its_standard_error():
+    import math
+    import statistics
+
+    from rules.core.search import paired
+
+    rng = random.Random(5)
+    a = [rng.random() for _ in range(12)]
+    b = [rng.random() for _ in range(9)]  # tried on fewer deals: the shared ones count
+    diffs = [x - y for x, y in zip(a, b)]
+    mean, error = paired(a, b)
+    assert mean == pytest.approx(statistics.fmean(diffs))
+    assert error == pytest.approx(statistics.stdev(diffs) / math.sqrt(len(diffs)))
+    assert paired(b, a) == (-mean, error)  # the race reads it either way round, to the bit
+    assert paired(a[:1], b[:1]) == (0.0, math.inf)  # one deal tells nothing of the noise
+
+
+@pytest.mark.parametrize("values, leads", [
+    ((5.0, 9.0, 2.0), (-4.0, 4.0, -7.0)),  # each against its best rival: the leader's is the second
+    ((9.0, 9.0, 1.0), (0.0, 0.0, -8.0)),  # tied leaders each lead by nothing
+    ((3.0, 1.0), (2.0, -2.0)),
+])
+def test_a_playout_cut_short_gives_each_seat_the_chance_its_lead_over_its_best_rival_suggests(values, leads):
+    import math
+
+    from rules.core.search import Settings, _Search
+
+    search = object.__new__(_Search)  # the judge alone: the estimate, the scale, the seats
+    search.estimate, search.scale, search.judging = (lambda state: values), 2.0, False
+    search.players, search.me, search.settings = len(values), 0, Settings()
+    assert search._judge(None) == pytest.approx([1 / (1 + math.exp(-lead / 2.0)) for lead in leads])
