@@ -17,7 +17,7 @@ from rules.core import ACE, KING, Card, Command, build_deck
 from .commands import (
     Accept, Acquire, Cap, Decline, Discard, Draw, End, Extend, Make, Neutralise, Pauper,
 )
-from .estimate import _collections_left
+from .estimate import collection_counts
 from .rules import (
     acquirers, cap_faces, card_value, draw_cost, extension, neutraliser, portfolio_value, sequences_in,
 )
@@ -37,7 +37,7 @@ def horizons(view: PortfolioView) -> list[int]:
 def _horizons(view: PortfolioView) -> tuple[int, ...]:
     # horizons as the estimate's cache keeps them (a decision only reads them, and the expert's
     # playouts decide at every command)
-    return _collections_left(len(view.money), view.current, view.dealer, view.last_round,
+    return collection_counts(len(view.money), view.current, view.dealer, view.last_round,
                              view.stock_size + (view.discard_size if view.reshuffle_pending else 0))
 
 

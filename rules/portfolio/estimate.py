@@ -14,11 +14,12 @@ DRAW_RATE = 1.5  # cards a player draws per turn, on average: turns left ≈ car
 
 def collections_left(n: int, current: int, dealer: int, last_round: bool, cards_left: int) -> list[int]:
     """For each seat, how many more times it will collect income (coming turns + the final)."""
-    return list(_collections_left(n, current, dealer, last_round, cards_left))
+    return list(collection_counts(n, current, dealer, last_round, cards_left))
 
 
 @lru_cache(maxsize=4096)  # a few hundred tables of numbers, asked by the bot at every decision
-def _collections_left(n: int, current: int, dealer: int, last_round: bool, cards_left: int) -> tuple[int, ...]:
+def collection_counts(n: int, current: int, dealer: int, last_round: bool, cards_left: int) -> tuple[int, ...]:
+    """``collections_left`` as a tuple, kept: the bot reads it at every decision."""
     if last_round:
         return tuple(2 if current < s <= dealer else 1 for s in range(n))
     turns_left = cards_left / DRAW_RATE

@@ -1390,7 +1390,7 @@ def test_the_collections_left_are_worked_out_as_before_and_kept_in_a_bounded_cac
     cache, and hands each caller a list of its own."""
     from rules.portfolio import estimate
 
-    assert estimate._collections_left.cache_info().maxsize == 4096
+    assert estimate.collection_counts.cache_info().maxsize == 4096
     first = estimate.collections_left(3, 1, 2, False, 30)
     assert first == [8, 7, 8]  # (the values main's uncached one gave)
     first.append(0)
