@@ -493,7 +493,7 @@ def _track_known(state: PortfolioState, seat: int, command: Command, checked: An
     hand is played face up, so every leaving is seen."""
     known = state.known
     kind = type(command)  # (the commonest first, without the match's tries)
-    if kind is Discard or kind in _ON_PORTFOLIOS:
+    if kind is Discard or kind in _ON_PORTFOLIOS:  # one card leaves the hand, face up
         if known[seat]:  # (seldom: forget would find nothing to forget)
             forget(known[seat], (command.card,))
         return
@@ -504,8 +504,6 @@ def _track_known(state: PortfolioState, seat: int, command: Command, checked: An
             known[seat].append(state.discard[-1])
         case Make(cards):
             forget(known[seat], cards)
-        case Extend(_, card) | Cap(_, _, card) | Neutralise(_, card) | Acquire(_, card) | Discard(card):
-            forget(known[seat], [card])
         case Offer(_, give, _):
             show(known[seat], give.cards)
         case Accept():
@@ -774,7 +772,10 @@ class _ActionList(Deferred):
         if self._made is None:
             self._made = self._actions.read()
         return iter(self._made)
+
+
 _FACE = attrgetter("face")
+_PID = attrgetter("pid")
 _SORT_KEY = attrgetter("_sort")  # a card's rank, suit and copy (Card compares by it)
 
 
@@ -1304,8 +1305,6 @@ def _mend_infos(state: PortfolioState, changed: Portfolio, made: bool = False, g
     else:
         state.__dict__["_infos"] = (*kept[:at], _info(changed), *kept[at + 1:])
 
-
-_PID = attrgetter("pid")
 
 
 def _info(portfolio: Portfolio) -> PortfolioInfo:
