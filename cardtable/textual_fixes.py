@@ -15,6 +15,15 @@
   it was dismissed (a key typed as the chosen command closes it): the search found the palette
   with its parts taken down, and its NoMatches ended the app (found by the monkey). A palette
   no longer on the screen stack has nothing to search for.
+- CommandPalette, when mounted, takes the screen under it from the stack: one taken off the
+  stack before its Mount came (ctrl+p, and in the same moment the way back to the menu, which
+  pops every screen) found none there, and the IndexError ended the app (found by the
+  monkey). A palette no longer on the stack has nothing to set up.
+- Screen.dismiss pops the top screen, whichever screen it is (only the top one should call
+  it: Textualize/textual#2575): a question answered by a key already on its way when ctrl+p
+  put the palette over it closed the palette instead (found by the monkey); answered No, it
+  stayed on the stack, where no key could answer it again. Only the screen on top leaves the stack; a
+  screen under another is answered once it is on top again.
 """
 
 from __future__ import annotations
@@ -22,13 +31,17 @@ from __future__ import annotations
 from functools import lru_cache
 
 from textual._styles_cache import StylesCache
+from textual.await_complete import AwaitComplete
 from textual.color import Color
 from textual.command import CommandPalette
+from textual.screen import Screen
 from textual.style import Style
 from textual.widgets import OptionList
 
 _move_page = OptionList._move_page
 _gather_commands = CommandPalette._gather_commands
+_palette_on_mount = CommandPalette._on_mount
+_dismiss = Screen.dismiss
 
 
 @lru_cache(1024)
@@ -52,7 +65,26 @@ def _gather_commands_while_open(self: CommandPalette, search_value: str):
     return None
 
 
+def _palette_on_mount_while_open(self: CommandPalette, event) -> None:
+    if self in self.app.screen_stack:
+        _palette_on_mount(self, event)
+
+
+def on_top(screen: Screen) -> bool:
+    """Whether ``screen`` is the top of the app's screen stack (the one keys go to)."""
+    stack = screen.app.screen_stack
+    return bool(stack) and stack[-1] is screen
+
+
+def _dismiss_from_the_top(self: Screen, result=None) -> AwaitComplete:
+    if on_top(self):
+        return _dismiss(self, result)
+    return AwaitComplete.nothing()
+
+
 def apply() -> None:
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign, assignment]
     OptionList._move_page = _move_page_when_laid_out  # type: ignore[method-assign]
     CommandPalette._gather_commands = _gather_commands_while_open  # type: ignore[method-assign]
+    CommandPalette._on_mount = _palette_on_mount_while_open  # type: ignore[method-assign]
+    Screen.dismiss = _dismiss_from_the_top  # type: ignore[method-assign]

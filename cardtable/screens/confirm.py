@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..textual_fixes import on_top
 from .closing import OpensWhileRunning
 
 
@@ -70,7 +71,9 @@ class ConfirmScreen(OpensWhileRunning, ModalScreen[bool]):
 
     def _answer(self, yes: bool) -> None:
         # the question is answered once: keys typed fast reach it until it has left the stack,
-        # and a second answer ended the app (the first had resolved its future already)
-        if not self._answered:
+        # and a second answer ended the app (the first had resolved its future already); and
+        # only from the top of the stack: an answer on its way as a screen opened over it is
+        # not one (Screen.dismiss would not take it off), and the question waits for the next
+        if not self._answered and on_top(self):
             self._answered = True
             self.dismiss(yes)

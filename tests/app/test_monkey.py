@@ -138,3 +138,51 @@ async def test_a_question_is_answered_once(tmp_path):
         question.action_answer(False)
         await settle(pilot, lambda: quiet(app))
         assert answers == [True] and app.screen is app.screen_stack[0]
+
+
+async def test_a_question_answered_as_the_command_palette_opens_over_it(tmp_path):
+    # Enter on the question (its button's Pressed on its way) and ctrl+p in the same moment:
+    # the answer came with the palette on top, and Screen.dismiss popped the palette, leaving
+    # the question answered on the stack where no key could answer it again (the monkey's
+    # seed 903; cardtable.textual_fixes). The answer of a covered question is none: it waits.
+    from textual.command import CommandPalette
+
+    from cardtable.screens.confirm import ConfirmScreen
+
+    answers = []
+    app = make_app(tmp_path, None, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        question = ConfirmScreen("Leave the table?", default=False)
+        app.push_screen(question, answers.append)
+        await settle(pilot, lambda: quiet(app) and app.screen is question)
+        app.action_command_palette()
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, CommandPalette))
+        question.action_answer(True)
+        await settle(pilot, lambda: quiet(app))
+        assert answers == [] and isinstance(app.screen, CommandPalette)
+        assert app.screen_stack[-2] is question
+        await throw(pilot, ("key", "escape"))
+        await settle(pilot, lambda: quiet(app) and app.screen is question)
+        await throw(pilot, ("key", "y"))
+        await settle(pilot, lambda: quiet(app) and len(app.screen_stack) == 1)
+        assert answers == [True]
+
+
+async def test_the_menu_reached_as_the_command_palette_opens(tmp_path):
+    # ctrl+p, and in the same moment the way back to the menu (a question's answer leaving
+    # the table): the palette was taken off the stack before its Mount came, which looked for
+    # the screen under it and ended the app with IndexError (cardtable.textual_fixes)
+    from cardtable.screens.menu import MenuScreen
+
+    app = make_app(tmp_path, "stock-market", 3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.exit = lambda *args, **kwargs: None
+        await settle(pilot, lambda: quiet(app) and len(app.screen_stack) > 1)
+        app.action_command_palette()
+        app.show_menu()
+        await settle(pilot, lambda: quiet(app))
+        assert app.is_running and [type(s) for s in app.screen_stack] == [MenuScreen]
+        await throw(pilot, ("key", "ctrl+p"))  # and the palette opens again, over the menu
+        await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "CommandPalette")
+
