@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Size
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from .store import Joined, SaveStore
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+KEY_HOLD_STEP = 0.005
+"""Seconds between looks at a screen still being set up while keys typed at it wait."""
 
 
 class SizeGuard(Widget):
@@ -95,6 +97,8 @@ class CardtableApp(App[None]):
         self._replay = replay
         self._record: Record | None = None
         self._focus_before_small: Widget | None = None
+        self._held_keys: list[events.Key] = []
+        """Keys typed as a screen opened, held until it is set up (``on_event``)."""
         self.reported_saves: set[tuple[str, str]] = set()
         """Damaged saves already reported this session (id, reason): said once, not on every
         return to the menu."""
@@ -381,16 +385,46 @@ class CardtableApp(App[None]):
             yield SystemCommand("Rules", "The rules of the games", self.action_rules)
         yield SystemCommand("Settings", "Theme, bot speed and the four-colour deck", self.action_settings)
 
-    # -- a terminal too small to play in -------------------------------------------------------
+    # -- a terminal too small to play in; keys typed as a screen opens -----------------------
     async def on_event(self, event: events.Event) -> None:
-        # behind the too-small notice the table is hidden: a key must not play a move, lift a
-        # curtain or open a save nobody can see (ctrl+q still quits)
-        if (isinstance(event, events.Key) and self.has_class("-too-small")
-                and event.key not in ("ctrl+q", "ctrl+c")):
-            event.stop()
-            self.bell()
-            return
+        if isinstance(event, events.Key):
+            # behind the too-small notice the table is hidden: a key must not play a move, lift
+            # a curtain or open a save nobody can see (ctrl+q still quits)
+            if self.has_class("-too-small") and event.key not in ("ctrl+q", "ctrl+c"):
+                event.stop()
+                self.bell()
+                return
+            # a screen pushed a moment ago has no parts yet, but its bindings would already act
+            # (Enter as the draw dialog opened read its list before there was one, and the
+            # NoMatches ended the app: found by the monkey); its keys wait, in order, until it
+            # is set up, and so do the keys after them
+            if self._held_keys or not self._screen_ready():
+                self._held_keys.append(event)
+                if len(self._held_keys) == 1:
+                    self.set_timer(KEY_HOLD_STEP, self._release_keys)
+                return
         await super().on_event(event)
+
+    def _screen_ready(self) -> bool:
+        try:
+            return self.screen.is_mounted
+        except ScreenStackError:  # no screen yet, or none left: Textual's own way with a key
+            return True
+
+    def _release_keys(self) -> None:
+        if not self._screen_ready():
+            self.set_timer(KEY_HOLD_STEP, self._release_keys)
+            return
+        # posted again in order: each goes through on_event as it comes, and one that opens a
+        # screen holds the rest again
+        held, self._held_keys = self._held_keys, []
+        for key in held:
+            self.post_message(key)
+
+    @property
+    def holds_keys(self) -> bool:
+        """Whether keys typed as a screen opened still wait for it (tests wait on it too)."""
+        return bool(self._held_keys)
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)

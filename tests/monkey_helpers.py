@@ -157,9 +157,10 @@ async def throw(pilot, what: tuple[str, object]) -> None:
 
 def quiet(app) -> bool:
     """Nothing waits in the app's queues and no thread works (an expert thinking): the burst's
-    effects are done. (A worker of the event loop may wait for a dialog's answer: the dialog is
-    on the screen, for the keys to come.)"""
-    if app.message_queue_size or app.screen.message_queue_size:
+    effects are done (keys held for a screen being set up are still to come). (A worker of the
+    event loop may wait for a dialog's answer: the dialog is on the screen, for the keys to
+    come.)"""
+    if app.message_queue_size or app.screen.message_queue_size or app.holds_keys:
         return False
     return not any(worker.is_running and worker._thread_worker for worker in app.workers)
 

@@ -186,3 +186,29 @@ async def test_the_menu_reached_as_the_command_palette_opens(tmp_path):
         await throw(pilot, ("key", "ctrl+p"))  # and the palette opens again, over the menu
         await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "CommandPalette")
 
+
+async def test_enter_as_the_draw_dialog_opens_waits_for_it(tmp_path):
+    # Portfolio's draw dialog opens by itself as the turn starts; an Enter in the same moment
+    # reached its priority binding before it had parts, whose list it read: NoMatches ended
+    # the app (the monkey's seed 1004). A key typed as a screen opens waits until the screen
+    # is set up, then acts on it: Enter draws the dialog's first choice.
+    from cardtable.games.portfolio.dialogs import DrawDialog
+    from cardtable.games.portfolio.table import PortfolioTable
+
+    match = Match(rules.find_game("portfolio"), [Seat("Ann"), Seat("Bob", "bot")], seed=3)
+    app = make_app(tmp_path, None, 3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, DrawDialog))
+        table = table_of(app, PortfolioTable)
+        await throw(pilot, ("key", "escape"))
+        await settle(pilot, lambda: quiet(app) and app.screen is table)
+        moves = len(match.history)
+        table.action_draw()
+        dialog = app.screen
+        assert isinstance(dialog, DrawDialog) and not dialog.is_mounted
+        app.post_message(press_event("enter"))
+        await settle(pilot, lambda: quiet(app) and len(match.history) > moves)
+        assert app.is_running and app.screen is table
+        assert match.history[moves].command.count == dialog.choices[0][0]
