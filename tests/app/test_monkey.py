@@ -6,6 +6,8 @@ A few seeds each here; tests/monkey.py soaks many."""
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 import pytest
 
 import rules
@@ -122,18 +124,26 @@ async def test_a_question_answered_twice_in_a_burst_of_keys(tmp_path):
         assert app.is_running and type(app.screen_stack[1]).__name__ == "ResumeScreen"
 
 
-async def test_a_question_is_answered_once(tmp_path):
-    # two answers before the question has left (Enter's button press still a message on its
-    # way when y's binding answers): the second resolved a future already resolved
+@asynccontextmanager
+async def a_question(tmp_path, message: str):
+    """The app at the menu with a yes/no question over it (No the default): the app, its
+    pilot, the question and the list its answers go to."""
     from cardtable.screens.confirm import ConfirmScreen
 
-    answers = []
+    answers: list[bool] = []
     app = make_app(tmp_path, None, 1)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: quiet(app))
-        question = ConfirmScreen("Delete it?", default=False)
+        question = ConfirmScreen(message, default=False)
         app.push_screen(question, answers.append)
-        await settle(pilot, lambda: quiet(app))
+        await settle(pilot, lambda: quiet(app) and app.screen is question)
+        yield app, pilot, question, answers
+
+
+async def test_a_question_is_answered_once(tmp_path):
+    # two answers before the question has left (Enter's button press still a message on its
+    # way when y's binding answers): the second resolved a future already resolved
+    async with a_question(tmp_path, "Delete it?") as (app, pilot, question, answers):
         question.action_answer(True)
         question.action_answer(False)
         await settle(pilot, lambda: quiet(app))
@@ -147,15 +157,7 @@ async def test_a_question_answered_as_the_command_palette_opens_over_it(tmp_path
     # seed 903; cardtable.textual_fixes). The answer of a covered question is none: it waits.
     from textual.command import CommandPalette
 
-    from cardtable.screens.confirm import ConfirmScreen
-
-    answers = []
-    app = make_app(tmp_path, None, 1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, lambda: quiet(app))
-        question = ConfirmScreen("Leave the table?", default=False)
-        app.push_screen(question, answers.append)
-        await settle(pilot, lambda: quiet(app) and app.screen is question)
+    async with a_question(tmp_path, "Leave the table?") as (app, pilot, question, answers):
         app.action_command_palette()
         await settle(pilot, lambda: quiet(app) and isinstance(app.screen, CommandPalette))
         question.action_answer(True)
