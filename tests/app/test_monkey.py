@@ -214,3 +214,46 @@ async def test_enter_as_the_draw_dialog_opens_waits_for_it(tmp_path):
         await settle(pilot, lambda: quiet(app) and len(match.history) > moves)
         assert app.is_running and app.screen is table
         assert match.history[moves].command.count == dialog.choices[0][0]
+
+
+async def test_down_then_enter_in_one_read_draws_the_second_count(tmp_path):
+    # Portfolio's draw dialog: Down and Enter arriving together (typed fast, or over a slow
+    # connection) draw the count Down moved to; a priority Enter acted ahead of the Down
+    import random
+
+    from cardtable.games.portfolio.dialogs import DrawDialog, draw_choices
+
+    spec = rules.find_game("portfolio")
+    match = Match(spec, [Seat("Ann"), Seat("Bob", "bot")], seed=3)
+    rng = random.Random(0)
+    while not (match.awaiting == {0} and len(draw_choices(match.view(0))) > 1):  # a turn of two counts
+        seat = min(match.awaiting)
+        match.submit(seat, spec.bots["bot"].choose(match.view(seat), match.legal(seat), rng))
+    app = make_app(tmp_path, None, 3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, DrawDialog))
+        dialog, moves = app.screen, len(match.history)
+        for key in ["down", "enter"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: quiet(app) and len(match.history) > moves)
+        assert match.history[moves].command.count == dialog.choices[1][0]
+
+
+async def test_down_then_enter_in_one_read_plays_the_second_choice(tmp_path):
+    # Capital Auction's choice of a Tool's play: as in the draw dialog, Enter after Down in
+    # one read plays the choice Down moved to
+    from cardtable.games.capital_auction.dialogs import ChoiceDialog
+
+    chosen = []
+    app = make_app(tmp_path, None, 3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        dialog = ChoiceDialog("Bob: play a Tool", "", [("first", "one"), ("second", "two")])
+        app.push_screen(dialog, chosen.append)
+        await settle(pilot, lambda: quiet(app) and app.screen is dialog)
+        for key in ["down", "enter"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: quiet(app) and app.screen is not dialog)
+        assert chosen == ["two"]

@@ -30,7 +30,9 @@ class ChoiceDialog(Dialog):
     }
     """
 
-    BINDINGS = [Binding("enter", "choose", "Play it", priority=True)]
+    # not a priority binding: Enter reaches the focused list, which plays what it chooses,
+    # after a Down typed before it (a priority Enter acted at once, ahead of that Down)
+    BINDINGS = [Binding("enter", "choose", "Play it")]
 
     def __init__(self, title: str, note: str, choices: Sequence[tuple[str, Command]]) -> None:
         super().__init__()

@@ -59,8 +59,12 @@ class DrawDialog(PortfolioDialog):
     bank, pauper's rule when it applies, and whether to take the top discard first. Dismisses
     with ``draw N [+discard]`` / ``pauper [+discard]``."""
 
+    # Enter reaches the focused list of counts, which draws what it chooses: a priority Enter
+    # acted at once, ahead of a Down typed before it but still on its way to the list (Down
+    # then Enter in one read from the terminal drew the first count, not the second); so the
+    # list keeps the focus, and the box for the discard's top card is ticked by t or a click
     BINDINGS = [
-        Binding("enter", "draw", "Draw", priority=True),
+        Binding("enter", "draw", "Draw"),
         Binding("t", "toggle_discard", "Top discard"),
         *[Binding(str(n), f"choose({n})", str(n), show=False) for n in range(1, 10)],
     ]
@@ -91,7 +95,9 @@ class DrawDialog(PortfolioDialog):
             top = view.discard_top
             label = (Text.assemble("Take ", card_text(top, self.four_colour), " from the discard pile first (t)")
                      if top else Text("The discard pile is empty"))
-            yield Tick(label, id="draw-discard", disabled=top is None, compact=True)
+            tick = Tick(label, id="draw-discard", disabled=top is None, compact=True)
+            tick.can_focus = False
+            yield tick
             yield Static(id="draw-summary")
             yield Static(classes="dialog--error")
             with Horizontal(classes="dialog--buttons"):
