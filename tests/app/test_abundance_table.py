@@ -824,3 +824,21 @@ async def test_the_sales_sheet_is_made_again_only_when_a_sale_changes_it(monkeyp
         third = bot_played("abundance", seats, 1, lambda m: len(m.view(None).sales) == 3)
         sheet.show(third.view(None), third.names, four_colour=True)
         assert len(made) == count + 2 and "R1 round 3" in sheet._shown_text.plain
+
+
+async def test_money_typed_and_ctrl_o_in_one_read_offer_the_money_typed(tmp_path):
+    # keys typed fast (or over a slow connection) come in one read: ctrl+o was a priority
+    # binding and offered at once, before the 5 still on its way to the money field
+    from monkey_helpers import press_event
+
+    app, table, match, _ = table_at(TRADE)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await settle(pilot, lambda: isinstance(app.screen, OfferDialog))
+        await pilot.press("space")  # 3♠, the first of Ann's trinkets
+        await pilot.click("#offer-take-money")
+        for key in ["5", "ctrl+o"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: app.screen is table)
+        assert match.history[-1].text == "offer: give 3S take $5"

@@ -53,8 +53,10 @@ class OfferDialog(Dialog):
     }
     """
 
+    # not a priority binding: ctrl+o comes to the dialog after the keys typed before it have
+    # reached the focused field (a priority one offered at once, without the last digits typed)
     BINDINGS = [
-        Binding("ctrl+o", "offer", "Offer", priority=True),
+        Binding("ctrl+o", "offer", "Offer"),
     ]
 
     def __init__(self, view: AbundanceView, names: Sequence[str], seat: int, check: Check,

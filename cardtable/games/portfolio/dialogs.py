@@ -196,7 +196,9 @@ class DealDialog(PortfolioDialog):
     }
     """
 
-    BINDINGS = [Binding("ctrl+o", "offer", "Offer", priority=True)]
+    # not a priority binding: ctrl+o comes to the dialog after the keys typed before it have
+    # reached the focused field (a priority one acted at once, ahead of them)
+    BINDINGS = [Binding("ctrl+o", "offer", "Offer")]
 
     def __init__(self, view: PortfolioView, names: Sequence[str], seat: int, check: Check,
                  four_colour: bool = False) -> None:
