@@ -99,9 +99,12 @@ class SetupScreen(OpensWhileRunning, Screen):
     """Set up and start a new game. ``game_name`` and ``seats`` preselect a game and its players
     (a rematch from the results screen)."""
 
+    # ctrl+s is not a priority binding: it comes to the screen after the keys typed before it
+    # have reached the focused field (a priority one started the game at once, before the last
+    # letters of a name typed with it in one read from the terminal)
     BINDINGS = [
         Binding("escape", "back", "Back"),
-        Binding("ctrl+s", "start", "Start game", priority=True),
+        Binding("ctrl+s", "start", "Start game"),
     ]
 
     def __init__(self, game_name: str | None = None, seats: Sequence[Seat] = ()) -> None:
