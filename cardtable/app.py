@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.content import Content
 from textual.geometry import Size
 from textual.screen import Screen
@@ -303,6 +304,14 @@ class CardtableApp(App[None]):
             return
         while len(self.screen_stack) > 1:
             self.pop_screen()
+
+    def action_command_palette(self) -> None:
+        # one palette at a time: Textual asks only whether the top screen is one, and a palette
+        # under a dialog the table opened over it (or one closing, not yet gone) still holds the
+        # palette's id, so a second ended the app with DuplicateIds (found by the monkey)
+        # (the app's own nodes are every screen it holds: ``children`` is the top one only)
+        if not any(isinstance(node, CommandPalette) for node in self._nodes):
+            super().action_command_palette()
 
     def action_settings(self) -> None:
         from .screens.settings import SettingsScreen

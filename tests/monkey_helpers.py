@@ -123,7 +123,10 @@ class Monkey:
 
 
 def active_keys(app) -> list[str]:
-    """The keys the current screen binds (its footer's and the rest)."""
+    """The keys the current screen binds (its footer's and the rest); none while it is being
+    set up (whether a key acts asks its parts, not there yet; the app holds keys till then)."""
+    if not app.screen.is_mounted:
+        return []
     keys: list[str] = []
     for key, active in app.screen.active_bindings.items():
         keys.append(key)

@@ -257,3 +257,25 @@ async def test_down_then_enter_in_one_read_plays_the_second_choice(tmp_path):
             app.post_message(press_event(key))
         await settle(pilot, lambda: quiet(app) and app.screen is not dialog)
         assert chosen == ["two"]
+
+
+async def test_ctrl_p_with_a_palette_under_a_dialog_opens_no_second_one(tmp_path):
+    # the palette open, a dialog the table opened over it, and ctrl+p again: Textual saw no
+    # palette on top and pushed a second under the same id, and DuplicateIds ended the app (the
+    # monkey's seed 1302). The one palette waits under the dialog.
+    from textual.command import CommandPalette
+
+    async with a_question(tmp_path, "Leave the table?") as (app, pilot, question, answers):
+        await throw(pilot, ("key", "escape"))
+        await settle(pilot, lambda: quiet(app) and len(app.screen_stack) == 1)
+        await throw(pilot, ("key", "ctrl+p"))
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, CommandPalette))
+        palette = app.screen
+        from cardtable.screens.confirm import ConfirmScreen
+
+        app.push_screen(ConfirmScreen("Draw now?"))
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, ConfirmScreen))
+        await throw(pilot, ("key", "ctrl+p"))
+        await settle(pilot, lambda: quiet(app))
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)
+        assert [s for s in app.screen_stack if isinstance(s, CommandPalette)] == [palette]

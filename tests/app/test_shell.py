@@ -157,6 +157,16 @@ def test_the_seat_list_names_each_games_expert_with_its_own_time_a_move():
     assert kind_label(property_, "bot") == "Bot" and kind_label(property_, "greedy") == "Bot: greedy"
 
 
+async def at_an_empty_second_name(pilot) -> tuple[SetupScreen, Input]:
+    """The new-game screen, its second player's name emptied and clicked into."""
+    await pilot.press("n")
+    setup = pilot.app.screen
+    second = list(setup.query(SeatRow))[1].query_one(Input)
+    second.value = ""
+    await pilot.click(second)
+    return setup, second
+
+
 async def test_a_name_typed_and_ctrl_s_in_one_read_start_the_game_with_the_whole_name(store):
     # keys typed fast (or over a slow connection) come in one read: ctrl+s was a priority
     # binding and started the game before the last letters reached the name's field
@@ -164,11 +174,7 @@ async def test_a_name_typed_and_ctrl_s_in_one_read_start_the_game_with_the_whole
 
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n")
-        setup = app.screen
-        second = list(setup.query(SeatRow))[1].query_one(Input)
-        second.value = ""
-        await pilot.click(second)
+        setup, second = await at_an_empty_second_name(pilot)
         for key in [*"Zed", "ctrl+s"]:
             app.post_message(press_event(key))
         for _ in range(200):
@@ -182,11 +188,7 @@ async def test_a_name_typed_and_ctrl_s_in_one_read_start_the_game_with_the_whole
 async def test_bad_setup_shows_the_rules_message_and_keeps_the_form(store):
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n")
-        setup = app.screen
-        second = list(setup.query(SeatRow))[1].query_one(Input)
-        second.value = ""
-        await pilot.click(second)
+        setup, second = await at_an_empty_second_name(pilot)
         await pilot.press(*"ann")
         await pilot.press("ctrl+s")
         await pilot.pause()
