@@ -22,8 +22,8 @@
 - Screen.dismiss pops the top screen, whichever screen it is (only the top one should call
   it: Textualize/textual#2575): a question answered by a key already on its way when ctrl+p
   put the palette over it closed the palette instead (found by the monkey); answered No, it
-  stayed on the stack, where no key could answer it again. Only the screen on top leaves the stack; a
-  screen under another is answered once it is on top again.
+  stayed on the stack, where no key could answer it again. Only the screen on top leaves the
+  stack; a screen under another is answered once it is on top again.
 """
 
 from __future__ import annotations
