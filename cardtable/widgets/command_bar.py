@@ -46,7 +46,10 @@ def completion(value: str, legal: Sequence[str]) -> tuple[str, list[str]]:
 class CommandInput(Input):
     """The bar's input: Tab completes from the legal commands instead of leaving the bar."""
 
-    BINDINGS = [Binding("tab", "complete", "Complete", show=False, priority=True)]
+    # not a priority binding: the bar's own Tab comes before the app's (focus the next widget)
+    # anyway, and a priority Tab completed at once, ahead of letters typed before it but still
+    # on their way to the bar ("dr" and Tab in one read made "draw 1dr")
+    BINDINGS = [Binding("tab", "complete", "Complete", show=False)]
 
     legal: Sequence[str] = ()
 

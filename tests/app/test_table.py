@@ -21,7 +21,7 @@ from cardtable.screens.table import TableScreen
 from cardtable.games import table_screen_for
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, CommandBar, GameLog, HandWidget, card_text
-from cardtable.widgets.command_bar import LONGEST
+from cardtable.widgets.command_bar import LONGEST, completion
 from cardtable.widgets.game_log import EVENT_INDENT
 from game_helpers import in_symbols, play_random
 from tiny_game import pile  # noqa: F401  (a fixture)
@@ -186,6 +186,24 @@ async def test_the_command_bar_completes_from_the_legal_commands(tmp_path):
         await pilot.press("right")  # accepts the suggestion
         assert bar.input.value in legal and bar.input.value.startswith(legal[0][:2])
         assert f"{len(legal)} legal command" in str(bar.query_one("#command-hint").render())
+
+
+async def test_letters_and_tab_in_one_read_complete_what_was_typed(tmp_path):
+    # keys typed fast (or over a slow connection) come in one read: Tab was a priority binding
+    # and completed at once, ahead of the letters still on their way to the bar ("draw 1dr")
+    from monkey_helpers import press_event
+
+    app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
+    async with app.run_test(size=SMALL) as pilot:
+        legal = [match.format(command) for command in match.legal(0)]
+        await pilot.press("colon")
+        bar = table.query_one(CommandBar)
+        for key in ["d", "r", "tab"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: bar.input.value != "")
+        await pilot.pause()
+        assert bar.input.value == completion("dr", legal)[0] and bar.input.value.startswith("draw")
+        assert bar.input.has_focus
 
 
 # -- undo -----------------------------------------------------------------------------------
