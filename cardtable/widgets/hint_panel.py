@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -30,6 +31,16 @@ from .dialog import Dialog
 from .words import plain, styled
 
 
+class HintChoices(OptionList):
+    """The lines of a hint. Enter with no line to play yet (still thinking) goes on to the panel,
+    which says so, instead of doing nothing."""
+
+    def action_select(self) -> None:
+        if self.highlighted is None or self.get_option_at_index(self.highlighted).disabled:
+            raise SkipAction()
+        super().action_select()
+
+
 class HintPanel(Dialog):
     """The hint for ``name``'s seat (the seat of ``view``); dismisses with the command chosen, or
     None."""
@@ -42,7 +53,9 @@ class HintPanel(Dialog):
     """
 
     BINDINGS = [
-        Binding("enter", "choose", "Play it", key_display="⏎", priority=True),
+        # not a priority binding: the focused list's own Enter plays the line it highlights,
+        # after a Down typed before it (a priority Enter acted at once, ahead of that Down)
+        Binding("enter", "choose", "Play it", key_display="⏎"),
         Binding("1", "play(0)", "Play line 1", key_display="1-3"),
         Binding("2", "play(1)", "Play line 2", show=False),
         Binding("3", "play(2)", "Play line 3", show=False),
@@ -75,7 +88,7 @@ class HintPanel(Dialog):
             box.border_title = plain(f"Hint for {self.name_text}")
             yield Static("The expert's best moves from what you can see, with your chance of winning by each.",
                          classes="dialog--note", markup=False)
-            yield OptionList(Option(Text("Thinking…"), disabled=True), id="hint-choices", compact=True)
+            yield HintChoices(Option(Text("Thinking…"), disabled=True), id="hint-choices", compact=True)
             yield Static(Text("Thinking…"), id="hint-progress")
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Play it (Enter)", variant="primary", id="hint-play", compact=True)

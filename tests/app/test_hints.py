@@ -113,6 +113,34 @@ async def test_enter_plays_the_highlighted_line_and_escape_plays_nothing(tmp_pat
         assert match.history[0].command == best
 
 
+async def test_down_then_enter_in_one_read_plays_the_second_line(tmp_path):
+    # keys typed fast (or over a slow connection) come in one read: Enter was a priority
+    # binding and played the first line, ahead of the Down still on its way to the list
+    from monkey_helpers import press_event
+
+    match = stock_market()
+    async with at_table(tmp_path, match, hints=True) as (app, pilot, table):
+        panel = await open_hint(pilot)
+        second = panel.answer.choices[1].command
+        for key in ["down", "enter"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: len(match.history) == 1)
+        assert match.history[0].command == second
+
+
+async def test_enter_while_the_hint_thinks_says_so_and_plays_nothing(tmp_path, monkeypatch):
+    match = stock_market()
+    monkeypatch.setattr("cardtable.widgets.hint_panel.think", lambda *args: iter(()))  # never answers
+    async with at_table(tmp_path, match, hints=True) as (app, pilot, table):
+        await pilot.press("i")
+        await settle(pilot, lambda: isinstance(app.screen, HintPanel))
+        notes = record_notes(app.screen)
+        await pilot.press("enter")
+        await settle(pilot, lambda: notes)
+        assert "still thinking" in str(notes[-1]) and len(match.history) == 0
+        assert isinstance(app.screen, HintPanel)
+
+
 async def test_closing_the_hint_while_it_thinks_cancels_it_and_the_table_stays_live(tmp_path, monkeypatch):
     match = stock_market()
     monkeypatch.setattr(TableScreen, "HINT_ROUNDS", (Round(iterations=8),) * 100_000)  # closed long before its end
