@@ -7,6 +7,7 @@ goes back to it. The tables themselves live in ``cardtable.screens.table`` and b
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -17,6 +18,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.content import Content
 from textual.geometry import Size
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 KEY_HOLD_STEP = 0.005
 """Seconds between looks at a screen still being set up while keys typed at it wait."""
+KEY_HOLD_MOST = 0.5
+"""Seconds a priority key waits at most for the keys typed before it (``on_event``)."""
 
 
 class SizeGuard(Widget):
@@ -100,6 +104,10 @@ class CardtableApp(App[None]):
         self._focus_before_small: Widget | None = None
         self._held_keys: list[events.Key] = []
         """Keys typed as a screen opened, held until it is set up (``on_event``)."""
+        self._in_flight: list[MessagePump] = []
+        """Where the last keys went that no priority binding took: the focused widget and its
+        ancestors up to the screen, while any of them still has messages to handle."""
+        self._held_since = 0.0
         self.reported_saves: set[tuple[str, str]] = set()
         """Damaged saves already reported this session (id, reason): said once, not on every
         return to the menu."""
@@ -403,16 +411,35 @@ class CardtableApp(App[None]):
                 event.stop()
                 self.bell()
                 return
-            # a screen pushed a moment ago has no parts yet, but its bindings would already act
-            # (Enter as the draw dialog opened read its list before there was one, and the
-            # NoMatches ended the app: found by the monkey); its keys wait, in order, until it
-            # is set up, and so do the keys after them
-            if self._held_keys or not self._screen_ready():
-                self._held_keys.append(event)
-                if len(self._held_keys) == 1:
-                    self.set_timer(KEY_HOLD_STEP, self._release_keys)
-                return
+            # keys act in the order typed, even when they come in one read:
+            # - a screen pushed a moment ago has no parts yet, but its bindings would already
+            #   act (Enter as the draw dialog opened read its list before there was one, and
+            #   the NoMatches ended the app: found by the monkey); its keys wait until it is set
+            #   up, and so do the keys after them;
+            # - a priority binding acts at once, as the key comes to the app, while the keys
+            #   before it may still be on their way through the focused widget and back up to
+            #   the screen's bindings (s then ↓ in one read sold the certificate ↓ moved to);
+            #   it waits for them, and the keys after it wait too
+            if not event.is_forwarded:
+                if self._held_keys or not self._screen_ready():
+                    self._hold(event)
+                    return
+                if self._in_flight and self._is_priority(event.key):
+                    if self._keys_in_flight():
+                        self._hold(event)
+                    else:  # once more round the app's queue, behind a key already back in it
+                        self._in_flight = []
+                        self.post_message(event)
+                    return
+                if not self._is_priority(event.key):
+                    self._note_in_flight()
         await super().on_event(event)
+
+    def _hold(self, key: events.Key) -> None:
+        self._held_keys.append(key)
+        if len(self._held_keys) == 1:
+            self._held_since = time.monotonic()
+            self.set_timer(KEY_HOLD_STEP, self._release_keys)
 
     def _screen_ready(self) -> bool:
         try:
@@ -420,10 +447,40 @@ class CardtableApp(App[None]):
         except ScreenStackError:  # no screen yet, or none left: Textual's own way with a key
             return True
 
+    def _is_priority(self, key: str) -> bool:
+        """Whether a priority binding of the screen's chain (the app's, the screen's, the
+        focused widget's and its ancestors') takes ``key``: what Textual's own look at a key
+        goes through first."""
+        try:
+            chain = self.screen._binding_chain
+        except ScreenStackError:
+            return False
+        return any(binding.priority for _node, bindings in chain
+                   for binding in bindings.key_to_bindings.get(key, ()))
+
+    def _note_in_flight(self) -> None:
+        """The key about to be forwarded goes to the focused widget (else the screen) and
+        bubbles up from there."""
+        try:
+            node: Any = self.focused or self.screen
+        except ScreenStackError:
+            return
+        if not self._keys_in_flight():
+            self._in_flight = []
+        while node is not None and node is not self:
+            if node not in self._in_flight:
+                self._in_flight.append(node)
+            node = node._parent
+
+    def _keys_in_flight(self) -> bool:
+        return any(node.message_queue_size for node in self._in_flight)
+
     def _release_keys(self) -> None:
-        if not self._screen_ready():
+        waited = time.monotonic() - self._held_since
+        if not self._screen_ready() or (self._keys_in_flight() and waited < KEY_HOLD_MOST):
             self.set_timer(KEY_HOLD_STEP, self._release_keys)
             return
+        self._in_flight = []
         # posted again in order: each goes through on_event as it comes, and one that opens a
         # screen holds the rest again
         held, self._held_keys = self._held_keys, []

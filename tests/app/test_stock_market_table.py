@@ -412,6 +412,27 @@ async def test_the_keys_page_names_up_and_down_as_the_certificate_keys_they_are(
         assert meanings == ["Previous certificate", "Next certificate"]
 
 
+async def test_s_then_down_in_one_read_sells_the_certificate_picked_when_s_was_typed(tmp_path):
+    # keys typed fast (or over a slow connection) come in one read: ↓ is a priority key and
+    # moved the cursor at once, before the s typed ahead of it reached the table, which then
+    # sold the next certificate (cardtable.app: a priority key waits for the keys before it)
+    from monkey_helpers import make_app, press_event, quiet
+
+    _app, _table, match, _ = table_at(position(["2D 4C", "4D"], holdings=["7H 5S KD", ""]))
+    app = make_app(tmp_path, None, 3)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, StockMarketTable))
+        table = app.screen
+        assert table.certificates.picked == C("KD")
+        for key in ["s", "down"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: quiet(app) and match.history)
+        assert match.history[-1].text == "sell KD"
+        assert table.certificates.picked == C("7H")  # and then ↓ moved on from where the sale left it
+
+
 async def test_a_sale_is_picked_on_the_board_and_one_bought_this_turn_is_refused():
     app, table, match, notes = table_at(position(["2D 4C", "4D"], holdings=["7H 5S KD", ""]))
     async with app.run_test(size=SMALL, notifications=True) as pilot:
