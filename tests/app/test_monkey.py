@@ -259,6 +259,40 @@ async def test_down_then_enter_in_one_read_plays_the_second_choice(tmp_path):
         assert chosen == ["two"]
 
 
+async def test_money_typed_and_ctrl_o_in_one_read_offer_the_money_typed_in_portfolio(tmp_path):
+    # Portfolio's deal dialog, as Abundance's trade dialog: ctrl+o was a priority binding and
+    # offered at once, before the 5 still on its way to the money field
+    import random
+
+    from cardtable.games.portfolio.dialogs import DealDialog
+    from cardtable.widgets import CardWidget, HandWidget
+    from rules.core.offers import Offer, Side
+    from rules.portfolio.state import ACT
+
+    spec = rules.find_game("portfolio")
+    match = Match(spec, [Seat("Ann"), Seat("Bob", "bot")], seed=4)
+    rng = random.Random(0)
+    while not (match.awaiting == {0} and match.state.phase == ACT and match.state.money[1] >= 5
+               and match.state.hands[0]):
+        seat = min(match.awaiting)
+        match.submit(seat, spec.bots["bot"].choose(match.view(seat), match.legal(seat), rng))
+    app = make_app(tmp_path, None, 4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "PortfolioTable")
+        await throw(pilot, ("key", "o"))
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, DealDialog))
+        card = app.screen.query_one("#deal-hand", HandWidget).query(CardWidget).first()
+        await pilot.click(card)
+        await pilot.click("#deal-take-money")
+        moves = len(match.history)
+        for key in ["5", "ctrl+o"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: quiet(app) and len(match.history) > moves)
+        assert match.history[moves].command == Offer(1, Side(cards=(card.card,)), Side(money=5))
+
+
 async def test_ctrl_p_with_a_palette_under_a_dialog_opens_no_second_one(tmp_path):
     # the palette open, a dialog the table opened over it, and ctrl+p again: Textual saw no
     # palette on top and pushed a second under the same id, and DuplicateIds ended the app (the
