@@ -419,6 +419,30 @@ async def test_a_wild_pair_gives_the_keys_to_the_grid_and_escape_gives_them_back
         assert table.hand.has_focus and not table.grid.named
 
 
+async def test_enter_then_an_arrow_in_one_read_plays_the_cell_enter_was_typed_at(tmp_path):
+    # keys typed fast (or over a slow connection) come in one read: the grid's arrows are
+    # priority keys and moved the cursor at once, before the Enter typed ahead of them reached
+    # the table, which then played the cell the arrow moved to (cardtable.app: a priority key
+    # waits for the keys before it)
+    from monkey_helpers import make_app, press_event, quiet
+
+    match = position(EMPTY, ["9D", "5C", "7H"])
+    app = make_app(tmp_path, None, 5)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, PropertyTable))
+        table = app.screen
+        await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
+        assert table.grid_has_keys
+        cell = table.grid.cursor
+        for key in ["enter", "right"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: quiet(app) and match.history)
+        played = match.history[0].command
+        assert isinstance(played, Play) and (played.col, played.row) == cell
+
+
 async def test_focus_comes_back_after_the_terminal_was_too_small(tmp_path):
     match = position(EMPTY, ["9D", "5C", "7H"])
     app = CardtableApp(store=SaveStore(tmp_path / "data"), settings=Settings(bot_delay=0), match=match)
