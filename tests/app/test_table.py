@@ -188,6 +188,32 @@ async def test_the_command_bar_completes_from_the_legal_commands(tmp_path):
         assert f"{len(legal)} legal command" in str(bar.query_one("#command-hint").render())
 
 
+async def test_colon_and_a_command_in_one_read_go_into_the_bar(tmp_path):
+    # ':' and the command typed after it in one read: the letters passed the table before the
+    # ':' had come back up to the binding that opens the bar, so d drew and r was "no key"
+    from monkey_helpers import make_app, press_event, quiet
+
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob", "random")], seed=1)
+    app = make_app(tmp_path, None, 1)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        await settle(pilot, lambda: quiet(app) and 0 in match.awaiting
+                     and any(isinstance(screen, TableScreen) for screen in app.screen_stack))
+        table = next(screen for screen in app.screen_stack if isinstance(screen, TableScreen))
+        if app.screen is not table:  # Portfolio's draw asks in a dialog: the bar is under it
+            await pilot.press("escape")
+            await settle(pilot, lambda: quiet(app) and app.screen is table)
+        notes = record_notes(table)
+        for key in ["colon", *"draw 1"]:
+            app.post_message(press_event(key))
+        await settle(pilot, lambda: quiet(app) and table.command_bar.input.value == "draw 1")
+        assert app.screen is table and table.command_bar.input.has_focus and notes == []
+        await pilot.press("enter")
+        await settle(pilot, lambda: match.history)
+        assert match.history[0].text == "draw 1"
+
+
 async def test_letters_and_tab_in_one_read_complete_what_was_typed(tmp_path):
     # keys typed fast (or over a slow connection) come in one read: Tab was a priority binding
     # and completed at once, ahead of the letters still on their way to the bar ("draw 1dr")
