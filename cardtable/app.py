@@ -38,10 +38,20 @@ if TYPE_CHECKING:
     from .store import Joined, SaveStore
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-KEY_HOLD_STEP = 0.005
-"""Seconds between looks at a screen still being set up while keys typed at it wait."""
+KEY_HOLD_STEP = 0.002
+"""Seconds between looks at the keys before a waiting key, and at a screen still being set up
+(``on_event``)."""
 KEY_HOLD_MOST = 0.5
-"""Seconds a priority key waits at most for the keys typed before it (``on_event``)."""
+"""Seconds a key waits at most for the keys typed before it."""
+
+
+_UPKEEP = ("textual.events", "textual.messages")
+
+
+def _a_keys_doing(message: object) -> bool:
+    """A key, or a message a widget posts on its own account (a key's doing, as a rule), not
+    Textual's upkeep (``_keys_in_flight``)."""
+    return isinstance(message, events.Key) or not type(message).__module__.startswith(_UPKEEP)
 
 
 class SizeGuard(Widget):
@@ -103,10 +113,11 @@ class CardtableApp(App[None]):
         self._record: Record | None = None
         self._focus_before_small: Widget | None = None
         self._held_keys: list[events.Key] = []
-        """Keys typed as a screen opened, held until it is set up (``on_event``)."""
+        """Keys waiting, in order, for a screen being set up or for the key before them
+        (``on_event``)."""
         self._in_flight: list[MessagePump] = []
-        """Where the last keys went that no priority binding took: the focused widget and its
-        ancestors up to the screen, while any of them still has messages to handle."""
+        """Where the last key went that no priority binding took: the focused widget and its
+        ancestors up to the screen (the keys after it wait until none has messages left)."""
         self._held_since = 0.0
         self.reported_saves: set[tuple[str, str]] = set()
         """Damaged saves already reported this session (id, reason): said once, not on every
@@ -411,25 +422,21 @@ class CardtableApp(App[None]):
                 event.stop()
                 self.bell()
                 return
-            # keys act in the order typed, even when they come in one read:
-            # - a screen pushed a moment ago has no parts yet, but its bindings would already
-            #   act (Enter as the draw dialog opened read its list before there was one, and
-            #   the NoMatches ended the app: found by the monkey); its keys wait until it is set
-            #   up, and so do the keys after them;
-            # - a priority binding acts at once, as the key comes to the app, while the keys
-            #   before it may still be on their way through the focused widget and back up to
-            #   the screen's bindings (s then ↓ in one read sold the certificate ↓ moved to);
-            #   it waits for them, and the keys after it wait too
+            # keys act in the order typed, even when they come in one read from the terminal.
+            # Textual sends a key on to the focused widget at once and runs the bindings when
+            # it comes back up to the app, so the keys behind it reached the widget first:
+            # a name, Tab and the next name in one read went all into the first field; a
+            # priority binding, which acts at once, overtook the keys before it (s then ↓ sold
+            # the certificate ↓ moved to); and a screen pushed a moment ago has no parts yet
+            # while its bindings would already act (Enter as the draw dialog opened read its
+            # list before there was one: NoMatches ended the app, found by the monkey). So a
+            # key waits until the one before it has gone all the way, and until the screen is
+            # set up; the keys after it wait too
             if not event.is_forwarded:
-                if self._held_keys or not self._screen_ready():
+                if self._in_flight and not self._keys_in_flight():
+                    self._in_flight = []  # the key before went all the way: nothing of it is left
+                if self._held_keys or not self._screen_ready() or self._in_flight:
                     self._hold(event)
-                    return
-                if self._in_flight and self._is_priority(event.key):
-                    if self._keys_in_flight():
-                        self._hold(event)
-                    else:  # once more round the app's queue, behind a key already back in it
-                        self._in_flight = []
-                        self.post_message(event)
                     return
                 if not self._is_priority(event.key):
                     self._note_in_flight()
@@ -465,15 +472,20 @@ class CardtableApp(App[None]):
             node: Any = self.focused or self.screen
         except ScreenStackError:
             return
-        if not self._keys_in_flight():
-            self._in_flight = []
+        self._in_flight = []
         while node is not None and node is not self:
-            if node not in self._in_flight:
-                self._in_flight.append(node)
+            self._in_flight.append(node)
             node = node._parent
 
     def _keys_in_flight(self) -> bool:
-        return any(node.message_queue_size for node in self._in_flight)
+        """Whether a key is still on its way: waiting at a widget the last key went to, or back
+        at the app for its bindings; or what a key set off (a list's choice, a line entered)
+        waits at one of those widgets. Textual's own upkeep there (refreshes, layouts, calls
+        after a refresh) is no key's: a key waiting on it waited for the next frame."""
+        waiting = [message for node in self._in_flight for message in node._message_queue.values]
+        return (any(map(_a_keys_doing, waiting))
+                or any(isinstance(message, events.Key) and message.is_forwarded
+                       for message in self._message_queue.values))
 
     def _release_keys(self) -> None:
         waited = time.monotonic() - self._held_since
@@ -489,7 +501,8 @@ class CardtableApp(App[None]):
 
     @property
     def holds_keys(self) -> bool:
-        """Whether keys typed as a screen opened still wait for it (tests wait on it too)."""
+        """Whether typed keys still wait for a screen being set up or for the keys before them
+        (tests wait on it too)."""
         return bool(self._held_keys)
 
     def on_resize(self, event: events.Resize) -> None:

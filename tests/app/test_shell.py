@@ -482,3 +482,21 @@ def test_every_game_has_its_rules_page_and_card_stock_market_is_named_for_the_ga
         assert "missing from this installation" not in rules_page(name), name
     assert page_name("stock-market") == "card-stock-market"
     assert rules_page("stock-market").startswith("# Card Stock Market")
+
+
+async def test_a_name_tab_and_more_keys_in_one_read_leave_the_name_as_typed(store):
+    # Tab moves the focus when it comes back up to the app's bindings: the keys behind it in
+    # one read had gone on to the name's field already ("Zed42")
+    from monkey_helpers import press_event
+
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        setup, second = await at_an_empty_second_name(pilot)
+        for key in [*"Zed", "tab", *"42"]:
+            app.post_message(press_event(key))
+        for _ in range(100):
+            if not app.holds_keys and app.focused is not second:
+                break
+            await pilot.pause()
+        await pilot.pause()
+        assert second.value == "Zed" and app.focused is not second
