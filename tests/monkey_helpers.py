@@ -24,6 +24,7 @@ import re
 import string
 import unicodedata
 import warnings
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from textual import events
@@ -32,7 +33,7 @@ from textual.keys import _character_to_key, _get_unicode_name_from_key
 import rules
 from rules.core import Match, Seat
 
-from pilot_helpers import until
+from pilot_helpers import settle, until
 
 GAMES = sorted(rules.GAMES)
 SIZES = [(80, 24), (120, 40)]
@@ -211,6 +212,27 @@ def make_app(tmp_path, game: str | None, seed: int):
     if game is not None:
         match = Match(rules.find_game(game), seats_for(game, random.Random(seed)), seed=seed)
     return CardtableApp(store=store, settings=Settings(theme="textual-dark", bot_delay=0), match=match)
+
+
+def in_one_read(app, keys) -> None:
+    """``keys`` as a terminal delivers keys typed fast (or over a slow link): in one read, each
+    posted before the app has handled the one before."""
+    for key in keys:
+        app.post_message(press_event(key))
+
+
+@asynccontextmanager
+async def at_the_table(tmp_path, match: Match, size=(80, 24), seed: int = 0):
+    """The whole app (bots at no delay) on ``match``, once its table and whatever it opened at
+    once are set up: (app, pilot, table)."""
+    from cardtable.screens.table import TableScreen
+
+    app = make_app(tmp_path, None, seed)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.open_table(match, None)
+        await settle(pilot, lambda: quiet(app) and any(isinstance(s, TableScreen) for s in app.screen_stack))
+        yield app, pilot, next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 async def run_monkey(tmp_path, game: str | None, seed: int, bursts: int, size=(80, 24),

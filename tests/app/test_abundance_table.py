@@ -829,7 +829,7 @@ async def test_the_sales_sheet_is_made_again_only_when_a_sale_changes_it(monkeyp
 async def test_money_typed_and_ctrl_o_in_one_read_offer_the_money_typed(tmp_path):
     # keys typed fast (or over a slow connection) come in one read: ctrl+o was a priority
     # binding and offered at once, before the 5 still on its way to the money field
-    from monkey_helpers import press_event
+    from monkey_helpers import in_one_read
 
     app, table, match, _ = table_at(TRADE)
     async with app.run_test(size=SMALL) as pilot:
@@ -838,7 +838,6 @@ async def test_money_typed_and_ctrl_o_in_one_read_offer_the_money_typed(tmp_path
         await settle(pilot, lambda: isinstance(app.screen, OfferDialog))
         await pilot.press("space")  # 3♠, the first of Ann's trinkets
         await pilot.click("#offer-take-money")
-        for key in ["5", "ctrl+o"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["5", "ctrl+o"])
         await settle(pilot, lambda: app.screen is table)
         assert match.history[-1].text == "offer: give 3S take $5"

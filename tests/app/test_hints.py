@@ -116,14 +116,13 @@ async def test_enter_plays_the_highlighted_line_and_escape_plays_nothing(tmp_pat
 async def test_down_then_enter_in_one_read_plays_the_second_line(tmp_path):
     # keys typed fast (or over a slow connection) come in one read: Enter was a priority
     # binding and played the first line, ahead of the Down still on its way to the list
-    from monkey_helpers import press_event
+    from monkey_helpers import in_one_read
 
     match = stock_market()
     async with at_table(tmp_path, match, hints=True) as (app, pilot, table):
         panel = await open_hint(pilot)
         second = panel.answer.choices[1].command
-        for key in ["down", "enter"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["down", "enter"])
         await settle(pilot, lambda: len(match.history) == 1)
         assert match.history[0].command == second
 

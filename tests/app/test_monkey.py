@@ -13,7 +13,8 @@ import pytest
 import rules
 from rules.core import Match, Seat
 
-from monkey_helpers import GAMES, SIZES, SWALLOWED, TINY, make_app, press_event, quiet, run_monkey, throw
+from monkey_helpers import (GAMES, SIZES, SWALLOWED, TINY, at_the_table, in_one_read, make_app, quiet,
+                            run_monkey, throw)
 from pilot_helpers import record_notes, screen_text, settle, table_of
 
 SEEDS = (1, 2)
@@ -85,8 +86,7 @@ async def test_a_page_key_just_after_the_command_palette_opens(tmp_path, page):
     app = make_app(tmp_path, None, 1)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: quiet(app))
-        for key in ["ctrl+p", page]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["ctrl+p", page])
         await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "CommandPalette")
         await throw(pilot, ("key", "pagedown"))
         await settle(pilot, lambda: quiet(app))
@@ -210,7 +210,7 @@ async def test_enter_as_the_draw_dialog_opens_waits_for_it(tmp_path):
         table.action_draw()
         dialog = app.screen
         assert isinstance(dialog, DrawDialog) and not dialog.is_mounted
-        app.post_message(press_event("enter"))
+        in_one_read(app, ["enter"])
         await settle(pilot, lambda: quiet(app) and len(match.history) > moves)
         assert app.is_running and app.screen is table
         assert match.history[moves].command.count == dialog.choices[0][0]
@@ -235,8 +235,7 @@ async def test_down_then_enter_in_one_read_draws_the_second_count(tmp_path):
         app.open_table(match, None)
         await settle(pilot, lambda: quiet(app) and isinstance(app.screen, DrawDialog))
         dialog, moves = app.screen, len(match.history)
-        for key in ["down", "enter"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["down", "enter"])
         await settle(pilot, lambda: quiet(app) and len(match.history) > moves)
         assert match.history[moves].command.count == dialog.choices[1][0]
 
@@ -253,8 +252,7 @@ async def test_down_then_enter_in_one_read_plays_the_second_choice(tmp_path):
         dialog = ChoiceDialog("Bob: play a Tool", "", [("first", "one"), ("second", "two")])
         app.push_screen(dialog, chosen.append)
         await settle(pilot, lambda: quiet(app) and app.screen is dialog)
-        for key in ["down", "enter"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["down", "enter"])
         await settle(pilot, lambda: quiet(app) and app.screen is not dialog)
         assert chosen == ["two"]
 
@@ -276,19 +274,14 @@ async def test_money_typed_and_ctrl_o_in_one_read_offer_the_money_typed_in_portf
                and match.state.hands[0]):
         seat = min(match.awaiting)
         match.submit(seat, spec.bots["bot"].choose(match.view(seat), match.legal(seat), rng))
-    app = make_app(tmp_path, None, 4)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, lambda: quiet(app))
-        app.open_table(match, None)
-        await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "PortfolioTable")
+    async with at_the_table(tmp_path, match, (120, 40)) as (app, pilot, _table):
         await throw(pilot, ("key", "o"))
         await settle(pilot, lambda: quiet(app) and isinstance(app.screen, DealDialog))
         card = app.screen.query_one("#deal-hand", HandWidget).query(CardWidget).first()
         await pilot.click(card)
         await pilot.click("#deal-take-money")
         moves = len(match.history)
-        for key in ["5", "ctrl+o"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["5", "ctrl+o"])
         await settle(pilot, lambda: quiet(app) and len(match.history) > moves)
         assert match.history[moves].command == Offer(1, Side(cards=(card.card,)), Side(money=5))
 

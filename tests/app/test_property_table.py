@@ -424,20 +424,14 @@ async def test_enter_then_an_arrow_in_one_read_plays_the_cell_enter_was_typed_at
     # priority keys and moved the cursor at once, before the Enter typed ahead of them reached
     # the table, which then played the cell the arrow moved to (cardtable.app: a priority key
     # waits for the keys before it)
-    from monkey_helpers import make_app, press_event, quiet
+    from monkey_helpers import at_the_table, in_one_read, quiet
 
     match = position(EMPTY, ["9D", "5C", "7H"])
-    app = make_app(tmp_path, None, 5)
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot, lambda: quiet(app))
-        app.open_table(match, None)
-        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, PropertyTable))
-        table = app.screen
+    async with at_the_table(tmp_path, match, SMALL) as (app, pilot, table):
         await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
         assert table.grid_has_keys
         cell = table.grid.cursor
-        for key in ["enter", "right"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["enter", "right"])
         await settle(pilot, lambda: quiet(app) and match.history)
         played = match.history[0].command
         assert isinstance(played, Play) and (played.col, played.row) == cell

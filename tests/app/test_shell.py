@@ -170,13 +170,12 @@ async def at_an_empty_second_name(pilot) -> tuple[SetupScreen, Input]:
 async def test_a_name_typed_and_ctrl_s_in_one_read_start_the_game_with_the_whole_name(store):
     # keys typed fast (or over a slow connection) come in one read: ctrl+s was a priority
     # binding and started the game before the last letters reached the name's field
-    from monkey_helpers import press_event
+    from monkey_helpers import in_one_read
 
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         setup, second = await at_an_empty_second_name(pilot)
-        for key in [*"Zed", "ctrl+s"]:
-            app.post_message(press_event(key))
+        in_one_read(app, [*"Zed", "ctrl+s"])
         for _ in range(200):
             if store.list():
                 break
@@ -487,13 +486,12 @@ def test_every_game_has_its_rules_page_and_card_stock_market_is_named_for_the_ga
 async def test_a_name_tab_and_more_keys_in_one_read_leave_the_name_as_typed(store):
     # Tab moves the focus when it comes back up to the app's bindings: the keys behind it in
     # one read had gone on to the name's field already ("Zed42")
-    from monkey_helpers import press_event
+    from monkey_helpers import in_one_read
 
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         setup, second = await at_an_empty_second_name(pilot)
-        for key in [*"Zed", "tab", *"42"]:
-            app.post_message(press_event(key))
+        in_one_read(app, [*"Zed", "tab", *"42"])
         for _ in range(100):
             if not app.holds_keys and app.focused is not second:
                 break

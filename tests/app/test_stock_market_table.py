@@ -416,18 +416,12 @@ async def test_s_then_down_in_one_read_sells_the_certificate_picked_when_s_was_t
     # keys typed fast (or over a slow connection) come in one read: ↓ is a priority key and
     # moved the cursor at once, before the s typed ahead of it reached the table, which then
     # sold the next certificate (cardtable.app: a priority key waits for the keys before it)
-    from monkey_helpers import make_app, press_event, quiet
+    from monkey_helpers import at_the_table, in_one_read, quiet
 
     _app, _table, match, _ = table_at(position(["2D 4C", "4D"], holdings=["7H 5S KD", ""]))
-    app = make_app(tmp_path, None, 3)
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot, lambda: quiet(app))
-        app.open_table(match, None)
-        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, StockMarketTable))
-        table = app.screen
+    async with at_the_table(tmp_path, match, SMALL) as (app, pilot, table):
         assert table.certificates.picked == C("KD")
-        for key in ["s", "down"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["s", "down"])
         await settle(pilot, lambda: quiet(app) and match.history)
         assert match.history[-1].text == "sell KD"
         assert table.certificates.picked == C("7H")  # and then ↓ moved on from where the sale left it

@@ -176,6 +176,8 @@ async def test_a_line_too_long_for_the_bar_is_not_typed_and_says_so(tmp_path):
         assert match.history == []
 
 async def test_the_command_bar_completes_from_the_legal_commands(tmp_path):
+    from monkey_helpers import in_one_read
+
     app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
     async with app.run_test(size=SMALL) as pilot:
         legal = [match.format(command) for command in match.legal(0)]
@@ -186,50 +188,32 @@ async def test_the_command_bar_completes_from_the_legal_commands(tmp_path):
         await pilot.press("right")  # accepts the suggestion
         assert bar.input.value in legal and bar.input.value.startswith(legal[0][:2])
         assert f"{len(legal)} legal command" in str(bar.query_one("#command-hint").render())
+        # letters and Tab in one read (typed fast, or over a slow link) complete what was typed:
+        # a priority Tab completed at once, ahead of the letters on their way ("draw 1dr")
+        bar.input.value = ""
+        in_one_read(app, [*legal[0][:2], "tab"])
+        await settle(pilot, lambda: bar.input.value != "")
+        await pilot.pause()
+        assert bar.input.value == completion(legal[0][:2], legal)[0] and bar.input.has_focus
 
 
 async def test_colon_and_a_command_in_one_read_go_into_the_bar(tmp_path):
     # ':' and the command typed after it in one read: the letters passed the table before the
     # ':' had come back up to the binding that opens the bar, so d drew and r was "no key"
-    from monkey_helpers import make_app, press_event, quiet
+    from monkey_helpers import at_the_table, in_one_read, quiet
 
     match = Match(SPEC, [Seat("Ann"), Seat("Bob", "random")], seed=1)
-    app = make_app(tmp_path, None, 1)
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot, lambda: quiet(app))
-        app.open_table(match, None)
-        await settle(pilot, lambda: quiet(app) and 0 in match.awaiting
-                     and any(isinstance(screen, TableScreen) for screen in app.screen_stack))
-        table = next(screen for screen in app.screen_stack if isinstance(screen, TableScreen))
+    async with at_the_table(tmp_path, match, SMALL) as (app, pilot, table):
         if app.screen is not table:  # Portfolio's draw asks in a dialog: the bar is under it
             await pilot.press("escape")
             await settle(pilot, lambda: quiet(app) and app.screen is table)
         notes = record_notes(table)
-        for key in ["colon", *"draw 1"]:
-            app.post_message(press_event(key))
+        in_one_read(app, ["colon", *"draw 1"])
         await settle(pilot, lambda: quiet(app) and table.command_bar.input.value == "draw 1")
         assert app.screen is table and table.command_bar.input.has_focus and notes == []
         await pilot.press("enter")
         await settle(pilot, lambda: match.history)
         assert match.history[0].text == "draw 1"
-
-
-async def test_letters_and_tab_in_one_read_complete_what_was_typed(tmp_path):
-    # keys typed fast (or over a slow connection) come in one read: Tab was a priority binding
-    # and completed at once, ahead of the letters still on their way to the bar ("draw 1dr")
-    from monkey_helpers import press_event
-
-    app, table, match, *_ = make_table(tmp_path, [Seat("Ann"), Seat("Bob", "random")])
-    async with app.run_test(size=SMALL) as pilot:
-        legal = [match.format(command) for command in match.legal(0)]
-        await pilot.press("colon")
-        bar = table.query_one(CommandBar)
-        for key in ["d", "r", "tab"]:
-            app.post_message(press_event(key))
-        await settle(pilot, lambda: bar.input.value != "")
-        await pilot.pause()
-        assert bar.input.value == completion("dr", legal)[0] and bar.input.value.startswith("draw")
-        assert bar.input.has_focus
 
 
 # -- undo -----------------------------------------------------------------------------------
