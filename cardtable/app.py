@@ -119,6 +119,7 @@ class CardtableApp(App[None]):
         """Where the last key went that no priority binding took: the focused widget and its
         ancestors up to the screen (the keys after it wait until none has messages left)."""
         self._held_since = 0.0
+        self._release_armed = False
         self.reported_saves: set[tuple[str, str]] = set()
         """Damaged saves already reported this session (id, reason): said once, not on every
         return to the menu."""
@@ -433,19 +434,34 @@ class CardtableApp(App[None]):
             # key waits until the one before it has gone all the way, and until the screen is
             # set up; the keys after it wait too
             if not event.is_forwarded:
-                if self._in_flight and not self._keys_in_flight():
-                    self._in_flight = []  # the key before went all the way: nothing of it is left
-                if self._held_keys or not self._screen_ready() or self._in_flight:
+                if self._held_keys or not self._key_can_go():
                     self._hold(event)
                     return
-                if not self._is_priority(event.key):
-                    self._note_in_flight()
+                self._sending(event)
         await super().on_event(event)
+
+    def _key_can_go(self) -> bool:
+        """Whether a key may go now: the screen is set up and the key before it went all the way."""
+        if not self._screen_ready():
+            return False
+        if self._in_flight and self._keys_in_flight():
+            return False
+        self._in_flight = []
+        return True
+
+    def _sending(self, key: events.Key) -> None:
+        if not self._is_priority(key.key):
+            self._note_in_flight()
 
     def _hold(self, key: events.Key) -> None:
         self._held_keys.append(key)
         if len(self._held_keys) == 1:
             self._held_since = time.monotonic()
+        self._arm_release()
+
+    def _arm_release(self) -> None:
+        if not self._release_armed:
+            self._release_armed = True
             self.set_timer(KEY_HOLD_STEP, self._release_keys)
 
     def _screen_ready(self) -> bool:
@@ -487,17 +503,20 @@ class CardtableApp(App[None]):
                 or any(isinstance(message, events.Key) and message.is_forwarded
                        for message in self._message_queue.values))
 
-    def _release_keys(self) -> None:
-        waited = time.monotonic() - self._held_since
-        if not self._screen_ready() or (self._keys_in_flight() and waited < KEY_HOLD_MOST):
-            self.set_timer(KEY_HOLD_STEP, self._release_keys)
-            return
-        self._in_flight = []
-        # posted again in order: each goes through on_event as it comes, and one that opens a
-        # screen holds the rest again
-        held, self._held_keys = self._held_keys, []
-        for key in held:
-            self.post_message(key)
+    async def _release_keys(self) -> None:
+        """The held keys go, in order, each once it may (``_key_can_go``; a key that waited
+        ``KEY_HOLD_MOST`` for the one before goes anyway). Handled here, not posted again: a
+        key posted again would queue behind keys that came meanwhile and were not yet held."""
+        self._release_armed = False
+        while self._held_keys:
+            waited = time.monotonic() - self._held_since
+            if not self._key_can_go() and not (self._screen_ready() and waited >= KEY_HOLD_MOST):
+                self._arm_release()
+                return
+            key = self._held_keys.pop(0)
+            self._held_since = time.monotonic()
+            self._sending(key)
+            await super().on_event(key)
 
     @property
     def holds_keys(self) -> bool:
