@@ -809,14 +809,6 @@ class TableScreen(OpensWhileRunning, HintKey, Screen[None]):
         or hides it, but a player who presses it deserves a word). Bindings run after the key
         has passed through the screen, so this asks the same question they will."""
         bar = self.command_bar
-        if event.key == "colon" and not bar.is_open and self.check_action("command_bar", ()):
-            # the bar opens as the ':' passes the screen, not when it has come back up to the
-            # app's bindings: the letters typed with it in one read pass here next, and go into
-            # the bar (after the binding, ":dr" drew with d and said r was no key)
-            event.stop()
-            event.prevent_default()
-            self.action_command_bar()
-            return
         if bar.is_open and self.app.focused is not bar.input and event.is_printable and event.character:
             # typed before the just-opened bar took the focus: the letters are the command's
             event.stop()
