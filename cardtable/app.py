@@ -49,9 +49,9 @@ _UPKEEP = ("textual.events", "textual.messages")
 
 
 def _a_keys_doing(message: object) -> bool:
-    """A key, or a message a widget posts on its own account (a key's doing, as a rule), not
-    Textual's upkeep (``_keys_in_flight``)."""
-    return isinstance(message, events.Key) or not type(message).__module__.startswith(_UPKEEP)
+    """A key or a paste, or a message a widget posts on its own account (a key's doing, as a
+    rule), not Textual's upkeep (``_keys_in_flight``)."""
+    return isinstance(message, (events.Key, events.Paste)) or not type(message).__module__.startswith(_UPKEEP)
 
 
 def _waiting(node: MessagePump) -> Iterable[object]:
@@ -117,7 +117,7 @@ class CardtableApp(App[None]):
         self._replay = replay
         self._record: Record | None = None
         self._focus_before_small: Widget | None = None
-        self._held_keys: list[events.Key] = []
+        self._held_keys: list[events.Key | events.Paste] = []
         """Keys waiting, in order, for a screen being set up or for the key before them
         (``on_event``)."""
         self._in_flight: list[MessagePump] = []
@@ -443,6 +443,13 @@ class CardtableApp(App[None]):
                     self._hold(event)
                     return
                 self._sending(event)
+        elif isinstance(event, events.Paste) and not event.is_forwarded:
+            # a paste goes to what has the focus as it comes: behind ':' it must wait for the
+            # bar the ':' opens, as a typed key does
+            if self._held_keys or not self._key_can_go():
+                self._hold(event)
+                return
+            self._sending(event)
         await super().on_event(event)
 
     def _key_can_go(self) -> bool:
@@ -454,11 +461,11 @@ class CardtableApp(App[None]):
         self._in_flight = []
         return True
 
-    def _sending(self, key: events.Key) -> None:
-        if not self._is_priority(key.key):
+    def _sending(self, key: events.Key | events.Paste) -> None:
+        if not isinstance(key, events.Key) or not self._is_priority(key.key):
             self._note_in_flight()
 
-    def _hold(self, key: events.Key) -> None:
+    def _hold(self, key: events.Key | events.Paste) -> None:
         self._held_keys.append(key)
         if len(self._held_keys) == 1:
             self._held_since = time.monotonic()

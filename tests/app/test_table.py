@@ -216,6 +216,25 @@ async def test_colon_and_a_command_in_one_read_go_into_the_bar(tmp_path):
         assert match.history[0].text == "draw 1"
 
 
+async def test_colon_and_a_pasted_command_in_one_read_go_into_the_bar(tmp_path):
+    # ':' and a paste right behind it (a command copied from the rules page): the paste went
+    # to what had the focus as it came, the table, before ':' had opened the bar, and was lost
+    from monkey_helpers import at_the_table, press_event, quiet
+
+    match = Match(SPEC, [Seat("Ann"), Seat("Bob", "random")], seed=1)
+    async with at_the_table(tmp_path, match, SMALL) as (app, pilot, table):
+        if app.screen is not table:  # Portfolio's draw asks in a dialog: the bar is under it
+            await pilot.press("escape")
+            await settle(pilot, lambda: quiet(app) and app.screen is table)
+        app.post_message(press_event("colon"))
+        app.post_message(events.Paste("draw 1"))
+        await settle(pilot, lambda: quiet(app) and table.command_bar.input.value == "draw 1")
+        assert table.command_bar.input.has_focus
+        await pilot.press("enter")
+        await settle(pilot, lambda: match.history)
+        assert match.history[0].text == "draw 1"
+
+
 # -- undo -----------------------------------------------------------------------------------
 
 def footer_undo_disabled(app) -> bool:
