@@ -474,7 +474,10 @@ class CardtableApp(App[None]):
     def _arm_release(self) -> None:
         if not self._release_armed:
             self._release_armed = True
-            self.set_timer(KEY_HOLD_STEP, self._release_keys)
+            # a timer's callback runs in the timer's own task, beside whatever the app is
+            # handling (a key back up for its bindings): the held keys go from the app's own
+            # queue, one message among the others, never halfway through another
+            self.set_timer(KEY_HOLD_STEP, lambda: self.call_later(self._release_keys))
 
     def _screen_ready(self) -> bool:
         try:
