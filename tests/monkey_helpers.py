@@ -239,15 +239,20 @@ async def run_monkey(tmp_path, game: str | None, seed: int, bursts: int, size=(8
                      limit: int = 4000) -> Monkey:
     """``bursts`` bursts of the seed's throws at the app (at ``size`` to begin with), the app's
     health checked after each; the Monkey, for its record."""
+    monkey = Monkey(seed)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
-        monkey = await _run(tmp_path, game, seed, bursts, size, limit, caught)
+        monkey.warnings = caught
+        try:
+            await _run(tmp_path, game, size, bursts, limit, monkey)
+        except BaseException as error:  # which throws led there, for the report (pytest.fail too)
+            error.add_note(f"the last throws: {monkey.thrown[-2 * BURST:]}")
+            raise
     return monkey
 
 
-async def _run(tmp_path, game, seed, bursts, size, limit, caught) -> Monkey:
-    monkey = Monkey(seed)
-    monkey.warnings = caught
+async def _run(tmp_path, game, size, bursts, limit, monkey: Monkey) -> None:
+    seed = monkey.seed
     app = make_app(tmp_path, game, seed)
 
     def exit_recorded(*args, **kwargs) -> None:
@@ -280,4 +285,3 @@ async def _run(tmp_path, game, seed, bursts, size, limit, caught) -> Monkey:
         await until(pilot, lambda: quiet(app), limit=limit, step=0.005)
         check_sane(app, monkey)
         assert not app.has_class("-too-small")
-    return monkey
