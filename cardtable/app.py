@@ -477,7 +477,11 @@ class CardtableApp(App[None]):
             # a timer's callback runs in the timer's own task, beside whatever the app is
             # handling (a key back up for its bindings): the held keys go from the app's own
             # queue, one message among the others, never halfway through another
-            self.set_timer(KEY_HOLD_STEP, lambda: self.call_later(self._release_keys))
+            self.set_timer(KEY_HOLD_STEP, self._release_soon)
+
+    def _release_soon(self) -> None:
+        if not self.call_later(self._release_keys):
+            self._release_armed = False  # the app is closing: the next key arms it again
 
     def _screen_ready(self) -> bool:
         try:
