@@ -89,9 +89,9 @@ class Monkey:
     notes: list[str] = field(default_factory=list)
     """Every notification the app raised."""
     moves: int = 0
+    """The most moves a match on the table reached."""
     warnings: list = field(default_factory=list)
     """The RuntimeWarnings raised meanwhile (a coroutine never awaited: an action that never ran)."""
-    """The most moves a match on the table reached."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -267,14 +267,24 @@ async def _run(tmp_path, game, size, bursts, limit, monkey: Monkey) -> None:
             return notify(message, *args, **kwargs)
 
         app.notify = notify_recorded  # type: ignore[method-assign]
-        await until(pilot, lambda: quiet(app), limit=limit, step=0.005)
+
+        async def settled() -> None:
+            try:
+                await until(pilot, lambda: quiet(app), limit=limit, step=0.005)
+            except BaseException as error:  # what kept the app busy, asked while it is there
+                error.add_note(f"the screens: {app.screen_stack}; at work: "
+                               f"{[worker.name for worker in app.workers if worker.is_running]}; "
+                               f"keys held: {app.holds_keys}")
+                raise
+
+        await settled()
         for _ in range(bursts):
             for _ in range(BURST):
                 what = monkey.one(app)
                 monkey.thrown.append(what)
                 await throw(pilot, what)
                 monkey.screens.add(type(app.screen).__name__)
-            await until(pilot, lambda: quiet(app), limit=limit, step=0.005)
+            await settled()
             check_sane(app, monkey)
             for screen in app.screen_stack:
                 match = getattr(screen, "match", None)
@@ -282,6 +292,6 @@ async def _run(tmp_path, game, size, bursts, limit, monkey: Monkey) -> None:
                     monkey.moves = max(monkey.moves, len(match.history))
         # a tiny terminal hides everything; back at a playable size the screen is all there again
         await pilot.resize_terminal(*size)
-        await until(pilot, lambda: quiet(app), limit=limit, step=0.005)
+        await settled()
         check_sane(app, monkey)
         assert not app.has_class("-too-small")
