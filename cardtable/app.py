@@ -421,31 +421,25 @@ class CardtableApp(App[None]):
 
     # -- a terminal too small to play in; keys typed as a screen opens -----------------------
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key):
-            # behind the too-small notice the table is hidden: a key must not play a move, lift
-            # a curtain or open a save nobody can see (ctrl+q still quits)
-            if self.has_class("-too-small") and event.key not in ("ctrl+q", "ctrl+c"):
-                event.stop()
-                self.bell()
-                return
-            # keys act in the order typed, even when they come in one read from the terminal.
-            # Textual sends a key on to the focused widget at once and runs the bindings when
-            # it comes back up to the app, so the keys behind it reached the widget first:
-            # a name, Tab and the next name in one read went all into the first field; a
-            # priority binding, which acts at once, overtook the keys before it (s then ↓ sold
-            # the certificate ↓ moved to); and a screen pushed a moment ago has no parts yet
-            # while its bindings would already act (Enter as the draw dialog opened read its
-            # list before there was one: NoMatches ended the app, found by the monkey). So a
-            # key waits until the one before it has gone all the way, and until the screen is
-            # set up; the keys after it wait too
-            if not event.is_forwarded:
-                if self._held_keys or not self._key_can_go():
-                    self._hold(event)
-                    return
-                self._sending(event)
-        elif isinstance(event, events.Paste) and not event.is_forwarded:
-            # a paste goes to what has the focus as it comes: behind ':' it must wait for the
-            # bar the ':' opens, as a typed key does
+        # behind the too-small notice the table is hidden: a key must not play a move, lift a
+        # curtain or open a save nobody can see (ctrl+q still quits)
+        if (isinstance(event, events.Key) and self.has_class("-too-small")
+                and event.key not in ("ctrl+q", "ctrl+c")):
+            event.stop()
+            self.bell()
+            return
+        # keys act in the order typed, even when they come in one read from the terminal.
+        # Textual sends a key on to the focused widget at once and runs the bindings when it
+        # comes back up to the app, so the keys behind it reached the widget first: a name,
+        # Tab and the next name in one read went all into the first field; a priority
+        # binding, which acts at once, overtook the keys before it (s then ↓ sold the
+        # certificate ↓ moved to); and a screen pushed a moment ago has no parts yet while its
+        # bindings would already act (Enter as the draw dialog opened read its list before
+        # there was one: NoMatches ended the app, found by the monkey). So a key waits until
+        # the one before it has gone all the way, and until the screen is set up; the keys
+        # after it wait too. A paste as well: it goes to what has the focus as it comes, and
+        # behind ':' that is the bar the ':' opens
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             if self._held_keys or not self._key_can_go():
                 self._hold(event)
                 return
