@@ -24,7 +24,7 @@ from cardtable.screens.table import TableScreen
 from cardtable.settings import Settings, load_settings, read_settings, save_settings, settings_path
 from rules.core import Match, Seat
 
-from pilot_helpers import screen_text
+from pilot_helpers import screen_text, settle
 from store_helpers import legacy_save
 
 SIZE = (80, 24)
@@ -176,10 +176,7 @@ async def test_a_name_typed_and_ctrl_s_in_one_read_start_the_game_with_the_whole
     async with app.run_test(size=SIZE) as pilot:
         setup, second = await at_an_empty_second_name(pilot)
         in_one_read(app, [*"Zed", "ctrl+s"])
-        for _ in range(200):
-            if store.list():
-                break
-            await pilot.pause()
+        await settle(pilot, lambda: store.list())
         [info] = store.list()
         assert "Zed" in info.players and second.value == "Zed"
 
@@ -486,15 +483,11 @@ def test_every_game_has_its_rules_page_and_card_stock_market_is_named_for_the_ga
 async def test_a_name_tab_and_more_keys_in_one_read_leave_the_name_as_typed(store):
     # Tab moves the focus when it comes back up to the app's bindings: the keys behind it in
     # one read had gone on to the name's field already ("Zed42")
-    from monkey_helpers import in_one_read
+    from monkey_helpers import in_one_read, quiet
 
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         setup, second = await at_an_empty_second_name(pilot)
         in_one_read(app, [*"Zed", "tab", *"42"])
-        for _ in range(100):
-            if not app.holds_keys and app.focused is not second:
-                break
-            await pilot.pause()
-        await pilot.pause()
-        assert second.value == "Zed" and app.focused is not second
+        await settle(pilot, lambda: quiet(app) and app.focused is not second)  # every key handled
+        assert second.value == "Zed"
