@@ -14,7 +14,10 @@
 - CommandPalette searches again on every change of its input, even one that reaches it after
   it was dismissed (a key typed as the chosen command closes it): the search found the palette
   with its parts taken down, and its NoMatches ended the app (found by the monkey). A palette
-  no longer on the screen stack has nothing to search for.
+  no longer on the screen stack has nothing to search for. A search already under way when
+  the palette closes goes on until the palette's own removal stops it, after its parts have
+  gone: what it then finds missing ends the search, not the app (the monkey again, a slow
+  search for a long paste).
 - CommandPalette, when mounted, takes the screen under it from the stack: one taken off the
   stack before its Mount came (ctrl+p, and in the same moment the way back to the menu, which
   pops every screen) found none there, and the IndexError ended the app (found by the
@@ -33,13 +36,15 @@ from functools import lru_cache
 from textual._styles_cache import StylesCache
 from textual.await_complete import AwaitComplete
 from textual.color import Color
+from textual import work
 from textual.command import CommandPalette
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.style import Style
 from textual.widgets import OptionList
 
 _move_page = OptionList._move_page
-_gather_commands = CommandPalette._gather_commands
+_gather_commands = CommandPalette._gather_commands.__wrapped__  # the search, inside its @work
 _palette_on_mount = CommandPalette._on_mount
 _dismiss = Screen.dismiss
 
@@ -59,9 +64,18 @@ def _move_page_when_laid_out(self: OptionList, direction) -> None:
         _move_page(self, direction)
 
 
+@work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+async def _gather_commands_until_closed(self: CommandPalette, search_value: str) -> None:
+    try:
+        await _gather_commands(self, search_value)
+    except NoMatches:
+        if self in self.app.screen_stack:
+            raise
+
+
 def _gather_commands_while_open(self: CommandPalette, search_value: str):
     if self in self.app.screen_stack:
-        return _gather_commands(self, search_value)
+        return _gather_commands_until_closed(self, search_value)
     return None
 
 

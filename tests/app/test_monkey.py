@@ -189,6 +189,52 @@ async def test_the_menu_reached_as_the_command_palette_opens(tmp_path):
         await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "CommandPalette")
 
 
+async def test_a_search_that_outlives_its_command_palette(tmp_path):
+    # the palette closed while its search was still gathering (a long paste of emoji to search
+    # for: the monkey's seed 1874). Its parts are removed before the palette itself, whose own
+    # removal stops the search; in between, the search went on, looked for its list and ended
+    # the app with NoMatches (cardtable.textual_fixes). A search held until then, and a widget
+    # that holds the palette in that moment, make the moment certain.
+    import asyncio
+
+    from textual.command import CommandList, CommandPalette, Hit, Provider
+    from textual.widget import Widget
+
+    go, release, searching = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    class Slow(Provider):
+        async def search(self, query: str):
+            yield Hit(1.0, "one", lambda: None)
+            searching.set()
+            await go.wait()
+            yield Hit(1.0, "two", lambda: None)
+
+    class Linger(Widget):
+        async def on_unmount(self) -> None:
+            await release.wait()
+
+    app = make_app(tmp_path, None, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        app.COMMANDS = {Slow}
+        await throw(pilot, ("key", "ctrl+p"))
+        await settle(pilot, lambda: quiet(app) and isinstance(app.screen, CommandPalette))
+        palette = app.screen
+        await palette.mount(Linger())
+        await throw(pilot, ("type", "o"))
+        await settle(pilot, lambda: searching.is_set())
+        search = next(w for w in app.workers if w.group == CommandPalette._GATHER_COMMANDS_GROUP)
+        palette.dismiss()
+        await settle(pilot, lambda: palette not in app.screen_stack and not palette.query(CommandList))
+        go.set()
+        try:
+            await search.wait()  # raises what the search raised (a pilot's pause waits for the palette)
+        finally:
+            release.set()
+        await settle(pilot, lambda: quiet(app) and not palette.is_attached)
+        assert app.is_running and type(app.screen).__name__ == "MenuScreen"
+
+
 async def test_ctrl_p_typed_behind_a_slow_key_waits_for_its_bindings(tmp_path):
     # a key whose widget is at work on it a while (its handler waits on mounts), and ctrl+p,
     # a priority key, typed after it: the held ctrl+p was let go by a timer, whose callback
