@@ -124,6 +124,7 @@ class ResultsScreen(ReadOnlyTable):
             yield ProgressBar(total=None, show_eta=True, id="analysis-progress")
             chart = ScoreChart(ScoreSeries("", (), ()), names, id="analysis-chart")
             chart.border_title = "Chance of winning (%), each from their own view"
+            chart.display = False  # until there are chances to chart: an empty frame said "nothing"
             yield chart
             yield Static("", id="analysis-text", markup=False)
         # the final table: the table's own parts, straight on the screen as on any table
@@ -283,6 +284,7 @@ class ResultsScreen(ReadOnlyTable):
         values = tuple(tuple(round(row[k]) for row in analysis.series) for k in range(len(analysis.turns)))
         chart = self.query_one("#analysis-chart", ScoreChart)
         chart.series = ScoreSeries("Chance of winning (%)", values, analysis.turns)
+        chart.display = True
         chart.refresh()
         lines = analysis.summary()
         points = analysis.turning_points()

@@ -65,6 +65,7 @@ async def test_the_analysis_runs_in_a_worker_can_be_stopped_keeping_nothing_then
         bar = screen.query_one("#analysis-progress")
         await wait_for(pilot, lambda: (bar.progress or 0) >= 2)
         assert screen.analysing and bar.total > 2
+        assert "Chance of winning" not in screen_text(app)  # no chart before its chances
         await pilot.press("x")
         await wait_for(pilot, lambda: not screen.analysing)
         assert screen.analysis is None
