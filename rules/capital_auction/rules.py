@@ -1191,7 +1191,8 @@ class CapitalAuctionGame:
     # 88.2; against two random 76.0, 73.4, 75.4 against 76.3), so none could be kept. And the
     # loss told as its expected value (a normal about the paired difference), the plain
     # difference, or it less 0.5 or 1 standard errors, on the recorded deals: 88 to 93 of
-    # either hundred, the same seeds failing.
+    # either hundred, the same seeds failing. The rival modelled by its known level (random
+    # play's playouts random, not this bot's): 93 and 88 (bot's mean 95, random's 66 and 70).
     expert = {"turns": 12, "analysis_scale": 5.6, "analysis_candidates": 6}
 
     def estimate(self, state: CapitalAuctionState) -> tuple[float, ...]:
