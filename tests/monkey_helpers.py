@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 import re
 import string
+import time
 import unicodedata
 import warnings
 from contextlib import asynccontextmanager
@@ -272,9 +273,13 @@ async def _run(tmp_path, game, size, bursts, limit, monkey: Monkey) -> None:
             try:
                 await until(pilot, lambda: quiet(app), limit=limit, step=0.005)
             except BaseException as error:  # what kept the app busy, asked while it is there
-                error.add_note(f"the screens: {app.screen_stack}; at work: "
-                               f"{[worker.name for worker in app.workers if worker.is_running]}; "
-                               f"keys held: {app.holds_keys}")
+                held = f"keys held: {len(app._held_keys)}"
+                if app._held_keys:
+                    held += f", the first for {time.monotonic() - app._held_since:.1f} s"
+                error.add_note(f"the screens: {app.screen_stack} (the top one mounted: {app.screen.is_mounted}); "
+                               f"at work: {[worker.name for worker in app.workers if worker.is_running]}; "
+                               f"{held}, a release armed: {app._release_armed}; messages waiting at the app: "
+                               f"{app.message_queue_size}, at the screen: {app.screen.message_queue_size}")
                 raise
 
         await settled()
