@@ -21,6 +21,7 @@ from textual.geometry import Size
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.signal import Signal
+from textual.timer import Timer
 from textual.widget import Widget
 
 
@@ -125,6 +126,7 @@ class CardtableApp(App[None]):
         ancestors up to the screen (the keys after it wait until none has messages left)."""
         self._held_since = 0.0
         self._release_armed = False
+        self._release_timer: Timer | None = None
         self.reported_saves: set[tuple[str, str]] = set()
         """Damaged saves already reported this session (id, reason): said once, not on every
         return to the menu."""
@@ -471,9 +473,20 @@ class CardtableApp(App[None]):
             # a timer's callback runs in the timer's own task, beside whatever the app is
             # handling (a key back up for its bindings): the held keys go from the app's own
             # queue, one message among the others, never halfway through another
-            self.set_timer(KEY_HOLD_STEP, self._release_soon)
+            timer = self._release_timer = self.set_timer(KEY_HOLD_STEP, self._release_soon)
+            task = getattr(timer, "_task", None)  # private to Textual: without it, no mend
+            if task is not None:
+                task.add_done_callback(lambda _task: self._after_release_timer(timer))
+
+    def _after_release_timer(self, timer: Timer) -> None:
+        # set_timer's timer skips a tick it is late for, and a timer of one tick that starts
+        # late (the process stalled a moment as it began: a busy machine) ends without it:
+        # the keys were held for good, and every key after them
+        if timer is self._release_timer and self._release_armed:
+            self._release_soon()
 
     def _release_soon(self) -> None:
+        self._release_timer = None  # its tick came
         if not self.call_later(self._release_keys):
             self._release_armed = False  # the app is closing: the next key arms it again
 

@@ -6,6 +6,7 @@ A few seeds each here; tests/monkey.py soaks many."""
 
 from __future__ import annotations
 
+import time
 from contextlib import asynccontextmanager
 
 import pytest
@@ -276,6 +277,37 @@ async def test_ctrl_p_typed_behind_a_slow_key_waits_for_its_bindings(tmp_path):
             await throw(pilot, ("key", "escape"))
             await settle(pilot, lambda: quiet(app) and app.screen is probe)
             probe.query_one(Busy).focus()
+
+
+async def test_held_keys_go_on_a_machine_too_busy_to_keep_time(tmp_path, monkeypatch):
+    # the held keys were let go by a Textual timer of one tick; such a timer skips a tick it is
+    # late for, and a tick late from the start is its only one: when the process stalled a
+    # moment as the timer began (a busy machine), the keys were held for good, and every key
+    # after them (the monkey under load: 24 keys held for 30 s). Here every reading of
+    # Textual's timer clock takes 5 ms, as a stall would.
+    import textual.timer
+    from types import SimpleNamespace
+
+    from textual.widgets import Static
+
+    class Busy(Static, can_focus=True):
+        async def on_key(self, event) -> None:
+            await self.mount_all([Static("at work") for _ in range(40)])
+
+    app = make_app(tmp_path, None, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        busy = Busy("busy")
+        await app.screen.mount(busy)
+        busy.focus()
+
+        def stalled() -> float:
+            time.sleep(0.005)
+            return time.monotonic()
+
+        monkeypatch.setattr(textual.timer, "_time", SimpleNamespace(get_time=stalled))
+        in_one_read(app, ["x", "ctrl+p"])  # ctrl+p held while the busy widget works on x
+        await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "CommandPalette")
 
 
 async def test_enter_as_the_draw_dialog_opens_waits_for_it(tmp_path):
