@@ -10,6 +10,7 @@ import time
 from contextlib import asynccontextmanager
 
 import pytest
+from textual.widgets import Static
 
 import rules
 from rules.core import Match, Seat
@@ -190,6 +191,14 @@ async def test_the_menu_reached_as_the_command_palette_opens(tmp_path):
         await settle(pilot, lambda: quiet(app) and type(app.screen).__name__ == "CommandPalette")
 
 
+class Busy(Static, can_focus=True):
+    """A widget at work on every key a while (its handler waits on mounts): long enough for
+    the app to take the next key meanwhile."""
+
+    async def on_key(self, event) -> None:
+        await self.mount_all([Static("at work") for _ in range(40)])
+
+
 async def test_a_search_that_outlives_its_command_palette(tmp_path):
     # the palette closed while its search was still gathering (a long paste of emoji to search
     # for: the monkey's seed 1874). Its parts are removed before the palette itself, whose own
@@ -243,14 +252,8 @@ async def test_ctrl_p_typed_behind_a_slow_key_waits_for_its_bindings(tmp_path):
     # up before that key's bindings were looked up; it met the palette's (a page key found
     # the palette's list not yet there, NoMatches: the monkey's seed 1804) and x was lost
     from textual.screen import Screen
-    from textual.widgets import Static
 
     marked: list[str] = []
-
-    class Busy(Static, can_focus=True):
-        async def on_key(self, event) -> None:
-            # real work, long enough for the app to take the next key meanwhile
-            await self.mount_all([Static("at work") for _ in range(40)])
 
     class Probe(Screen):
         BINDINGS = [("x", "mark")]
@@ -280,19 +283,13 @@ async def test_ctrl_p_typed_behind_a_slow_key_waits_for_its_bindings(tmp_path):
 
 
 async def test_held_keys_go_on_a_machine_too_busy_to_keep_time(tmp_path, monkeypatch):
-    # the held keys were let go by a Textual timer of one tick; such a timer skips a tick it is
+    # the held keys are let go by a Textual timer of one tick; such a timer skips a tick it is
     # late for, and a tick late from the start is its only one: when the process stalled a
     # moment as the timer began (a busy machine), the keys were held for good, and every key
     # after them (the monkey under load: 24 keys held for 30 s). Here every reading of
     # Textual's timer clock takes 5 ms, as a stall would.
     import textual.timer
     from types import SimpleNamespace
-
-    from textual.widgets import Static
-
-    class Busy(Static, can_focus=True):
-        async def on_key(self, event) -> None:
-            await self.mount_all([Static("at work") for _ in range(40)])
 
     app = make_app(tmp_path, None, 1)
     async with app.run_test(size=(80, 24)) as pilot:
