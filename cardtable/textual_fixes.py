@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from textual import work
 from textual._styles_cache import StylesCache
 from textual.await_complete import AwaitComplete
 from textual.color import Color
-from textual import work
 from textual.command import CommandPalette
 from textual.css.query import NoMatches
 from textual.screen import Screen
