@@ -58,6 +58,60 @@ def count_frames(app: App) -> list[int]:
     return frames
 
 
+class Terminal:
+    """What the app's terminal shows, cell by cell (character and style): every frame the app
+    sends it, applied as a terminal applies one (its cursor moves, then its text). A frame
+    that leaves out a changed line leaves the old line on this screen too."""
+
+    def __init__(self, app: App) -> None:
+        self.cells: dict[tuple[int, int], tuple[str, object]] = {}
+        self.frames = 0
+        self._app = app
+        display = app._display
+
+        def shown(screen, renderable) -> None:
+            display(screen, renderable)
+            if renderable is not None:
+                self._apply(renderable)
+                self.frames += 1
+
+        app._display = shown  # type: ignore[method-assign]
+
+    def _apply(self, renderable) -> None:
+        from rich.cells import cell_len
+        from rich.segment import ControlType
+
+        console = self._app.console
+        x = y = 0
+        for segment in console.render(renderable, console.options):
+            if segment.control:
+                for control in segment.control:
+                    if control[0] == ControlType.CURSOR_MOVE_TO:
+                        x, y = control[1], control[2]
+                continue
+            for character in segment.text:
+                if character == "\n":
+                    x, y = 0, y + 1
+                    continue
+                self.cells[(x, y)] = (character, segment.style)
+                x += cell_len(character)
+
+    def region(self, region) -> dict[tuple[int, int], tuple[str, object]]:
+        """The cells shown in ``region`` (a Textual Region of the screen)."""
+        return {(x, y): self.cells.get((x, y)) for y in region.line_range for x in range(region.x, region.right)}
+
+    async def still(self, pilot, steps: int = 5, limit: int = 400) -> None:
+        """Let the app run until it has sent no frame for ``steps`` steps."""
+        quiet = 0
+        for _ in range(limit):
+            frames = self.frames
+            await pilot.pause()
+            quiet = quiet + 1 if self.frames == frames else 0
+            if quiet == steps:
+                return
+        pytest.fail("the screen did not come to rest")
+
+
 class TableApp(App[None]):
     """Just enough app to hold one table above an empty default screen."""
 

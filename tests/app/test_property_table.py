@@ -23,7 +23,7 @@ from cardtable.screens.results import ResultsScreen
 from cardtable.settings import Settings
 from cardtable.widgets import CardWidget, HandWidget, card_text
 from cardtable.games.property.grid import seat_initials
-from pilot_helpers import property_position as position, record_notes, screen_text as screenshot, settle, TableApp
+from pilot_helpers import Terminal, property_position as position, record_notes, screen_text as screenshot, settle, TableApp
 
 SPEC = rules.find_game("property")
 SMALL = (80, 24)
@@ -417,6 +417,79 @@ async def test_a_wild_pair_gives_the_keys_to_the_grid_and_escape_gives_them_back
         await pilot.press("space")  # the cursor is on 9♦: unselected, the grid has nothing to pick
         await pilot.pause()
         assert table.hand.has_focus and not table.grid.named
+
+
+async def test_the_grid_redrawn_in_part_shows_what_a_whole_redraw_shows(tmp_path):
+    # a pair, the cursor and the keys change a few of the grid's cells, and only their lines
+    # are drawn again: after every key the terminal must show what drawing the whole grid shows
+    # (a highlight left behind, or a cursor drawn twice, would differ)
+    match = position(EMPTY, ["9D", "5C", "7H", "3S", "10S"])
+    app, table, _notes = table_app(match)
+    terminal = Terminal(app)
+    cards = {key: parse_card(key) for key in ("9D", "5C", "7H", "3S", "10S")}
+    async with app.run_test(size=SMALL) as pilot:
+        await terminal.still(pilot)
+        grid, hand = table.grid, table.hand
+
+        async def to(card: str) -> None:
+            steps = hand.cards.index(cards[card]) - hand.cursor
+            await pilot.press(*(["right"] * steps if steps > 0 else ["left"] * -steps))
+
+        async def as_if_drawn_whole(what: str) -> None:
+            await terminal.still(pilot)
+            shown = terminal.region(grid.region)
+            grid.refresh()  # the whole grid drawn anew
+            await terminal.still(pilot)
+            assert terminal.region(grid.region) == shown, f"after {what}, a part of the grid was not redrawn"
+
+        # (hand keys: to a card, space; the grid's, while a wild pair gives it the keys)
+        steps = [("9D", "a red wild card"), ("5C", "a wild pair: row 5 named, the grid has the keys"),
+                 ("right", "the cursor along the row"), ("end", "the cursor to the row's end"),
+                 ("escape", "the keys back to the hand"), ("10S", "two wild cards: every cell"),
+                 ("escape", "the keys back"), ("3S", "row 3 named instead"), ("escape", "the keys back"),
+                 ("7H", "a plain pair: one cell"), ("7H", "the red card taken back: nothing named")]
+        for key, what in steps:
+            if key in cards:
+                await to(key)
+                await pilot.press("space")
+            else:
+                await pilot.press(key)
+            await as_if_drawn_whole(what)
+            if key == "10S":
+                assert len(grid.named) == 64 and grid.active
+            if key == "3S":
+                assert {row for _col, row in grid.named} == {3} and grid.active
+        assert not grid.named and not match.history
+
+
+async def test_the_grid_on_its_own_redraws_every_cell_whose_look_changed():
+    # as above, with the grid told directly what the table never does in one step: all cells
+    # named (none highlighted) then one row, the cursor left outside the named cells
+    from textual.app import App
+
+    from cardtable.games.property.grid import PropertyGrid
+
+    class GridApp(App[None]):
+        def compose(self):
+            yield PropertyGrid(("AN", "CL"), id="grid")
+
+    every = frozenset((col, row) for col in range(1, 9) for row in range(1, 9))
+    row_5 = frozenset((col, 5) for col in range(1, 9))
+    steps = [("named", every), ("named", row_5), ("active", True), ("cursor", (3, 3)), ("named", every),
+             ("cursor", (6, 5)), ("named", frozenset({(6, 5)})), ("active", False), ("named", frozenset())]
+    app = GridApp()
+    terminal = Terminal(app)
+    async with app.run_test(size=SMALL) as pilot:
+        grid = app.query_one(PropertyGrid)
+        grid.show([None] * 64, [False] * 64)
+        await terminal.still(pilot)
+        for name, value in steps:
+            setattr(grid, name, value)
+            await terminal.still(pilot)
+            shown = terminal.region(grid.region)
+            grid.refresh()
+            await terminal.still(pilot)
+            assert terminal.region(grid.region) == shown, f"after {name} = {value}, a part of the grid was not redrawn"
 
 
 async def test_enter_then_an_arrow_in_one_read_plays_the_cell_enter_was_typed_at(tmp_path):

@@ -14,7 +14,7 @@ from typing import Sequence
 from rich.segment import Segment
 from rich.style import Style
 from textual.events import Click
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -125,9 +125,11 @@ class PropertyGrid(Widget, can_focus=True):
         "property-grid--row-label", *SEAT_CLASSES,
     }
 
-    cursor: reactive[Cell] = reactive((1, 1))
-    named: reactive[frozenset[Cell]] = reactive(frozenset)
-    active: reactive[bool] = reactive(False)
+    # the cursor, the named cells and the keys change only some cells: they redraw those lines
+    # (``_redraw``), not the grid
+    cursor: reactive[Cell] = reactive((1, 1), repaint=False)
+    named: reactive[frozenset[Cell]] = reactive(frozenset, repaint=False)
+    active: reactive[bool] = reactive(False, repaint=False)
     """The grid has the keys: its cursor is drawn stronger."""
 
     class _CellMessage(Message):
@@ -185,6 +187,18 @@ class PropertyGrid(Widget, can_focus=True):
     def validate_cursor(self, cursor: Cell) -> Cell:
         return _clamp(cursor)
 
+    def watch_cursor(self, old: Cell, new: Cell) -> None:
+        self._redraw({old, new})
+
+    def watch_named(self, old: frozenset[Cell], new: frozenset[Cell]) -> None:
+        # every cell is named alike when all are (none is highlighted): a change to or from all
+        # of them changes the look of every cell named before or after
+        whole = SIZE * SIZE
+        self._redraw(old | new if whole in (len(old), len(new)) else old ^ new)
+
+    def watch_active(self) -> None:
+        self._redraw({self.cursor})
+
     def nearest_named(self) -> Cell:
         """The named cell nearest the cursor (the cursor itself when none is named)."""
         if not self.named:
@@ -206,6 +220,7 @@ class PropertyGrid(Widget, can_focus=True):
     # Content at every change, took some 20 ms a draw, and a card selected redraws the grid (the
     # cells it names).
     _strips: list[Strip] | None = None
+    _stale: set[int]  # lines of ``_strips`` to draw again
     _styles: dict | None = None  # component styles and segments by look, until the styles change
     _looks: dict[tuple, list[Segment]]
     _drawn_on: VisualStyle | None = None
@@ -219,10 +234,29 @@ class PropertyGrid(Widget, can_focus=True):
         self._strips = self._styles = None  # a theme or a pseudo-class changed the component styles
         super().notify_style_update()
 
+    def _redraw(self, cells: set[Cell]) -> None:
+        """Draw again the lines of ``cells`` only (all of them, when the grid's own style moved
+        since it was drawn: the lines kept would no longer match)."""
+        if self._strips is None or not self.is_mounted or self.visual_style != self._drawn_on:
+            self.refresh()
+            return
+        layout = self.layout_now
+        height, width = layout.cell_height, self.content_size.width
+        regions = []
+        for row in {row for _col, row in cells}:
+            top = (SIZE - row) * height
+            self._stale.update(range(top, top + height))
+            regions.append(Region(0, top, width, height))
+        if regions:
+            super().refresh(*regions)
+
     def render_line(self, y: int) -> Strip:
         width = self.content_size.width
         if self._strips is None or self._strips_width != width:
-            self._strips, self._strips_width = self._draw(width), width
+            self._strips, self._strips_width, self._stale = self._draw(width), width, set()
+        elif y in self._stale:
+            self._stale.discard(y)
+            self._strips[y] = self._line(self.layout_now, y, width)
         return self._strips[y] if y < len(self._strips) else Strip.blank(width, self.rich_style)
 
     def _draw(self, width: int) -> list[Strip]:
@@ -231,22 +265,24 @@ class PropertyGrid(Widget, can_focus=True):
         if self._styles is None or self._drawn_on != base:
             self._styles, self._looks, self._drawn_on = {}, {}, base
         layout = self.layout_now
-        label_style = self._component("property-grid--row-label")
-        lines = []
-        for row in range(SIZE, 0, -1):
-            for line in range(layout.cell_height):
-                middle = line == (layout.cell_height - 1) // 2
-                label = self._label(row, layout.cell_width) if middle else ""
-                segments = self._segments(((" " * layout.left, Style()), (f"{label:>3} ", label_style)))
-                for col in range(1, SIZE + 1):
-                    segments += self._cell(layout, (col, row), middle)
-                lines.append(Strip(segments).crop(0, width))
+        lines = [self._line(layout, y, width) for y in range(SIZE * layout.cell_height)]
         red = Style(color=RED, bold=True)
         labels = [(" " * (layout.left + _LABEL_WIDTH), Style())]
         labels += [(self._label(col, layout.cell_width).center(layout.cell_width), red)
                    for col in range(1, SIZE + 1)]
         lines.append(Strip(self._segments(labels)).crop(0, width))
         return lines
+
+    def _line(self, layout: GridLayout, y: int, width: int) -> Strip:
+        """Line ``y`` of the cells (the column labels are below them)."""
+        row, line = SIZE - y // layout.cell_height, y % layout.cell_height
+        middle = line == (layout.cell_height - 1) // 2
+        label = self._label(row, layout.cell_width) if middle else ""
+        label_style = self._component("property-grid--row-label")
+        segments = self._segments(((" " * layout.left, Style()), (f"{label:>3} ", label_style)))
+        for col in range(1, SIZE + 1):
+            segments += self._cell(layout, (col, row), middle)
+        return Strip(segments).crop(0, width)
 
     def _segments(self, runs) -> list[Segment]:
         """Runs of (text, Rich style) as segments over the widget's own style, combined as
