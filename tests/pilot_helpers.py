@@ -7,6 +7,8 @@ import re
 import sys
 
 import pytest
+from rich.cells import cell_len
+from rich.segment import ControlType
 from textual.app import App
 from textual.screen import Screen
 from rules.core.match import Match
@@ -78,9 +80,6 @@ class Terminal:
         app._display = shown  # type: ignore[method-assign]
 
     def _apply(self, renderable) -> None:
-        from rich.cells import cell_len
-        from rich.segment import ControlType
-
         console = self._app.console
         x = y = 0
         for segment in console.render(renderable, console.options):
