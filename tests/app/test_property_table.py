@@ -419,6 +419,15 @@ async def test_a_wild_pair_gives_the_keys_to_the_grid_and_escape_gives_them_back
         assert table.hand.has_focus and not table.grid.named
 
 
+async def shown_as_if_drawn_whole(pilot, terminal: Terminal, grid, what: str) -> None:
+    """The grid as the terminal shows it is what drawing the whole grid anew shows."""
+    await terminal.still(pilot)
+    shown = terminal.region(grid.region)
+    grid.refresh()
+    await terminal.still(pilot)
+    assert terminal.region(grid.region) == shown, f"after {what}, a part of the grid was not redrawn"
+
+
 async def test_the_grid_redrawn_in_part_shows_what_a_whole_redraw_shows(tmp_path):
     # a pair, the cursor and the keys change a few of the grid's cells, and only their lines
     # are drawn again: after every key the terminal must show what drawing the whole grid shows
@@ -435,13 +444,6 @@ async def test_the_grid_redrawn_in_part_shows_what_a_whole_redraw_shows(tmp_path
             steps = hand.cards.index(cards[card]) - hand.cursor
             await pilot.press(*(["right"] * steps if steps > 0 else ["left"] * -steps))
 
-        async def as_if_drawn_whole(what: str) -> None:
-            await terminal.still(pilot)
-            shown = terminal.region(grid.region)
-            grid.refresh()  # the whole grid drawn anew
-            await terminal.still(pilot)
-            assert terminal.region(grid.region) == shown, f"after {what}, a part of the grid was not redrawn"
-
         # (hand keys: to a card, space; the grid's, while a wild pair gives it the keys)
         steps = [("9D", "a red wild card"), ("5C", "a wild pair: row 5 named, the grid has the keys"),
                  ("right", "the cursor along the row"), ("end", "the cursor to the row's end"),
@@ -454,7 +456,7 @@ async def test_the_grid_redrawn_in_part_shows_what_a_whole_redraw_shows(tmp_path
                 await pilot.press("space")
             else:
                 await pilot.press(key)
-            await as_if_drawn_whole(what)
+            await shown_as_if_drawn_whole(pilot, terminal, grid, what)
             if key == "10S":
                 assert len(grid.named) == 64 and grid.active
             if key == "3S":
@@ -485,11 +487,25 @@ async def test_the_grid_on_its_own_redraws_every_cell_whose_look_changed():
         await terminal.still(pilot)
         for name, value in steps:
             setattr(grid, name, value)
+            await shown_as_if_drawn_whole(pilot, terminal, grid, f"{name} = {value}")
+
+
+async def test_the_grid_redrawn_in_part_after_the_terminal_changed_size():
+    # a new size may change the cells' size: the lines kept must be of the new size too
+    match = position(EMPTY, ["9D", "5C", "7H"])
+    app, table, _notes = table_app(match)
+    terminal = Terminal(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select_cards(pilot, table, [parse_card("9D"), parse_card("5C")])
+        grid = table.grid
+        assert grid.active and len(grid.named) == 8
+        for size, keys in [((100, 40), ["right"]), ((100, 24), ["left", "left"]), ((120, 50), ["escape"]),
+                           ((90, 30), ["space"])]:
+            await pilot.resize_terminal(*size)
             await terminal.still(pilot)
-            shown = terminal.region(grid.region)
-            grid.refresh()
-            await terminal.still(pilot)
-            assert terminal.region(grid.region) == shown, f"after {name} = {value}, a part of the grid was not redrawn"
+            await pilot.press(*keys)
+            await shown_as_if_drawn_whole(pilot, terminal, grid, f"{keys} at {size}")
+        assert not grid.named  # the last space took the 5♣ back
 
 
 async def test_enter_then_an_arrow_in_one_read_plays_the_cell_enter_was_typed_at(tmp_path):
