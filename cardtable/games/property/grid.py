@@ -217,61 +217,43 @@ class PropertyGrid(Widget, can_focus=True):
 
     # The grid is drawn line by line (Textual's line API) from segments made straight from the
     # cells, each look of a cell made once: a Rich Text of the whole grid, converted to Textual's
-    # Content at every change, took some 20 ms a draw, and a card selected redraws the grid (the
-    # cells it names).
-    _strips: list[Strip] | None = None
-    _stale: set[int]  # lines of ``_strips`` to draw again
+    # Content at every change, took some 20 ms a draw. Textual keeps the lines drawn and asks
+    # again only for those refreshed: the watchers above refresh only the lines of the cells
+    # whose look changed.
     _styles: dict | None = None  # component styles and segments by look, until the styles change
     _looks: dict[tuple, list[Segment]]
     _drawn_on: VisualStyle | None = None
 
-    def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
-        if repaint:
-            self._strips = None  # whatever changed (a cell, the cursor, the size), draw it anew
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
     def notify_style_update(self) -> None:
-        self._strips = self._styles = None  # a theme or a pseudo-class changed the component styles
+        self._styles = None  # a theme or a pseudo-class changed the component styles
         super().notify_style_update()
 
     def _redraw(self, cells: set[Cell]) -> None:
         """Draw again the lines of ``cells`` only (all of them, when the grid's own style moved
         since it was drawn: the lines kept would no longer match)."""
-        if self._strips is None or not self.is_mounted or self.visual_style != self._drawn_on:
+        if not self.is_mounted or self.visual_style != self._drawn_on:
             self.refresh()
             return
-        layout = self.layout_now
-        height, width = layout.cell_height, self.content_size.width
-        regions = []
-        for row in {row for _col, row in cells}:
-            top = (SIZE - row) * height
-            self._stale.update(range(top, top + height))
-            regions.append(Region(0, top, width, height))
-        if regions:
-            super().refresh(*regions)
+        height, width = self.layout_now.cell_height, self.content_size.width
+        rows = {row for _col, row in cells}
+        if rows:
+            self.refresh(*(Region(0, (SIZE - row) * height, width, height) for row in rows))
 
     def render_line(self, y: int) -> Strip:
-        width = self.content_size.width
-        if self._strips is None or self._strips_width != width:
-            self._strips, self._strips_width, self._stale = self._draw(width), width, set()
-        elif y in self._stale:
-            self._stale.discard(y)
-            self._strips[y] = self._line(self.layout_now, y, width)
-        return self._strips[y] if y < len(self._strips) else Strip.blank(width, self.rich_style)
-
-    def _draw(self, width: int) -> list[Strip]:
-        """Every line of the grid at ``width``."""
         base = self.visual_style
         if self._styles is None or self._drawn_on != base:
             self._styles, self._looks, self._drawn_on = {}, {}, base
-        layout = self.layout_now
-        lines = [self._line(layout, y, width) for y in range(SIZE * layout.cell_height)]
+        layout, width = self.layout_now, self.content_size.width
+        cells = SIZE * layout.cell_height
+        if y < cells:
+            return self._line(layout, y, width)
+        if y > cells:
+            return Strip.blank(width, self.rich_style)
         red = Style(color=RED, bold=True)
         labels = [(" " * (layout.left + _LABEL_WIDTH), Style())]
         labels += [(self._label(col, layout.cell_width).center(layout.cell_width), red)
                    for col in range(1, SIZE + 1)]
-        lines.append(Strip(self._segments(labels)).crop(0, width))
-        return lines
+        return Strip(self._segments(labels)).crop(0, width)
 
     def _line(self, layout: GridLayout, y: int, width: int) -> Strip:
         """Line ``y`` of the cells (the column labels are below them)."""
