@@ -5,6 +5,7 @@ other: a bare start loads no command, and no command needs the bare start's code
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,7 @@ def launch_app(store: SaveStore | None, match: Match | None = None, game_id: str
     given —, or the replay of a game) until the player quits; ``notice`` is shown as it opens.
     ``confined``: no way to the menu (see CardtableApp). Without a ``store`` the app opens the
     one in ``data_dir`` when it first needs it (the menu: once it is on the screen)."""
+    refuse_without_a_terminal(game_id, joined is not None)
     from .app import CardtableApp  # here, so the other commands never import Textual
 
     finish_writes_before_dying()
@@ -43,6 +45,25 @@ def launch_app(store: SaveStore | None, match: Match | None = None, game_id: str
     finally:
         app.close_store()
     return app.return_code or 0
+
+
+def refuse_without_a_terminal(game_id: str | None, joined: bool) -> None:
+    """Textual reads keys from standard input and draws on standard error: where either is not a
+    terminal (`cardtable < file`, `cardtable 2> log`, a script with no terminal) the table would
+    wait for keys nobody can give, or draw where nobody sees it, and never end. A browser's
+    table (``TEXTUAL_DRIVER``, set by textual-serve) brings its own input and output."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    for stream, name in ((sys.__stdin__, "input"), (sys.__stderr__, "error")):
+        if stream is None or not stream.isatty():
+            if joined:
+                kept = "join again in a terminal: the seat is kept"
+            elif game_id:
+                kept = "the game is saved: resume it in a terminal"
+            else:
+                kept = f"run {PROG} in a terminal"
+            raise UsageError(f"the table needs a terminal, and standard {name} is not one ({kept}; a program "
+                             f"plays a seat with `{PROG} join CODE --stdio`)")
 
 
 def open_menu(data_dir: Path) -> int:

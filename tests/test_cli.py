@@ -488,6 +488,7 @@ def test_new_builds_the_real_app_with_the_saved_game(data, monkeypatch):
     from cardtable.app import CardtableApp
 
     opened = []
+    monkeypatch.setattr(launching, "refuse_without_a_terminal", lambda *args: None)  # pytest's input is none
     monkeypatch.setattr(CardtableApp, "run", lambda self, *args, **kwargs: opened.append(self))
     spec = first_spec()
     assert main(["new", spec.name, "--players", players_text(spec), "--data-dir", str(data)]) == 0
@@ -604,10 +605,55 @@ def test_the_real_launch_closes_the_store(data, monkeypatch):
 
     game_id = SaveStore(data).create(a_match(first_spec()))
     seen = []
+    monkeypatch.setattr(launching, "refuse_without_a_terminal", lambda *args: None)  # pytest's input is none
     monkeypatch.setattr(CardtableApp, "run", lambda self, *a, **k: seen.append(self.store))
     assert main(["resume", game_id, "--data-dir", str(data)]) == 0
     [store] = seen
     assert store._connection is None
+
+
+def without_a_terminal(argv: list[str], data, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
+    """``cardtable ARGV`` in a real process whose standard error is a pipe (and its input
+    ``stdin``), as a script would run it: no browser's driver either."""
+    env = {key: value for key, value in os.environ.items() if key != "TEXTUAL_DRIVER"}
+    return subprocess.run([sys.executable, "-m", "cardtable", "--data-dir", str(data), *argv], stdin=stdin,
+                          capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_the_menu_without_a_terminal_says_so_and_ends(data):
+    """Textual would draw the menu and wait for keys that can never come."""
+    done = without_a_terminal([], data)
+    assert done.returncode == 2
+    assert done.stderr == ("cardtable: the table needs a terminal, and standard input is not one (run cardtable "
+                           "in a terminal; a program plays a seat with `cardtable join CODE --stdio`)\n")
+
+
+@needs_game
+def test_a_new_game_without_a_terminal_is_saved_and_said_so(data, launched):
+    spec = first_spec()
+    done = without_a_terminal(["new", spec.name, "--players", players_text(spec)], data)
+    assert done.returncode == 2
+    assert "standard input is not one (the game is saved: resume it in a terminal;" in done.stderr
+    [info] = SaveStore(data).list()
+    assert main(["resume", info.id, "--data-dir", str(data)]) == 0
+    assert [call["game_id"] for call in launched] == [info.id]
+
+
+@needs_game
+def test_a_table_drawn_where_nobody_sees_it_is_refused_too(data):
+    """Keys from a terminal, but the screen (Textual draws on standard error) sent to a pipe."""
+    import pty
+
+    keys, terminal = pty.openpty()
+    try:
+        spec = first_spec()
+        done = without_a_terminal(["new", spec.name, "--players", players_text(spec)], data, stdin=terminal)
+    finally:
+        os.close(keys)
+        os.close(terminal)
+    assert done.returncode == 2
+    assert "the table needs a terminal, and standard error is not one (the game is saved" in done.stderr
+    assert len(SaveStore(data).list()) == 1
 
 
 # -- export and import ---------------------------------------------------------------------------
