@@ -200,13 +200,14 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
 
     join = command("join", "Open the table of a game played from several screens, as the seat a join code "
                            "opens (or, with the spectators' code, the public view).")
-    join.epilog = ("A code is 8 letters and digits, like K7QX-M2PD: case does not matter, nor the dash;\n"
+    join.epilog = ("A code is 8 letters and digits, like K7QX-M2PD: case does not matter, nor the dash or spaces;\n"
                    "I and L are read as 1, O as 0. 'cardtable new' prints the codes; the saves screen\n"
                    "(c) of the machine holding the game shows them again and can renew one.\n"
                    "With --stdio it exits 0 at the game's end, 1 when the store fails, 2 for a wrong\n"
                    "code (one line {\"type\": \"error\", ...} on the standard output), 3 when its input\n"
                    "ends first.")
-    join.add_argument("code", metavar="CODE", nargs="?",
+    # its two halves typed apart (`join K7QX M2PD`) are one code: spaces in it do not matter
+    join.add_argument("code", metavar="CODE", nargs="*",
                       help=f"the join code, e.g. K7QX-M2PD (default: the environment variable {CODE_VARIABLE})")
     join.add_argument("--stdio", action="store_true",
                       help="let a program take the seat: JSON lines on the standard output, one command a "
@@ -340,7 +341,7 @@ def print_join_lines(args: argparse.Namespace, store: SaveStore, match: Match, g
 def cmd_join(args: argparse.Namespace, store: SaveStore) -> int:
     from .store import CodeError
 
-    code = args.code if args.code is not None else os.environ.get(CODE_VARIABLE)
+    code = " ".join(args.code) if args.code else os.environ.get(CODE_VARIABLE)
     if args.stdio:
         from .stdio import run  # no Textual on this path: a program starts it, and it starts fast
 

@@ -366,6 +366,19 @@ def test_join_reads_the_code_from_the_environment_and_passes_no_menu_on(tmp_path
     assert "Type the join code you were given" in capsys.readouterr().err
 
 
+def test_a_code_typed_in_two_halves_without_quotes_is_one_code(tmp_path, capsys, opened):
+    """`cardtable join k7qx m2pd`: spaces do not matter in a code, the shell's among them."""
+    data = tmp_path / "data"
+    main(["new", "property", "--players", "remote:Ann,remote:Bob", "--data-dir", str(data)])
+    lines = join_lines(capsys.readouterr().out)
+    first, second = lines["Bob"].lower().split("-")
+    assert main(["join", first, second, "--data-dir", str(data)]) == 0
+    [joined] = opened
+    assert joined["joined"].seat == 1
+    assert main(["join", first, second, "x", "--data-dir", str(data)]) == 1
+    assert f"'{first} {second} x' is not a join code: a code has 8 letters and digits" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("keys", [["q"], ["ctrl+p"]])
 async def test_a_confined_table_ends_the_app_when_left_and_keeps_no_settings(tmp_path, monkeypatch, keys):
     from cardtable.app import CardtableApp
