@@ -640,6 +640,17 @@ def test_a_new_game_without_a_terminal_is_saved_and_said_so(data, launched):
 
 
 @needs_game
+def test_a_seat_joined_without_a_terminal_is_told_to_join_again(data):
+    spec = first_spec()
+    made = without_a_terminal(["new", spec.name, "--players", "remote:Ann,remote:Bob"], data)
+    assert made.returncode == 0, made.stderr
+    code = made.stdout.splitlines()[0].rsplit(" ", 1)[1]
+    done = without_a_terminal(["join", code], data)
+    assert done.returncode == 2
+    assert "standard input is not one (join again in a terminal: the seat is kept;" in done.stderr
+
+
+@needs_game
 def test_a_table_drawn_where_nobody_sees_it_is_refused_too(data):
     """Keys from a terminal, but the screen (Textual draws on standard error) sent to a pipe."""
     import pty
