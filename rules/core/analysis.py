@@ -83,7 +83,7 @@ from typing import Any, Callable, Sequence
 from .errors import RulesError
 from .search import Weighed, paired, settings_for, weigh
 
-VERSION = 6
+VERSION = 7
 """Changes whenever the same game would be judged differently: kept analyses of another
 version are not shown. (5: Abundance's estimate values trinkets at their expected sale, and
 equal margins have no spread whatever the rounding. 6: Capital Auction weighs 6 commands a

@@ -1782,8 +1782,9 @@ def test_the_experts_estimate_counts_face_down_cards_at_their_value_and_capital_
                      portfolios=[[{"card": "oil-concession", "up": False}], [{"card": "corner-bakery", "up": False}]])
     ann, bob = SPEC.estimate(state)
     claims = capital_claims(state)
-    # the portfolios at their real value, face down or not: 8 and 1
-    assert (ann, bob) == pytest.approx((8 + claims[0], 1 + claims[1]))
+    # the portfolios at their real value, face down or not: 8 and 1; a point of claim counts as
+    # five points of portfolio (what games of the bot against itself and the expert's play say)
+    assert (ann, bob) == pytest.approx((8 + 5 * claims[0], 1 + 5 * claims[1]))
     # the richer hand claims more of what is still to be sold, in proportion to all the Capital
     # (the cards in hand and the four each draws every round to come)
     future = 3 * 4 * sum(c.value for c in CARDS.capital_deck()) / len(CARDS.capital_deck())
