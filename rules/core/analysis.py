@@ -87,7 +87,8 @@ VERSION = 7
 """Changes whenever the same game would be judged differently: kept analyses of another
 version are not shown. (5: Abundance's estimate values trinkets at their expected sale, and
 equal margins have no spread whatever the rounding. 6: Capital Auction weighs 6 commands a
-decision, ``analysis_candidates``.)"""
+decision, ``analysis_candidates``. 7: Capital Auction's estimate weighs Capital claims five
+times, its scale fitted again.)"""
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 """A loss of at least this many points of winning chance earns the verdict (the first met)."""
 PREFER = 1.5
