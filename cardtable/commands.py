@@ -289,9 +289,23 @@ def parse_command_line(argv: Sequence[str] | None) -> argparse.Namespace:
     if "-h" in argv or "--help" in argv:
         return build_parser().parse_args(argv)
     try:
-        return build_parser([word for word in argv if word in COMMANDS]).parse_args(argv)
+        return _parse(build_parser([word for word in argv if word in COMMANDS]), argv)
     except UsageError:
-        return build_parser().parse_args(argv)
+        return _parse(build_parser(), argv)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args``, but words no parser knows are told with the help of the command
+    they were given to (argparse's top parser would point at its own)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        def at(word: str) -> int:
+            return argv.index(word) if word in argv else -1
+
+        given_to_command = args.command is not None and at(unknown[0]) > at(args.command)
+        where = f"{PROG} {args.command}" if given_to_command else PROG
+        raise UsageError(f"unrecognized arguments: {' '.join(unknown)} (see '{where} --help')")
+    return args
 
 
 # -- the commands ----------------------------------------------------------------------------

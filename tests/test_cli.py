@@ -474,7 +474,10 @@ def test_game_mistakes(argv, message, data, launched, capsys):
     (["bogus"], "invalid choice: 'bogus'"),
     (["simulate"], "the following arguments are required: GAME"),
     (["new", "x"], "the following arguments are required: --players"),
-    (["saves", "--colour"], "unrecognized arguments: --colour"),
+    (["saves", "--colour"], "unrecognized arguments: --colour (see 'cardtable saves --help')"),
+    (["stats", "--name"], "unrecognized arguments: --name (see 'cardtable stats --help')"),
+    (["--bogus"], "unrecognized arguments: --bogus (see 'cardtable --help')"),
+    (["--bogus", "saves"], "unrecognized arguments: --bogus (see 'cardtable --help')"),
 ])
 def test_usage_mistakes(argv, message, capsys, launched):
     assert main(argv) == 2
