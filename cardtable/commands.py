@@ -62,6 +62,18 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        # argparse reports the words no parser knows from the top parser, with its own help:
+        # words given after a command are told with that command's
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:
+            words = list(sys.argv[1:] if args is None else args)
+            command = getattr(parsed, "command", None)
+            after = words[words.index(command) + 1:] if command in words else []
+            prog = f"{self.prog} {command}" if unknown[0] in after else self.prog
+            raise UsageError(f"unrecognized arguments: {' '.join(unknown)} (see '{prog} --help')")
+        return parsed
+
 
 # -- reading the command line ----------------------------------------------------------------
 def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -289,23 +301,9 @@ def parse_command_line(argv: Sequence[str] | None) -> argparse.Namespace:
     if "-h" in argv or "--help" in argv:
         return build_parser().parse_args(argv)
     try:
-        return _parse(build_parser([word for word in argv if word in COMMANDS]), argv)
+        return build_parser([word for word in argv if word in COMMANDS]).parse_args(argv)
     except UsageError:
-        return _parse(build_parser(), argv)
-
-
-def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    """``parser.parse_args``, but words no parser knows are told with the help of the command
-    they were given to (argparse's top parser would point at its own)."""
-    args, unknown = parser.parse_known_args(argv)
-    if unknown:
-        def at(word: str) -> int:
-            return argv.index(word) if word in argv else -1
-
-        given_to_command = args.command is not None and at(unknown[0]) > at(args.command)
-        where = f"{PROG} {args.command}" if given_to_command else PROG
-        raise UsageError(f"unrecognized arguments: {' '.join(unknown)} (see '{where} --help')")
-    return args
+        return build_parser().parse_args(argv)
 
 
 # -- the commands ----------------------------------------------------------------------------
