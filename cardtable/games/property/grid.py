@@ -244,10 +244,10 @@ class PropertyGrid(Widget, can_focus=True):
         if self._styles is None or self._drawn_on != base:
             self._styles, self._looks, self._drawn_on = {}, {}, base
         layout, width = self.layout_now, self.content_size.width
-        cells = SIZE * layout.cell_height
-        if y < cells:
+        labels_line = SIZE * layout.cell_height  # the column labels, under the cells' lines
+        if y < labels_line:
             return self._line(layout, y, width)
-        if y > cells:
+        if y > labels_line:
             return Strip.blank(width, self.rich_style)
         red = Style(color=RED, bold=True)
         labels = [(" " * (layout.left + _LABEL_WIDTH), Style())]
