@@ -1315,6 +1315,11 @@ def main() -> None:
         print(json.dumps(expert_figures(positions, games, workers, args.game)))
         return
     parts = set(args.parts.split(","))
+    import rules
+
+    unknown = [name for name in args.game if name not in rules.GAMES]
+    if unknown:
+        parser.error(f"no game called {', '.join(unknown)}; the games: {', '.join(sorted(rules.GAMES))}")
 
     if "startup" in parts:
         print_startup(args.runs, args.reference)
@@ -1350,8 +1355,6 @@ def main() -> None:
                        args.workers, args.calibration_stride, args.calibration_decisions, args.analysis_timing,
                        args.analysis_stride, args.analysis_seed)
     if "ending" in parts:
-        import rules
-
         print_ending(args.game or sorted(rules.GAMES), args.seeds, args.workers)
 
 
