@@ -41,7 +41,7 @@ class Dialog(OpensWhileRunning, ModalScreen):
     }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Close")]
+    BINDINGS = [Binding("escape", "cancel", "Close"), Binding("i", "hint", "Hint", show=False)]
 
     def on_mount(self) -> None:
         for button in self.query(Button):
@@ -49,6 +49,21 @@ class Dialog(OpensWhileRunning, ModalScreen):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_hint(self) -> None:
+        """``i``, which the table's footer still shows under the dialog: the dialog closes with
+        nothing chosen and the table's hint opens (its best move may be the dialog's own choice,
+        which the hint plays as well); where the table has no hint to give, it says why."""
+        stack = self.app.screen_stack
+        table = stack[-2] if len(stack) > 1 and stack[-1] is self else None
+        why = getattr(table, "why_not", None)
+        if table is None or why is None:
+            return
+        if table.check_action("hint", ()) is not True:
+            self.notify(why("hint") or "No hint now.", title="Hint", timeout=4, markup=False)
+            return
+        self.dismiss(None)
+        self.app.call_later(table.action_hint)
 
     four_colour = False
     """The deck's colours for the cards a message names (a game's dialog sets it)."""

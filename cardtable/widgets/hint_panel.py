@@ -99,6 +99,9 @@ class HintPanel(Dialog):
         self.query_one(OptionList).focus()
         self._think()
 
+    def action_hint(self) -> None:
+        """The hint is open already (a dialog's ``i`` would close it to open it again)."""
+
     @work(thread=True, exclusive=True, group="hint")
     def _think(self) -> None:
         worker = get_current_worker()

@@ -328,3 +328,46 @@ async def test_a_hint_open_when_the_game_moves_on_elsewhere_closes(tmp_path):
         assert not any(isinstance(screen, HintPanel) for screen in app.screen_stack)
         assert len(match.history) == 1
         other.close()
+
+
+def portfolio_at_a_draw() -> Match:
+    return bot_played("portfolio", [Seat("Ann"), Seat("Bob", "bot")], 2,
+                      lambda m: len(m.history) >= 4 and m.awaiting == {0} and m.view(0).phase == "draw")
+
+
+@pytest.mark.parametrize("hints", [True, False])
+async def test_i_in_a_dialog_over_the_table_opens_the_hint_or_says_why_not(tmp_path, hints):
+    """The draw dialog covers the table, whose footer still shows i: the key does what it says."""
+    match = portfolio_at_a_draw()
+    moves = len(match.history)
+    async with at_table(tmp_path, match, hints) as (app, pilot, table):
+        # (the table opens it at the turn's start)
+        await settle(pilot, lambda: type(app.screen).__name__ == "DrawDialog")
+        dialog = app.screen
+        await pilot.press("i")
+        if hints:
+            await settle(pilot, lambda: isinstance(app.screen, HintPanel))
+            assert dialog not in app.screen_stack and app.screen_stack[-2] is table
+            await pilot.press("i")  # the hint open: no second one over it
+            await pilot.pause()
+            assert isinstance(app.screen, HintPanel) and app.screen_stack[-2] is table
+        else:
+            await pilot.pause()
+            assert app.screen is dialog
+            assert [n.message for n in app._notifications] == [HINTS_OFF]
+        assert len(match.history) == moves  # the key played nothing
+
+
+async def test_i_typed_into_a_dialogs_field_is_a_letter_not_the_hint(tmp_path):
+    match = portfolio_at_a_draw()
+    async with at_table(tmp_path, match, True) as (app, pilot, table):
+        await settle(pilot, lambda: type(app.screen).__name__ == "DrawDialog")
+        await pilot.press("enter")  # the draw: then the deal dialog can be opened
+        await settle(pilot, lambda: app.screen is table and match.view(0).phase != "draw")
+        table.action_offer()
+        await settle(pilot, lambda: type(app.screen).__name__ == "DealDialog" and app.screen.query("#deal-take-cards"))
+        field = app.screen.query_one("#deal-take-cards")
+        field.focus()
+        await pilot.press("i")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "DealDialog" and field.value == "i"
