@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from textual import events
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -46,6 +47,17 @@ class Dialog(OpensWhileRunning, ModalScreen):
     def on_mount(self) -> None:
         for button in self.query(Button):
             button.can_focus = False  # the keys named on them do the same; Enter is the dialog's
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter the dialog has no use for says so, as the table does, instead of nothing:
+        a field or list that uses the key stops it before it gets here, and a bound key is let
+        through to its binding."""
+        if not (event.is_printable and event.character and not event.character.isspace()):
+            return
+        if any(bindings.key_to_bindings.get(event.key) for _node, bindings in self._modal_binding_chain):
+            return
+        self.notify(f"{event.character} is not a key of this dialog: its buttons name its keys, and "
+                    "Esc closes it.", title="Keys", timeout=3, markup=False)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

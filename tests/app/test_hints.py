@@ -371,3 +371,4 @@ async def test_i_typed_into_a_dialogs_field_is_a_letter_not_the_hint(tmp_path):
         await pilot.press("i")
         await pilot.pause()
         assert type(app.screen).__name__ == "DealDialog" and field.value == "i"
+

@@ -13,6 +13,7 @@ from cardtable.settings import Settings
 from rules.core import Match, Seat
 
 from pilot_helpers import record_notes, settle
+from tests.app.test_hints import at_table, portfolio_at_a_draw
 
 
 async def human_to_play(pilot, match) -> TableScreen:
@@ -80,3 +81,18 @@ async def test_a_named_key_bound_to_nothing_says_so(tmp_path, game):
         assert [note.split(" does nothing here")[0] for note in notes] == ["insert", "f7"]
         assert all(note.endswith("F1 lists the keys of this table.") for note in notes)
         assert len(match.history) == moves
+
+
+async def test_a_letter_a_dialog_has_no_use_for_says_so_and_its_own_keys_work(tmp_path):
+    match = portfolio_at_a_draw()
+    async with at_table(tmp_path, match, False) as (app, pilot, table):
+        await settle(pilot, lambda: type(app.screen).__name__ == "DrawDialog")
+        dialog = app.screen
+        await pilot.press("z")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [
+            "z is not a key of this dialog: its buttons name its keys, and Esc closes it."]
+        app.clear_notifications()
+        await pilot.press("down", "t")  # its own keys: a list's arrow, a bound letter
+        await pilot.pause()
+        assert not list(app._notifications) and app.screen is dialog
