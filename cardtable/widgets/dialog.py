@@ -8,7 +8,7 @@ from typing import Callable
 
 from textual import events
 from textual.binding import Binding
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from ..screens.closing import OpensWhileRunning
@@ -56,8 +56,16 @@ class Dialog(OpensWhileRunning, ModalScreen):
             return
         if any(bindings.key_to_bindings.get(event.key) for _node, bindings in self._modal_binding_chain):
             return
-        self.notify(f"{event.character} is not a key of this dialog: its buttons name its keys, and "
-                    "Esc closes it.", title="Keys", timeout=3, markup=False)
+        if event.key in getattr(self._screen_below(), "active_bindings", {}):
+            # the table's footer, under the dialog, still shows the key
+            message = f"{event.character} is a key of the table under this dialog: Esc closes the dialog first."
+        else:
+            message = f"{event.character} is not a key of this dialog: its buttons name its keys, and Esc closes it."
+        self.notify(message, title="Keys", timeout=3, markup=False)
+
+    def _screen_below(self) -> Screen | None:
+        stack = self.app.screen_stack
+        return stack[-2] if len(stack) > 1 and stack[-1] is self else None
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -66,8 +74,7 @@ class Dialog(OpensWhileRunning, ModalScreen):
         """``i``, which the table's footer still shows under the dialog: the dialog closes with
         nothing chosen and the table's hint opens (its best move may be the dialog's own choice,
         which the hint plays as well); where the table has no hint to give, it says why."""
-        stack = self.app.screen_stack
-        table = stack[-2] if len(stack) > 1 and stack[-1] is self else None
+        table = self._screen_below()
         why = getattr(table, "why_not", None)
         if table is None or why is None:
             return

@@ -93,6 +93,11 @@ async def test_a_letter_a_dialog_has_no_use_for_says_so_and_its_own_keys_work(tm
         assert [n.message for n in app._notifications] == [
             "z is not a key of this dialog: its buttons name its keys, and Esc closes it."]
         app.clear_notifications()
+        await pilot.press("s")  # the table's sheet key, in the footer under the dialog
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [
+            "s is a key of the table under this dialog: Esc closes the dialog first."]
+        app.clear_notifications()
         await pilot.press("down", "t")  # its own keys: a list's arrow, a bound letter
         await pilot.pause()
         assert not list(app._notifications) and app.screen is dialog
