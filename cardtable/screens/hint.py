@@ -52,7 +52,9 @@ class HintKey:
             return str(say("A hint is for the player to act: the game is waiting for {}.", waiting))
         return "You have no move to make now: there is nothing to hint."
 
-    def action_hint(self) -> None:
+    def action_hint(self, over: Any = None) -> None:
+        """The hint for the viewer; ``over``: the dialog it opens over (closed if the hint's move
+        is played)."""
         match, seat = self.match, self.viewer
         if seat is None or not self.hints or not self.my_turn:
             return
@@ -62,9 +64,9 @@ class HintKey:
                           f"{match.seed}/{len(match.history)}/{seat}", self.HINT_ROUNDS,
                           four_colour=self.settings.four_colour)
         self._hint_panel = panel
-        self.app.push_screen(panel, lambda command: self._hint_chosen(stamp, command))
+        self.app.push_screen(panel, lambda command: self._hint_chosen(stamp, command, over))
 
-    def _hint_chosen(self, stamp: tuple, command: Command | None) -> None:
+    def _hint_chosen(self, stamp: tuple, command: Command | None, over: Any = None) -> None:
         self._hint_panel = None
         match = self.match
         if command is None or not self.is_attached:
@@ -77,6 +79,8 @@ class HintKey:
         if reason is not None:
             self.notify(str(reason), severity="error", title="Not allowed", markup=False)
             return
+        if over is not None and self.app.screen is over:
+            over.dismiss(None)  # the hint's move is played in the dialog's place
         self.submit(command)
 
     def _close_hint(self) -> None:

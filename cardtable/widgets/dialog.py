@@ -71,9 +71,10 @@ class Dialog(OpensWhileRunning, ModalScreen):
         self.dismiss(None)
 
     def action_hint(self) -> None:
-        """``i``, which the table's footer still shows under the dialog: the dialog closes with
-        nothing chosen and the table's hint opens (its best move may be the dialog's own choice,
-        which the hint plays as well); where the table has no hint to give, it says why."""
+        """``i``, which the table's footer still shows under the dialog: the table's hint opens
+        over the dialog, which closes only if a move of the hint's is played (it may well be the
+        dialog's own choice); closing the hint comes back to the dialog as it was left, anything
+        typed in it kept. Where the table has no hint to give, it says why."""
         table = self._screen_below()
         why = getattr(table, "why_not", None)
         if table is None or why is None:
@@ -81,8 +82,7 @@ class Dialog(OpensWhileRunning, ModalScreen):
         if table.check_action("hint", ()) is not True:
             self.notify(why("hint") or "No hint now.", title="Hint", timeout=4, markup=False)
             return
-        self.dismiss(None)
-        self.app.call_later(table.action_hint)
+        table.action_hint(over=self)
 
     four_colour = False
     """The deck's colours for the cards a message names (a game's dialog sets it)."""

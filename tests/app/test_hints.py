@@ -335,27 +335,40 @@ def portfolio_at_a_draw() -> Match:
                       lambda m: len(m.history) >= 4 and m.awaiting == {0} and m.view(0).phase == "draw")
 
 
-@pytest.mark.parametrize("hints", [True, False])
-async def test_i_in_a_dialog_over_the_table_opens_the_hint_or_says_why_not(tmp_path, hints):
-    """The draw dialog covers the table, whose footer still shows i: the key does what it says."""
+async def test_i_in_a_dialog_over_the_table_opens_the_hint_over_it_and_its_move_closes_it(tmp_path):
+    """The draw dialog covers the table, whose footer still shows i: the key does what it says,
+    and the dialog is kept until a move of the hint's is played in its place."""
     match = portfolio_at_a_draw()
     moves = len(match.history)
-    async with at_table(tmp_path, match, hints) as (app, pilot, table):
-        # (the table opens it at the turn's start)
+    async with at_table(tmp_path, match, True) as (app, pilot, table):
+        await settle(pilot, lambda: type(app.screen).__name__ == "DrawDialog")  # the turn's start opens it
+        dialog = app.screen
+        await pilot.press("i")
+        await settle(pilot, lambda: isinstance(app.screen, HintPanel))
+        assert app.screen_stack[-3:-1] == [table, dialog]
+        await pilot.press("i")  # the hint open: no second one over it
+        await pilot.pause()
+        assert isinstance(app.screen, HintPanel) and app.screen_stack[-2] is dialog
+        await pilot.press("escape")  # back to the dialog as it was, nothing played
+        await settle(pilot, lambda: app.screen is dialog)
+        assert len(match.history) == moves
+        panel = await open_hint(pilot)
+        await pilot.press("1")
+        await settle(pilot, lambda: len(match.history) == moves + 1 and app.screen is table)
+        assert match.history[-1].command == panel.answer.choices[0].command
+        assert dialog not in app.screen_stack
+
+
+async def test_i_in_a_dialog_with_hints_off_says_why_and_keeps_the_dialog(tmp_path):
+    match = portfolio_at_a_draw()
+    moves = len(match.history)
+    async with at_table(tmp_path, match, False) as (app, pilot, table):
         await settle(pilot, lambda: type(app.screen).__name__ == "DrawDialog")
         dialog = app.screen
         await pilot.press("i")
-        if hints:
-            await settle(pilot, lambda: isinstance(app.screen, HintPanel))
-            assert dialog not in app.screen_stack and app.screen_stack[-2] is table
-            await pilot.press("i")  # the hint open: no second one over it
-            await pilot.pause()
-            assert isinstance(app.screen, HintPanel) and app.screen_stack[-2] is table
-        else:
-            await pilot.pause()
-            assert app.screen is dialog
-            assert [n.message for n in app._notifications] == [HINTS_OFF]
-        assert len(match.history) == moves  # the key played nothing
+        await pilot.pause()
+        assert app.screen is dialog and len(match.history) == moves
+        assert [n.message for n in app._notifications] == [HINTS_OFF]
 
 
 async def test_i_typed_into_a_dialogs_field_is_a_letter_not_the_hint(tmp_path):
