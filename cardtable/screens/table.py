@@ -49,6 +49,7 @@ from ..store.seats import PRESENCE_SECONDS
 from ..widgets import CommandBar, GameLog, HandWidget, Scoreboard
 from ..widgets.beside_board import Resized
 from ..widgets.footer import TableFooter
+from ..widgets.keys import bindings_for
 from ..widgets.words import plain, styled
 from .confirm import ConfirmScreen
 from .handoff import HandoffScreen
@@ -816,8 +817,7 @@ class TableScreen(OpensWhileRunning, HintKey, Screen[None]):
             bar.input.insert_text_at_cursor(event.character)
             bar.input.focus()
             return
-        bound = [(node, binding) for node, bindings in self._modal_binding_chain
-                 for binding in bindings.key_to_bindings.get(event.key, ())]
+        bound = bindings_for(self, event.key)
         if not bound:
             if event.is_printable and event.character and not event.character.isspace():
                 self.notify(f"{event.character} is not a key of this table: F1 lists them all.",

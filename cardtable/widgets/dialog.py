@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from ..screens.closing import OpensWhileRunning
 
+from .keys import bindings_for
 from .words import styled
 from rules.core import Command
 
@@ -54,7 +55,7 @@ class Dialog(OpensWhileRunning, ModalScreen):
         through to its binding."""
         if not (event.is_printable and event.character and not event.character.isspace()):
             return
-        if any(bindings.key_to_bindings.get(event.key) for _node, bindings in self._modal_binding_chain):
+        if bindings_for(self, event.key):
             return
         if event.key in getattr(self._screen_below(), "active_bindings", {}):
             # the table's footer, under the dialog, still shows the key
