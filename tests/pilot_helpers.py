@@ -133,13 +133,16 @@ class LogApp(App[None]):
 
 def bot_played(game: str, seats, seed: int, done) -> "Match":
     """A match of ``game`` whose every move, the humans' too, is the game's bot's, played until
-    ``done(match)``: a fixed position for a snapshot, reached as play would reach it."""
+    ``done(match)``: a fixed position for a snapshot, reached as play would reach it. A bot
+    that searches (Capital Auction's) plays by its reading alone (``playout``), which is quick
+    and keeps the positions its search would move."""
     import rules
     from rules.core import Match, chance, get_bot
     from game_helpers import bot_choice
 
     spec = rules.find_game(game)
     bot = get_bot(spec, "bot")
+    bot = getattr(bot, "playout", bot)
     match = Match(spec, seats, seed=seed)
     while not done(match):
         match.submit(*bot_choice(match, bot, chance(seed, len(match.history))))

@@ -1,6 +1,12 @@
-"""Capital Auction's bots. Both reason on their own view only (what a human in the seat sees).
+"""Capital Auction's bots. Each reasons on its own view only (what a human in the seat sees).
 
-``CapitalAuctionBot`` (level "bot") prices everything in points of Investment value. A card it
+``LookAheadBot`` (level "bot") plays as ``CapitalAuctionBot`` does, but checks each of its bids
+with a short search of its own view (the expert's, rules/core/search.py: 24 deals, its bid and
+the two best others at a glance, twelve turns played out by ``CapitalAuctionBot``), and bids
+otherwise where the search shows a better bid. That search only ever plays out with
+``CapitalAuctionBot`` (``playout``), as the expert and the analysis do.
+
+``CapitalAuctionBot`` prices everything in points of Investment value. A card it
 cannot see is worth the mean of the Investment cards it has not seen (their spread tells it how
 sure it can be of a lead); Capital, and the Capital a bonus draws, is worth less and less as
 the game nears its end. It bids the cheapest bid it can while the price stays under what the
@@ -23,6 +29,7 @@ import math
 import random
 from typing import Sequence
 
+from ..core.search import ExpertBot
 from .cards import CARDS, CONNECTION, Investment
 from .commands import Bid, Command, Decline, DiscardCapital, DiscardTool, Pass, Play, React, Take
 from .state import AUCTIONS, BID, FLIP, FULL_PORTFOLIO, REACT, ROUNDS, TOOL, CapitalAuctionView, SlotInfo, read_lot
@@ -366,4 +373,27 @@ class GreedyBot:
         return Pass()
 
 
-__all__ = ["CapitalAuctionBot", "GreedyBot", "answer", "unseen_investments"]
+class LookAheadBot:
+    """``CapitalAuctionBot`` whose bids a short search checks (the module's docstring)."""
+
+    # The bidding is where the reading parts from what a search finds (the analysis of its
+    # games against random play marked mostly its bids); the Tool phase is left to the reading,
+    # which keeps the search's cost to a few bids a game (17 ms each, the median). Measured,
+    # seats rotated, seeds from 0 (the reading alone in brackets): against two random players
+    # 797.5 of 1,000 (771), against one 890 of 1,000 (891), against the greedy bot 284 of 300
+    # (286), against the reading alone 170.5 of 300. Searching every decision (96 deals, 12
+    # commands) cost five times as much.
+    ITERATIONS = 24
+    CANDIDATES = 3
+
+    def __init__(self, spec: object) -> None:
+        self.playout = CapitalAuctionBot()
+        self.search = ExpertBot(spec, seconds=None, iterations=self.ITERATIONS, candidates=self.CANDIDATES)
+
+    def choose(self, view: CapitalAuctionView, legal: Sequence[Command], rng: random.Random) -> Command:
+        if view.phase != BID:
+            return self.playout.choose(view, legal, rng)
+        return self.search.choose(view, legal, rng)
+
+
+__all__ = ["CapitalAuctionBot", "GreedyBot", "LookAheadBot", "answer", "unseen_investments"]

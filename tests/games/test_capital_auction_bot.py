@@ -8,7 +8,8 @@ import random
 import time
 
 from rules.capital_auction import (
-    CARDS, SPEC, Bid, Decline, DiscardCapital, DiscardTool, Flip, Pass, Play, React, Take,
+    CARDS, SPEC, Bid, CapitalAuctionBot, Decline, DiscardCapital, DiscardTool, Flip, LookAheadBot, Pass, Play,
+    React, Take,
 )
 from rules.core import chance
 from rules.core.simulate import simulate
@@ -66,6 +67,79 @@ def up(*keys):
 
 def test_both_bots_are_registered():
     assert SPEC.best_bot == "bot" and set(SPEC.bots) == {"bot", "greedy"}
+    assert isinstance(BOT, LookAheadBot) and isinstance(BOT.playout, CapitalAuctionBot)
+
+
+# -- the bot's look-ahead: its bids checked by a search of its own view ------------------------------
+
+def _decisions(games, bot=BOT):
+    """(state, seat, view, legal, rng seed) at every decision with a choice of bot games, the
+    state a copy."""
+    for game in range(games):
+        state = SPEC.setup(NAMES[:2], None, 700 + game)
+        step = 0
+        while SPEC.outcome(state) is None:
+            seat = min(SPEC.awaiting(state))
+            view, legal = SPEC.view(state, seat), SPEC.legal(state, seat)
+            if len(legal) > 1:
+                yield SPEC.from_json(SPEC.to_json(state)), seat, view, legal, f"{game}/{step}"
+            SPEC.apply(state, seat, bot.choose(view, legal, random.Random(f"{game}/{step}")))
+            step += 1
+
+
+def test_outside_the_bidding_the_bot_plays_as_its_reading_alone():
+    seen = 0
+    for _state, _seat, view, legal, key in _decisions(4):
+        if view.phase != "bid":
+            seen += 1
+            assert BOT.choose(view, legal, random.Random(key)) == BOT.playout.choose(view, legal, random.Random(key))
+    assert seen >= 20
+
+
+def test_a_bid_is_searched_and_the_search_plays_out_with_the_bots_reading(monkeypatch):
+    calls = {"reading": 0, "bot": 0}
+    reading, looking = CapitalAuctionBot.choose, LookAheadBot.choose
+
+    def count(name, choose):
+        def counted(self, *args):
+            calls[name] += 1
+            return choose(self, *args)
+        return counted
+
+    state = position([["5", "3", "1"], ["4", "2"], ["6", "1.1"]])
+    view, legal = SPEC.view(state, ANN), SPEC.legal(state, ANN)
+    monkeypatch.setattr(CapitalAuctionBot, "choose", count("reading", reading))
+    monkeypatch.setattr(LookAheadBot, "choose", count("bot", looking))
+    assert BOT.choose(view, legal, random.Random(0)) in legal
+    assert BOT.search.last.iterations == LookAheadBot.ITERATIONS
+    assert BOT.search.last.playout_commands > 0 and len(BOT.search.last.choices) == LookAheadBot.CANDIDATES
+    # once itself (no search inside the search); the reading at its own choice and in every playout
+    assert calls["bot"] == 1 and calls["reading"] > LookAheadBot.ITERATIONS
+
+
+def test_the_bots_search_depends_on_its_view_alone():
+    # the same view over other hidden cards: the same bid after the same work (so the same time)
+    tried = 0
+    for state, seat, view, legal, key in _decisions(3, BOT.playout):
+        if view.phase != "bid" or tried >= 6:
+            continue
+        tried += 1
+        other = SPEC.sample(view, random.Random(key))
+        assert other.investment_deck != state.investment_deck or other.tools != state.tools
+        chosen = BOT.choose(view, legal, random.Random(key))
+        work = BOT.search.last.playout_commands
+        assert BOT.choose(SPEC.view(other, seat), SPEC.legal(other, seat), random.Random(key)) == chosen
+        assert BOT.search.last.playout_commands == work
+    assert tried == 6
+
+
+def test_the_search_makes_the_bot_stronger_than_its_reading_alone(monkeypatch):
+    # 113.5 of 200 two-player games (seats rotated; seeds 0-299: 170.5 of 300); a search that
+    # changed nothing would win about half
+    monkeypatch.setitem(SPEC.bots, "reading", BOT.playout)
+    summary = simulate(SPEC, ["bot", "reading"], 200, seed=0)
+    assert summary.games == 200
+    assert summary.shares[0] >= 0.53, summary.shares
 
 
 # The bot's standard for this game (RULINGS.md; the deck's luck caps every bot: one that sees
@@ -73,32 +147,35 @@ def test_both_bots_are_registered():
 # two random players in three-player games, 85% against one in two-player games and 60%
 # against the greedy level, each over at least 300 games, seats rotated.
 
-def test_the_bot_beats_two_random_players_in_1000_three_player_games():
-    # over 1,000 games: the bot wins about 77%, and 300 games (±2.5% at one standard error)
-    # fall on either side of the standard by the seeds' luck alone: seeds 0-299 won 232 with the
-    # bots' draws of one generator per command, 224 with one per game, 233 with one per seat,
-    # 239 paying at most nine tenths of a lot's worth (seeds 0-999: 769, 753.5, 762, 771)
-    summary = simulate(SPEC, ["bot", "random", "random"], 1000, seed=0)
-    assert summary.games == 1000
-    assert summary.shares[0] >= 0.75, summary.shares  # 771 of 1000 (seeds 0-999)
+def test_the_bot_beats_two_random_players_in_300_three_player_games():
+    # its reading alone won about 77% (771 of seeds 0-999), so 300 games (±2.5% at one standard
+    # error) fell on either side of the standard by the seeds' luck, and this test played 1,000;
+    # with its bids searched it wins about 80% (797.5 of seeds 0-999), and 300 games cost what
+    # 1,000 did (a search at every bid)
+    summary = simulate(SPEC, ["bot", "random", "random"], 300, seed=0)
+    assert summary.games == 300
+    assert summary.shares[0] >= 0.75, summary.shares  # 241.5 of 300
 
 
 def test_the_bot_beats_one_random_player_in_300_two_player_games():
     summary = simulate(SPEC, ["bot", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.85, summary.shares  # 268 of 300 (a shared win counts half)
+    assert summary.shares[0] >= 0.85, summary.shares  # 262 of 300 (a shared win counts half)
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
     summary = simulate(SPEC, ["bot", "greedy"], 300, seed=0)
     assert summary.games == 300
     assert summary.shares[0] >= 0.60, summary.shares
-    assert summary.shares[0] >= 0.90  # it wins about 95% (286 of 300)
+    assert summary.shares[0] >= 0.90  # it wins about 95% (284 of 300)
 
 
-def test_the_greedy_bot_beats_random_bidding_less_often_than_the_bot():
+def test_the_greedy_bot_beats_random_bidding_less_often_than_the_bot(monkeypatch):
+    # against the bot's reading alone, which the bot beats (above): its search would cost here
+    # what a test of the standard costs
+    monkeypatch.setitem(SPEC.bots, "reading", BOT.playout)
     greedy = simulate(SPEC, ["greedy", "random", "random"], 150, seed=0).shares[0]
-    best = simulate(SPEC, ["bot", "random", "random"], 150, seed=0).shares[0]
+    best = simulate(SPEC, ["reading", "random", "random"], 150, seed=0).shares[0]
     assert best > greedy + 0.2
 
 

@@ -16,7 +16,7 @@ from rules.capital_auction.events import Looked, ToolPlayed
 from rules.core import IllegalCommand, Match, NotationError, Seat, chance, get_bot
 from rules.core.words import Player
 
-BOT = get_bot(SPEC, "bot")
+BOT = get_bot(SPEC, "bot").playout  # the moves here are the bot's reading of the table, without its search
 # each table mixes names the notation's words could swallow ("pay" ends a Tool's targets),
 # prefixes of one another, numbers, markup, quotes, other scripts and the longest name allowed
 HOSTILE = {
