@@ -26,10 +26,10 @@ from pilot_helpers import board_fits, keys, screen_text, snapshot_app, table_of,
 
 SPEC = rules.find_game("capital-auction")
 BOT = get_bot(SPEC, "bot").playout  # the humans here play as the bot reads a table, without its search
-# pinned: 132 commands, 89 of them the humans' (the bot's choices for them), among which a
-# Connection played by a human, Industrial Espionage's take, a discard of Capital cards, Venture
-# Fund's discard and a flip. The humans play the game's bot's choices: a change to the bot may
-# call for another seed (84 until the bot paid at most nine tenths of a lot's worth)
+# pinned: 143 commands, 99 of them the humans' (the bot's reading's choices for them), among
+# which a Connection played by a human, Industrial Espionage's take, a discard of Capital cards,
+# Venture Fund's discard and a flip. The humans play the bot's reading's choices: a change to the
+# bot may call for another seed (84 until the bot paid at most nine tenths of a lot's worth)
 GAME_SEED = 799
 HUMANS_AND_BOT = [Seat("Ann"), Seat("Bob"), Seat("Cleo", "bot")]
 
