@@ -138,11 +138,11 @@ def bot_played(game: str, seats, seed: int, done) -> "Match":
     and keeps the positions its search would move."""
     import rules
     from rules.core import Match, chance, get_bot
+    from rules.core.baseline import played_out
     from game_helpers import bot_choice
 
     spec = rules.find_game(game)
-    bot = get_bot(spec, "bot")
-    bot = getattr(bot, "playout", bot)
+    bot = played_out(get_bot(spec, "bot"))
     match = Match(spec, seats, seed=seed)
     while not done(match):
         match.submit(*bot_choice(match, bot, chance(seed, len(match.history))))

@@ -19,7 +19,9 @@ class Bot(Protocol):
 
     # Optional: ``reads_view = False`` for a bot that never looks at its view (it is given None),
     # and ``chooses_listed = True`` for one whose choice always equals a command of ``legal``
-    # (the expert's search then has the game apply it unchecked: ``listed``, rules/core/engine.py).
+    # (the expert's search then has the game apply it unchecked: ``listed``, rules/core/engine.py);
+    # ``playout``, the bot a search plays out with in its place, for a bot that searches itself
+    # (Capital Auction's): ``played_out``.
 
 
 class RandomBot:
@@ -33,6 +35,13 @@ class RandomBot:
 
 
 RANDOM = "random"
+
+
+def played_out(bot: Bot) -> Bot:
+    """The bot that plays in ``bot``'s place in a search's playouts (and wherever a position is
+    to be reached quickly, as a bot would): itself, or the ``playout`` it names when it searches
+    itself, so that no search runs inside a search."""
+    return getattr(bot, "playout", bot)
 
 
 def own_bot(spec: Any, level: str) -> Bot:

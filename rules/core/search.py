@@ -61,7 +61,7 @@ from dataclasses import dataclass, fields, replace
 from itertools import repeat
 from typing import Any, Callable, Sequence
 
-from .baseline import own_bot
+from .baseline import own_bot, played_out
 from .copying import spec_copy
 from .engine import Command, View
 
@@ -105,8 +105,8 @@ class Settings:
     """"model": the other seats play their bot's choice in the tree; "search": they are
     searched like the expert's own seat (plain single-observer ISMCTS)."""
     playout: str | None = None
-    """The bot level that plays past the tree; None: the game's own bot (``best_bot``). A bot
-    with a ``playout`` (one that searches itself) is played out by that."""
+    """The bot level that plays past the tree; None: the game's own bot (``best_bot``); a bot
+    that searches itself by the bot it names (``played_out``, rules/core/baseline.py)."""
     analysis_scale: float | None = None
     """The scale of the logistic when the search judges for the analysis (``weigh``): fitted
     per game on games of its bot (tests/fit_scale.py), so that the chances it gives are
@@ -277,10 +277,7 @@ class _Search:
         self.players = len(view.names)
         self.rng = rng
         self.copy = spec_copy(spec)
-        bot = own_bot(spec, settings.playout or spec.best_bot)
-        # a bot that searches itself (Capital Auction's) names the bot it plays out with: the
-        # playouts are that one's, or every move of them would be a search
-        self.policy = getattr(bot, "playout", bot)
+        self.policy = played_out(own_bot(spec, settings.playout or spec.best_bot))
         self.policy_reads_view = getattr(self.policy, "reads_view", True)
         # below the root only listed commands are played: the tree's own (from the legal list)
         # and the policy's when it vouches for them; the game may then apply them unchecked
