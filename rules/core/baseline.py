@@ -21,7 +21,9 @@ class Bot(Protocol):
     # and ``chooses_listed = True`` for one whose choice always equals a command of ``legal``
     # (the expert's search then has the game apply it unchecked: ``listed``, rules/core/engine.py);
     # ``playout``, the bot a search plays out with in its place, for a bot that searches itself
-    # (Capital Auction's): ``played_out``.
+    # (Capital Auction's): ``played_out``; ``plays_forced = True`` for one that, given a single
+    # legal command, plays it and draws nothing from ``rng`` (the search then neither asks it
+    # nor builds its view).
 
 
 class RandomBot:

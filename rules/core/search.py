@@ -279,6 +279,7 @@ class _Search:
         self.copy = spec_copy(spec)
         self.policy = played_out(own_bot(spec, settings.playout or spec.best_bot))
         self.policy_reads_view = getattr(self.policy, "reads_view", True)
+        self.policy_plays_forced = getattr(self.policy, "plays_forced", False)
         # below the root only listed commands are played: the tree's own (from the legal list)
         # and the policy's when it vouches for them; the game may then apply them unchecked
         # (closures, not functools.partial: a partial with a keyword makes a dict at every call,
@@ -543,6 +544,8 @@ class _Search:
         return rng.choice([c for c in legal if c not in children])
 
     def _policy(self, state: Any, seat: int, legal: Sequence[Command], rng: random.Random) -> Command:
+        if self.policy_plays_forced and len(legal) == 1:
+            return legal[0]
         view = self.view_of(state, seat) if self.policy_reads_view else None
         return self.policy.choose(view, legal, rng)
 

@@ -31,6 +31,7 @@ BOT = get_bot(SPEC, "bot").playout  # the humans here play as the bot reads a ta
 # Venture Fund's discard and a flip. The humans play the bot's reading's choices: a change to the
 # bot may call for another seed (84 until the bot paid at most nine tenths of a lot's worth)
 GAME_SEED = 799
+WHOLE_GAME_SEED = 992
 HUMANS_AND_BOT = [Seat("Ann"), Seat("Bob"), Seat("Cleo", "bot")]
 
 
@@ -108,7 +109,9 @@ async def play_by_keys(pilot, table: CapitalAuctionTable, command) -> None:
 
 
 async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
-    match = Match(SPEC, HUMANS_AND_BOT, seed=GAME_SEED)
+    # a game in which the humans play every kind of command (the first seed after 799 where they
+    # do, with the bot at the third seat as it now plays)
+    match = Match(SPEC, HUMANS_AND_BOT, seed=WHOLE_GAME_SEED)
     app = snapshot_app(tmp_path, match)
     played: Counter = Counter()
     curtains = 0
