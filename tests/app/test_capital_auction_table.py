@@ -26,10 +26,12 @@ from pilot_helpers import board_fits, keys, screen_text, snapshot_app, table_of,
 
 SPEC = rules.find_game("capital-auction")
 BOT = get_bot(SPEC, "bot").playout  # the humans here play as the bot reads a table, without its search
-# pinned: 143 commands, 99 of them the humans' (the bot's reading's choices for them), among
-# which a Connection played by a human, Industrial Espionage's take, a discard of Capital cards,
-# Venture Fund's discard and a flip. The humans play the bot's reading's choices: a change to the
-# bot may call for another seed (84 until the bot paid at most nine tenths of a lot's worth)
+# pinned: the humans play the bot's reading's choices, so a change to the bot may call for
+# other seeds. GAME_SEED reaches the positions the tests below look at; WHOLE_GAME_SEED is a
+# whole game of 130 commands, 87 of them the humans', among which every kind of command: a
+# Connection played by a human, Industrial Espionage's take, a discard of Capital cards, Venture
+# Fund's discard and a flip (799 until the bot searched its Tools, 84 until it paid at most nine
+# tenths of a lot's worth)
 GAME_SEED = 799
 WHOLE_GAME_SEED = 992
 HUMANS_AND_BOT = [Seat("Ann"), Seat("Bob"), Seat("Cleo", "bot")]
@@ -109,8 +111,6 @@ async def play_by_keys(pilot, table: CapitalAuctionTable, command) -> None:
 
 
 async def test_a_whole_game_of_two_humans_and_a_bot_through_the_keys(tmp_path):
-    # a game in which the humans play every kind of command (the first seed after 799 where they
-    # do, with the bot at the third seat as it now plays)
     match = Match(SPEC, HUMANS_AND_BOT, seed=WHOLE_GAME_SEED)
     app = snapshot_app(tmp_path, match)
     played: Counter = Counter()

@@ -123,8 +123,7 @@ def test_a_bid_and_a_tool_are_searched_and_the_search_plays_out_with_the_bots_re
         return counted
 
     state = _a_bid() if phase == "bid" else _many_tools()
-    search, iterations, candidates = ((BOT.search, LookAheadBot.ITERATIONS, LookAheadBot.CANDIDATES) if phase == "bid"
-                                      else (BOT.tool_search, LookAheadBot.TOOL_ITERATIONS, LookAheadBot.TOOL_CANDIDATES))
+    search, (iterations, candidates) = BOT.searches[phase], LookAheadBot.SEARCHED[phase]
     view, legal = SPEC.view(state, ANN), SPEC.legal(state, ANN)
     assert len(legal) > candidates
     monkeypatch.setattr(CapitalAuctionBot, "choose", count("reading", reading))
@@ -154,7 +153,7 @@ def test_the_bots_search_depends_on_its_view_alone():
         if tried.get(view.phase, 6) >= 6:
             continue
         tried[view.phase] += 1
-        search = BOT.search if view.phase == "bid" else BOT.tool_search
+        search = BOT.searches[view.phase]
         other = SPEC.sample(view, random.Random(key))
         assert other.investment_deck != state.investment_deck or other.tools != state.tools
         chosen = BOT.choose(view, legal, random.Random(key))
