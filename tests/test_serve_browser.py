@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 import rules
 from cardtable.store import SaveStore
 from rules.core import Match, Seat
-from serve_helpers import serving
+from serve_helpers import children_of, running, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 CHROMIUM = os.environ.get("CARDTABLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -134,3 +135,10 @@ def test_the_served_menus_join_a_game_opens_a_seat(tmp_path, browser):
         store = SaveStore(tmp_path / "data")
         play_a_move(page, drawn, store, game_id)
         store.close()
+        # Ctrl+C with the tab still playing stops the server and the tab's cardtable at once
+        # (about 2 s on a busy machine; it took some 23 s while aiohttp closed the socket itself)
+        apps = children_of(server.process.pid)
+        assert apps
+        server.process.send_signal(signal.SIGINT)
+        assert server.process.wait(timeout=10) == 0
+        assert not any(map(running, apps))

@@ -21,8 +21,9 @@ import json
 import logging
 import secrets
 import signal
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 import aiohttp_jinja2
 import jinja2
@@ -71,6 +72,8 @@ class CardtableServer(Server):
         self.max_tabs = max_tabs
         self.tabs = 0
         """Browser tabs with a cardtable running (or starting) for them."""
+        self.playing: set[asyncio.Task[Any]] = set()
+        """The handlers of those tabs' websockets: ended at once when the server stops."""
         self.greeting = greeting
 
     async def _make_app(self) -> web.Application:
@@ -190,7 +193,10 @@ class CardtableServer(Server):
             raise web.HTTPForbidden(text="Type your join code on the join page first.")
         if self.tabs >= self.max_tabs:
             return await self.turn_away(request)
-        self.tabs += 1
+        with self.a_tab():
+            return await self._seat_websocket(request, code)
+
+    async def _seat_websocket(self, request: web.Request, code: str) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15)
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
@@ -207,7 +213,6 @@ class CardtableServer(Server):
         except Exception as error:  # noqa: BLE001 — as textual-serve's own: one tab's failure is logged
             log.exception(error)
         finally:
-            self.tabs -= 1
             if service is not None:
                 await service.stop()
         return websocket
@@ -225,11 +230,30 @@ class CardtableServer(Server):
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if self.tabs >= self.max_tabs:
             return await self.turn_away(request)
-        self.tabs += 1
-        try:
+        with self.a_tab():
             return await super().handle_websocket(request)
+
+    @contextmanager
+    def a_tab(self) -> Iterator[None]:
+        """Count a tab's websocket handler among those playing while it runs."""
+        task = asyncio.current_task()
+        assert task is not None
+        self.tabs += 1
+        self.playing.add(task)
+        try:
+            yield
         finally:
             self.tabs -= 1
+            self.playing.discard(task)
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Stop every tab's cardtable before the server goes. Left to aiohttp, an open websocket
+        held Ctrl+C up for some 23 seconds (each handler, cancelled, closes its socket and quits
+        its app: every move was written as it was made)."""
+        tasks = list(self.playing)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def turn_away(self, request: web.Request) -> web.WebSocketResponse:
         """Tell a tab over the cap why no cardtable starts for it: the page (textual.js) goes
