@@ -5,6 +5,7 @@
         [--idle-seconds 10]
         [--parts startup,keys,idle,growth,record,store,screens,simulation,soak] [--reference DIR]
     python tests/benchmark.py --parts ending [--seeds 300] [--workers 2] [GAME ...]
+    python tests/benchmark.py --parts searched [--searched-games 200] [--workers 2] [GAME ...]
     python tests/benchmark.py --parts expert [--positions 30] [--expert-games 200] [--workers 2]
         [--reference DIR] [GAME ...]
 
@@ -46,7 +47,8 @@ Reports, with the goal of each:
   times: every acknowledged move kept;
 - commands/s and games/s of headless bot games of every registered game (Portfolio and Capital
   Auction at 3 players), per second of CPU time, random play against its goal of 50,000
-  commands/s; with ``--reference`` (another checkout of cardtable, e.g. the last release) the
+  commands/s, each game's bot's mean time to choose a move (its view included) against its goal
+  of 50 ms (no test times a bot: a busy machine slows any of them); with ``--reference`` (another checkout of cardtable, e.g. the last release) the
   same games are played by that checkout's code too, interleaved with this one's, each game in a
   fresh process of its own, the best of three runs each, and the ratios printed;
   a game that does not end is reported as such (and the others measured all the same);
@@ -54,6 +56,10 @@ Reports, with the goal of each:
   every game, over --positions positions at its own thinking time, and its wins against the
   game's bot over --expert-games games with a 95% interval; with ``--reference`` the same with
   that checkout's rules, measured first;
+- what a bot's search adds (``--parts searched``, not run by default: three minutes for Capital
+  Auction on two cores): each game whose bot searches (Capital Auction's) against the bot its
+  search plays out with, over --searched-games two-player games (seats rotated), with a 95%
+  interval; goal: more than half;
 - every game ends (``--parts ending``, not run by default: eight minutes on two idle cores):
   each game's levels but the expert play one another, every pairing at every player count, over
   --seeds seeds (tests/test_ending.py plays a slice of the same table); prints the longest game
@@ -93,7 +99,7 @@ from pathlib import Path
 from typing import Any
 
 GOALS = {"startup": 1.20, "memory": 1.15, "key_ms": 16.0, "stats_ms": 100.0, "move_ms": 250.0, "idle_percent": 1.0,
-         "growth": 1.2, "random_commands_per_s": 50_000}
+         "growth": 1.2, "random_commands_per_s": 50_000, "bot_move_ms": 50.0}
 SIMULATED_PLAYERS = {"portfolio": 3, "capital-auction": 3}
 """Player counts of the simulations where not the game's fewest (issue 24 measured these)."""
 
@@ -850,6 +856,7 @@ def simulation(games: int, only: str | None = None) -> dict[str, dict[str, Any]]
                 "games_per_s": summary.games / cpu,
                 "commands_per_s": summary.commands / cpu,
                 "mean_turns": summary.mean_turns,
+                "ms_per_move": summary.ms_per_move[0],  # (every seat plays the same level)
             }
     return figures
 
@@ -879,6 +886,14 @@ def random_goal(label: str, commands_per_s: float) -> str:
         return ""
     goal = GOALS["random_commands_per_s"]
     return f"; goal ≥ {goal:,}: {'ok' if commands_per_s >= goal else 'SHORT'}"
+
+
+def bot_goal(label: str, ms_per_move: float) -> str:
+    """A bot's mean time to choose (its view included) against its goal, said after its line."""
+    if "(random," in label:
+        return ""
+    goal = GOALS["bot_move_ms"]
+    return f"; the bot's mean move {ms_per_move:.2f} ms, goal ≤ {goal:.0f}: {'ok' if ms_per_move <= goal else 'SLOW'}"
 
 
 def compare_simulations(reference: Path, games: int, names: list[str] | None = None, rounds: int = 3) -> None:
@@ -1004,6 +1019,51 @@ def print_expert(positions: int, games: int, workers: int, reference: Path | Non
                 print(f"expert {name}{label} against its bot: wins {g['wins']:g} of {g['games']} = {g['wins'] / g['games']:.1%} "
                       f"[{g['low']:.1%}–{g['high']:.1%}] (95%), moves median {g['median_s']:.2f} s, p95 {g['p95_s']:.2f} s"
                       + (f", {g['unfinished']} unfinished (counted lost)" if g["unfinished"] else ""))
+
+
+# -- what a bot's search adds ------------------------------------------------------------------
+PLAYED_OUT = "played-out"
+"""The level a searching bot's playout bot plays at, in this benchmark's games."""
+
+
+def _searched_games(job: tuple[str, int, int]) -> float:
+    """Wins of the game's bot in ``games`` two-player games from ``seed`` against the bot it
+    plays out with (a shared win counts its share)."""
+    import rules
+    from rules.core.baseline import played_out
+    from rules.core.simulate import simulate
+
+    name, seed, games = job
+    spec = rules.GAMES[name]
+    spec.bots[PLAYED_OUT] = played_out(spec.bots[spec.best_bot])  # (this process's registry only)
+    return simulate(spec, [spec.best_bot, PLAYED_OUT], games, seed=seed).wins[0]
+
+
+def print_searched(names: list[str], games: int, workers: int) -> None:
+    """Each game whose bot searches (its playouts played by another bot, ``played_out``): the
+    bot against that bot alone over ``games`` two-player games from seed 0, seats rotated (the
+    games of ``simulate``), with a 95% interval: what the search adds (goal: more than half)."""
+    import rules
+    from expert_eval import wilson
+    from rules.core.baseline import played_out
+
+    for name in names:
+        spec = rules.GAMES[name]
+        bot = spec.bots[spec.best_bot]
+        if played_out(bot) is bot:
+            print(f"searched {name}: its bot does not search")
+            continue
+        began = time.perf_counter()
+        # in tens from even seeds: each game's seats are rotated as in one run of ``simulate``
+        jobs = [(name, seed, min(10, games - seed)) for seed in range(0, games, 10)]
+        with multiprocessing.Pool(workers) as pool:
+            wins = sum(pool.map(_searched_games, jobs))
+        low, high = wilson(wins, games)
+        share = wins / games if games else 0.0
+        print(f"searched {name}: the bot against the bot its search plays out with "
+              f"({type(played_out(bot)).__name__}): {wins:g} of {games} two-player games = {share:.1%} "
+              f"[{low:.1%}–{high:.1%}] (95%), goal > 50%: {'ok' if low > 0.5 else 'SHORT'} "
+              f"({time.perf_counter() - began:.0f} s)")
 
 
 # -- every game ends --------------------------------------------------------------------------
@@ -1277,10 +1337,12 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=1000, help="kills in the soak")
     parser.add_argument("--parts", default="startup,keys,idle,growth,record,store,screens,simulation",
                         help="which figures: startup, keys, idle, growth, record, store, screens, simulation, soak, "
-                             "ending, expert, analysis (comma-separated)")
+                             "ending, expert, analysis, searched (comma-separated)")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="another cardtable checkout to compare simulation speed against")
     parser.add_argument("--seeds", type=int, default=300, help="seeds of each game in the ending sweep")
+    parser.add_argument("--searched-games", type=int, default=200,
+                        help="two-player games of a searching bot against the bot it plays out with")
     parser.add_argument("--workers", type=int, default=2,
                         help="processes playing the ending sweep, the expert's games and the analysis")
     parser.add_argument("game", nargs="*",
@@ -1347,13 +1409,15 @@ def main() -> None:
                     continue
                 print(f"simulation {label}: {f['commands_per_s']:,.0f} commands/s, {f['games_per_s']:.1f} games/s, "
                       f"{f['mean_turns']:.1f} turns a game ({args.games} games, CPU time)"
-                      + random_goal(label, f["commands_per_s"]))
+                      + random_goal(label, f["commands_per_s"]) + bot_goal(label, f["ms_per_move"]))
     if "expert" in parts:
         print_expert(args.positions, args.expert_games, args.workers, args.reference, args.game)
     if "analysis" in parts:
         print_analysis(args.game or None, args.analysis_games, args.calibration_games, args.analysis_iterations,
                        args.workers, args.calibration_stride, args.calibration_decisions, args.analysis_timing,
                        args.analysis_stride, args.analysis_seed)
+    if "searched" in parts:
+        print_searched(args.game or sorted(rules.GAMES), args.searched_games, args.workers)
     if "ending" in parts:
         print_ending(args.game or sorted(rules.GAMES), args.seeds, args.workers)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -232,18 +231,12 @@ def test_greedy_sealed_and_one_bid():
 
 # -- playing -----------------------------------------------------------------------------------------
 
-def test_bots_play_only_legal_commands_and_quickly():
-    moves, seconds = 0, 0.0
+def test_bots_play_only_legal_commands():
     for seed in range(6):
         match = Match(SPEC, [Seat("Ann", "bot"), Seat("Bob", "bot" if seed % 2 else "greedy")], seed=seed)
         while not match.over:
             for seat in sorted(match.awaiting):
-                start = time.perf_counter()
                 command = match.bot_move(seat)
-                seconds += time.perf_counter() - start
-                moves += 1
                 assert command in match.legal(seat) or isinstance(command, Offer)
                 match.submit(seat, command)
                 break
-    print(f"{moves} bot moves, {1000 * seconds / moves:.2f} ms a move")
-    assert seconds / moves < 0.05

@@ -1,11 +1,10 @@
-"""Capital Auction's bots: the strong bot against random and greedy play, its speed, and the
+"""Capital Auction's bots: the strong bot against random and greedy play (its speed: tests/benchmark.py), and the
 choice it makes in set positions; the greedy bot does what the issue says it does."""
 
 from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -13,7 +12,6 @@ from rules.capital_auction import (
     CARDS, SPEC, Bid, CapitalAuctionBot, Decline, DiscardCapital, DiscardTool, Flip, LookAheadBot, Pass, Play,
     React, Take,
 )
-from rules.core import chance
 from rules.core.simulate import simulate
 
 BOT = SPEC.bots["bot"]
@@ -91,7 +89,7 @@ def _decisions(games, bot=BOT):
 
 def test_outside_the_bidding_and_the_tool_phase_the_bot_plays_as_its_reading_alone():
     seen = set()
-    for _state, _seat, view, legal, key in _decisions(10):
+    for _state, _seat, view, legal, key in _decisions(10, BOT.playout):  # (games of the reading: quick)
         if view.phase not in ("bid", "tool"):
             seen.add(view.phase)
             assert BOT.choose(view, legal, random.Random(key)) == BOT.playout.choose(view, legal, random.Random(key))
@@ -163,13 +161,41 @@ def test_the_bots_search_depends_on_its_view_alone():
     assert tried == {"bid": 6, "tool": 6}
 
 
-def test_the_search_makes_the_bot_stronger_than_its_reading_alone(monkeypatch):
-    # 123 of 200 two-player games (seats rotated; its bids alone searched: 113.5); a search that
-    # changed nothing would win about half
-    monkeypatch.setitem(SPEC.bots, "reading", BOT.playout)
-    summary = simulate(SPEC, ["bot", "reading"], 200, seed=0)
-    assert summary.games == 200
-    assert summary.shares[0] >= 0.53, summary.shares
+def _reading_game(seed: int, steps: int):
+    """Two-player game ``seed`` after ``steps`` commands of the reading in every seat (the
+    randomness of step ``n`` of game ``g`` keyed ``g/n``, as ``_decisions`` keys it)."""
+    state = SPEC.setup(NAMES[:2], None, seed)
+    for step in range(steps):
+        seat = min(SPEC.awaiting(state))
+        view, legal = SPEC.view(state, seat), SPEC.legal(state, seat)
+        SPEC.apply(state, seat, BOT.playout.choose(view, legal, random.Random(f"{seed}/{step}")))
+    return state
+
+
+# Where the search overrules its reading, and the reading's command is clearly the worse: each
+# judged by 200 deals of the hidden cards from the mover's view, both commands played on every
+# deal to the game's end by the reading in both seats (its chance of winning after each, in
+# brackets). Over 23 reading games the bot overruled its reading at 154 decisions, by +0.8
+# points on average: clearly better (by more than 5 points) at 23, clearly worse at 11. The
+# bot against its reading alone in whole games: `tests/benchmark.py --parts searched` (123 of
+# 200 two-player games, seats rotated; its bids alone searched: 113.5).
+@pytest.mark.parametrize("seed, steps, reading, searched", [
+    # Bob's first bid of the game: the reading stops at 10 against Ann's 9 (20%); one more (82%)
+    (0, 9, Bid((6, 4)), Bid((6, 4, 1))),
+    # round 1's first lot (a 7 and a card face down): the reading would bid every card Bob has
+    # left, 14 (61%); the bot lets Ann have it at 13 (87%)
+    (20, 12, Bid((4, 3, 3, 2, 2)), Pass()),
+    # a Tool turn: the reading takes over Bob's 7 for 15 of Ann's Capital (61%); the bot plays
+    # its Public Offering on lot 2b (91%)
+    (22, 13, Play("takeover", player=BOB, card=1, pay=(6, 4, 3, 2)), Play("offering", lot="2b")),
+])
+def test_the_search_overrules_its_reading_where_the_reading_plays_clearly_worse(seed, steps, reading, searched):
+    state = _reading_game(seed, steps)
+    seat = min(SPEC.awaiting(state))
+    view, legal = SPEC.view(state, seat), SPEC.legal(state, seat)
+    key = f"{seed}/{steps}"
+    assert BOT.playout.choose(view, legal, random.Random(key)) == reading
+    assert BOT.choose(view, legal, random.Random(key)) == searched
 
 
 # The bot's standard for this game (RULINGS.md; the deck's luck caps every bot: one that sees
@@ -208,22 +234,6 @@ def test_the_greedy_bot_beats_random_bidding_less_often_than_the_bot(monkeypatch
     greedy = simulate(SPEC, ["greedy", "random", "random"], 150, seed=0).shares[0]
     best = simulate(SPEC, ["reading", "random", "random"], 150, seed=0).shares[0]
     assert best > greedy + 0.2
-
-
-def test_the_bot_chooses_fast():
-    times = []
-    for game in range(6):
-        state = SPEC.setup(NAMES, None, game)
-        step = 0
-        while SPEC.outcome(state) is None:
-            seat = min(SPEC.awaiting(state))
-            legal = SPEC.legal(state, seat)
-            start = time.perf_counter()
-            command = BOT.choose(SPEC.view(state, seat), legal, chance(game, step))
-            times.append(time.perf_counter() - start)
-            SPEC.apply(state, seat, command)
-            step += 1
-    assert sum(times) / len(times) < 0.05
 
 
 # -- bidding -------------------------------------------------------------------------------------
