@@ -48,9 +48,10 @@ Reports, with the goal of each:
 - commands/s and games/s of headless bot games of every registered game (Portfolio and Capital
   Auction at 3 players), per second of CPU time, random play against its goal of 50,000
   commands/s, each game's bot's mean time to choose a move (its view included) against its goal
-  of 50 ms (no test times a bot: a busy machine slows any of them); with ``--reference`` (another checkout of cardtable, e.g. the last release) the
-  same games are played by that checkout's code too, interleaved with this one's, each game in a
-  fresh process of its own, the best of three runs each, and the ratios printed;
+  of 50 ms (no test times a bot: a busy machine slows any of them); with ``--reference``
+  (another checkout of cardtable, e.g. the last release) the same games are played by that
+  checkout's code too, interleaved with this one's, each game in a fresh process of its own, the
+  best of three runs each, and the ratios printed;
   a game that does not end is reported as such (and the others measured all the same);
 - (``expert``, not in the default parts: hours at 200 games) the expert's playouts a second in
   every game, over --positions positions at its own thinking time, and its wins against the
