@@ -57,7 +57,7 @@ Reports, with the goal of each:
   every game, over --positions positions at its own thinking time, and its wins against the
   game's bot over --expert-games games with a 95% interval; with ``--reference`` the same with
   that checkout's rules, measured first;
-- what a bot's search adds (``--parts searched``, not run by default: three minutes for Capital
+- what a bot's search adds (``--parts searched``, not run by default: a minute for Capital
   Auction on two cores): each game whose bot searches (Capital Auction's) against the bot its
   search plays out with, over --searched-games two-player games (seats rotated), with a 95%
   interval; goal: more than half;
