@@ -115,6 +115,57 @@ def test_a_rival_ahead_within_the_noise_is_not_played_over_the_bots_choice():
     assert expert.last.iterations > 2 * 16  # past the first look, where it would have left
 
 
+class Edge(Toss):
+    """Seat 0 calls 1 or 2; a number it cannot see, drawn on the deal, decides the winner:
+    calling 2 wins below 0.5, calling 1 below 0.4 (on the same deals: calling 2 is never worse,
+    and better on a tenth of them). Seat 0's bot calls ``bot_calls``."""
+
+    name, title, best_bot = "edge", "Edge", "first"
+
+    def __init__(self, bot_calls=1):
+        self.bots = {"first": First() if bot_calls == 1 else Second()}
+
+    def sample(self, view, rng):
+        return {"draw": rng.random(), "called": None}
+
+    def outcome(self, state):
+        if not state["called"]:
+            return None
+        winner = 0 if state["draw"] < (0.5 if state["called"] == 2 else 0.4) else 1
+        return Outcome(ranks=(1 + winner, 2 - winner), scores=(1 - winner, winner))
+
+
+class Second(First):
+    def choose(self, view, legal, rng):
+        return legal[1]
+
+
+def test_where_the_bots_choice_is_in_doubt_the_race_goes_on_past_its_cap():
+    """Eight deals a call cannot tell calling 2 clearly better than the bot's call, 1: at the
+    cap alone the bot's choice is kept; with ``doubt`` the race goes on, a batch at a time,
+    until the better call is clearly ahead (and no further)."""
+    spec = Edge()
+    view = View(0, ("Ann", "Bob"), frozenset({0}))
+    legal = spec.legal(None, 0)
+    assert capped(spec, iterations=16).choose(view, legal, random.Random(5)) == Take(1)
+    expert = capped(spec, iterations=16, doubt=400)
+    assert expert.choose(view, legal, random.Random(5)) == Take(2)
+    assert 16 < expert.last.iterations < 16 + 400
+    assert expert.last.iterations % 8 == 0  # whole batches: both calls on every deal
+
+
+@pytest.mark.parametrize("spec, choice", [
+    (Edge(bot_calls=2), Take(2)),  # the bot calls the better number: nothing leads it
+    (Nudge(), Take(1)),  # calling 2 leads, by less than one standard error: noise
+], ids=["the bots choice leads", "a lead within the noise"])
+def test_a_bots_choice_not_in_doubt_stops_the_race_at_its_cap(spec, choice):
+    view = View(0, ("Ann", "Bob"), frozenset({0}))
+    expert = capped(spec, iterations=16, doubt=400, turns=0)
+    assert expert.choose(view, spec.legal(None, 0), random.Random(2)) == choice
+    assert expert.last.iterations == 16
+    assert expert.last.choices[0][0] == Take(2)  # (calling 2 is ahead, in both)
+
+
 def test_every_game_offers_the_expert():
     for name in rules.GAMES:
         spec = rules.GAMES[name]

@@ -2,10 +2,12 @@
 
 ``LookAheadBot`` (level "bot") plays as ``CapitalAuctionBot`` does, but checks each of its bids
 and each of its turns in the Tool phase with a short search of its own view (the expert's,
-rules/core/search.py, over 24 deals: at a bid, its bid and the two best others at a glance; in
-the Tool phase, its choice and the five best others; each played on twelve turns by
-``CapitalAuctionBot``), and plays otherwise where the search shows a better command. That search
-only ever plays out with ``CapitalAuctionBot`` (``playout``), as the expert and the analysis do.
+rules/core/search.py, 24 tries of a command on a deal: at a bid, its bid and the two best others
+at a glance, 8 deals each; in the Tool phase, its choice and the five best others, 4 each; each
+played on twelve turns by ``CapitalAuctionBot``; up to 96 tries more while another command
+leads its choice by a standard error or more, but not clearly), and plays otherwise where the
+search shows a better command. That search only ever plays out with ``CapitalAuctionBot``
+(``playout``), as the expert and the analysis do.
 
 ``CapitalAuctionBot`` prices everything in points of Investment value. A card it
 cannot see is worth the mean of the Investment cards it has not seen (their spread tells it how
@@ -385,19 +387,26 @@ class LookAheadBot:
     # analysis of its games against random play marked its bids, and once those were searched,
     # mostly its Tools). The rest (answering a Tool, the forced choices, the flip) is left to
     # the reading: searched too, it did no better (the bot's accuracy higher in 291 of the
-    # analysis's 300 games either way, 48 deals a Tool) at 60% more time a game. Playouts of six
-    # turns, not twelve, halved the time but parted from the judging's (276 against 291).
-    # Figures: README.md.
-    SEARCHED = {BID: (24, 3), TOOL: (24, 6)}
-    """The phases searched, each with its deals and the commands weighed: a turn of the Tool
-    phase offers more different commands (which Tool, on whom) than a bid does (how much), so
-    every one the analysis would weigh (``analysis_candidates``). 48 deals a Tool: 291 of the
-    300 analysed games against 289, within the noise, at twice the time."""
+    # analysis's 300 games either way, 48 tries a Tool turn) at 60% more time a game. Playouts
+    # of six turns, not twelve, halved the time but parted from the judging's (276 against
+    # 291). A search of 24 tries is 8 deals a command at a bid, 4 in the Tool phase: where
+    # passing loses for sure and a bid of 1 wins one deal in eight, it cannot tell, and the
+    # analysis at four times its budget marked such passes as blunders. Up to 96 tries more
+    # where a command leads its choice by a standard error or more (``doubt``): the bot's
+    # accuracy higher in 289 of the analysis's 300 games at 384 iterations (287 before), at a
+    # tenth more of its time. Figures: README.md, and the record in rules.py (``expert``).
+    SEARCHED = {BID: (24, 3, 96), TOOL: (24, 6, 96)}
+    """The phases searched, each with its tries (a command on a deal), the commands weighed,
+    and the tries more while a command leads the reading's choice but not clearly: a turn of
+    the Tool phase offers more different commands (which Tool, on whom) than a bid does (how
+    much), so every one the analysis would weigh (``analysis_candidates``). 48 tries a Tool
+    turn throughout: 291 of the 300 analysed games against 289, within the noise, at twice the
+    time."""
 
     def __init__(self, spec: object) -> None:
         self.playout = CapitalAuctionBot()
-        self.searches = {phase: ExpertBot(spec, seconds=None, iterations=deals, candidates=commands)
-                         for phase, (deals, commands) in self.SEARCHED.items()}
+        self.searches = {phase: ExpertBot(spec, seconds=None, iterations=tries, candidates=commands, doubt=doubt)
+                         for phase, (tries, commands, doubt) in self.SEARCHED.items()}
 
     def choose(self, view: CapitalAuctionView, legal: Sequence[Command], rng: random.Random) -> Command:
         return self.searches.get(view.phase, self.playout).choose(view, legal, rng)

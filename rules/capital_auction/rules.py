@@ -1240,7 +1240,14 @@ class CapitalAuctionGame:
     # Eighteenth session, the judging unchanged: the bot checks its turns of the Tool phase too
     # (24 deals, six commands): 97, 96, 96 and 98 of seeds 0-99 to 300-399 at 96 iterations
     # (bids alone: 97, 95, 94, 96). 48 deals a Tool: 99, 96, 96; every decision searched at
-    # 48: the same, and 97 of 300-399; six-turn playouts: 276 of seeds 0-299.
+    # 48: the same, and 97 of 300-399; six-turn playouts: 276 of seeds 0-299. (Those "deals"
+    # were tries, a command on a deal: 24 is 4 deals for each of six commands.)
+    # Twentieth session, the judging unchanged: the bot's search looks up to 96 tries longer
+    # where a command leads its choice by a standard error or more but not by 1.5 (``doubt``,
+    # rules/core/search.py): 95, 98 and 96 of seeds 0-99, 100-199 and 200-299 at 384
+    # iterations (93, 97 and 97 before), 99 and 96 of 0-99 and 100-199 at 96 (97, 96).
+    # Looking longer at every lead, however small: 95 (48 tries more) and 96 (96) of seeds
+    # 0-99 at 384, at half as much again of the bot's time.
     # Where it still falls short: ties (neither player's move judged worse: 3 in 400),
     # games the bot lost to the cards (the expert itself, at 96 iterations, wins 261 of 300
     # two-player games against random play where the bot wins 268), and a few wins.

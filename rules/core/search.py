@@ -35,10 +35,11 @@ and never anything more:
 
 The search stops at its time budget (``seconds``, wall clock, so it plays at the same pace on
 any machine), at its iteration cap (``iterations``, which tests use: with ``seconds=None`` the
-search is a pure function of the view, the legal commands and the rng it is given), or when
-the race is decided. At the budget an iteration still playing out is left unfinished, so the
-search never runs past it by more than a command: the table waits out whatever is left of the
-budget before it plays the answer, and the time a decision takes tells nothing of the hand.
+search is a pure function of the view, the legal commands and the rng it is given; ``doubt``
+lets it go on past the cap while the bot's choice is in doubt), or when the race is decided.
+At the budget an iteration still playing out is left unfinished, so the search never runs past
+it by more than a command: the table waits out whatever is left of the budget before it plays
+the answer, and the time a decision takes tells nothing of the hand.
 
 The optional hooks of a game (documented with GameSpec in rules/core/engine.py):
 
@@ -85,6 +86,12 @@ class Settings:
     """A command leaves the race when it trails the leader by this many standard errors."""
     prefer: float = 1.5
     """The leader is played instead of the bot's choice when ahead by this many."""
+    doubt: int = 0
+    """With an iteration cap, the iterations the race may go on past it, a batch of deals at a
+    time, while the leader is ahead of the bot's choice by at least one standard error but not
+    yet by ``prefer``: where the bot's choice is in doubt the search looks longer before keeping
+    to it, and nowhere else. A bot that checks its choices with a small search (Capital Auction's)
+    spends its time where a few deals cannot tell."""
     indifference: float = 0.01
     """A command also leaves the race when it is clearly (``drop`` standard errors) no better
     than the leader by this much reward (a win chance): commands that come to the same thing
@@ -269,6 +276,7 @@ class _Search:
             raise ValueError("the expert plays a seat: a spectator has no commands")
         self.started = time.perf_counter()
         self.deadline = None if settings.seconds is None else self.started + settings.seconds
+        self.cap = settings.iterations  # raised by ``doubt`` where the bot's choice is in doubt
         self.spec = spec
         self.settings = settings
         self.view = view
@@ -322,12 +330,19 @@ class _Search:
         self.field = [_Candidate(c, self.me) for c in self._entrants()]
         if len(self.field) == 1:
             return self.field[0].command
-        while not self._out_of_time():
-            racing = [c for c in self.field if not c.out]
-            if len(racing) <= 1:
+        doubt = self.settings.doubt
+        while True:
+            while not self._out_of_time():
+                racing = [c for c in self.field if not c.out]
+                if len(racing) <= 1:
+                    break
+                self._round(racing)
+                self._drop_losers()
+            if self.cap is None or doubt <= 0 or self._late() or not self._in_doubt():
                 break
-            self._round(racing)
-            self._drop_losers()
+            more = min(doubt, self.settings.batch * sum(1 for c in self.field if not c.out))
+            self.cap += more
+            doubt -= more
         self.elapsed = time.perf_counter() - self.started
         return self._decision().command
 
@@ -366,8 +381,7 @@ class _Search:
                     candidate.margins.append(self._lead)
 
     def _out_of_time(self) -> bool:
-        settings = self.settings
-        if settings.iterations is not None and self.iterations >= settings.iterations:
+        if self.cap is not None and self.iterations >= self.cap:
             return True
         return self._late()
 
@@ -437,13 +451,31 @@ class _Search:
         diff, error = compared or paired(self.values(candidate), self.values(than))
         return diff + settings.drop * error < settings.indifference
 
-    def _decision(self) -> _Candidate:
+    def _leader(self) -> tuple[_Candidate, bool]:
+        """The command racing with the best mean (the bot's choice on a tie), and whether it is
+        to be played: it is the bot's choice, the bot's choice is out of the race, or it is
+        ahead of the bot's choice by ``prefer`` standard errors."""
         bot = self.field[0]
         leader = max((c for c in self.field if not c.out), key=lambda c: (c.mean, c is bot))
         if leader is bot or bot.out:
-            return leader
+            return leader, True
         diff, error = paired(leader.rewards, bot.rewards)
-        return leader if diff > self.settings.prefer * error and diff > 0 else bot
+        return leader, diff > self.settings.prefer * error and diff > 0
+
+    def _in_doubt(self) -> bool:
+        """Whether a command leads the bot's choice by at least one standard error, but not by
+        enough to be played. (A lead under one is what noise alone gives half the time: looking
+        longer at every such lead cost Capital Auction's bot half as much again, for nothing
+        the analysis could tell.)"""
+        leader, played = self._leader()
+        if played:
+            return False
+        diff, error = paired(leader.rewards, self.field[0].rewards)
+        return diff >= error
+
+    def _decision(self) -> _Candidate:
+        leader, played = self._leader()
+        return leader if played else self.field[0]
 
     def stats(self) -> Stats:
         ranked = sorted(self.field, key=lambda c: (not c.out, c.mean), reverse=True)

@@ -122,13 +122,13 @@ def test_a_bid_and_a_tool_are_searched_and_the_search_plays_out_with_the_bots_re
         return counted
 
     state = _a_bid() if phase == "bid" else _many_tools()
-    search, (iterations, candidates) = BOT.searches[phase], LookAheadBot.SEARCHED[phase]
+    search, (iterations, candidates, doubt) = BOT.searches[phase], LookAheadBot.SEARCHED[phase]
     view, legal = SPEC.view(state, ANN), SPEC.legal(state, ANN)
     assert len(legal) > candidates
     monkeypatch.setattr(CapitalAuctionBot, "choose", count("reading", reading))
     monkeypatch.setattr(LookAheadBot, "choose", count("bot", looking))
     assert BOT.choose(view, legal, random.Random(0)) in legal
-    assert 0 < search.last.iterations <= iterations  # (a race may be decided before its budget)
+    assert 0 < search.last.iterations <= iterations + doubt  # (a race may be decided before its budget)
     assert search.last.playout_commands > 0 and len(search.last.choices) == candidates
     # once itself (no search inside the search); the reading at its own choice and in the playouts
     assert calls["bot"] == 1 and calls["reading"] > search.last.iterations
@@ -208,25 +208,26 @@ def test_the_search_overrules_its_reading_where_the_reading_plays_clearly_worse(
 def test_the_bot_beats_two_random_players_in_300_three_player_games():
     # its reading alone won about 77% (771 of seeds 0-999), so 300 games (±2.5% at one standard
     # error) fell on either side of the standard by the seeds' luck, and this test played 1,000;
-    # with its bids searched it won about 80% (797.5 of seeds 0-999), and with its Tools too 247
-    # of seeds 0-299: clear of it in 300, where 1,000 games would cost some 160 s of the suite
-    # (a search at every bid and Tool)
+    # with its bids searched it won about 80% (797.5 of seeds 0-999), with its Tools too 247 of
+    # seeds 0-299, and looking longer where its choice is in doubt 240 (482 of seeds 300-899,
+    # 483 before): clear of it in 300, where 1,000 games would cost some 160 s of the suite (a
+    # search at every bid and Tool)
     summary = simulate(SPEC, ["bot", "random", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.75, summary.shares  # 247 of 300
+    assert summary.shares[0] >= 0.75, summary.shares  # 240 of 300
 
 
 def test_the_bot_beats_one_random_player_in_300_two_player_games():
     summary = simulate(SPEC, ["bot", "random"], 300, seed=0)
     assert summary.games == 300
-    assert summary.shares[0] >= 0.85, summary.shares  # 265 of 300 (a shared win counts half)
+    assert summary.shares[0] >= 0.85, summary.shares  # 270 of 300 (a shared win counts half)
 
 
 def test_the_bot_beats_the_greedy_bot_in_300_two_player_games():
     summary = simulate(SPEC, ["bot", "greedy"], 300, seed=0)
     assert summary.games == 300
     assert summary.shares[0] >= 0.60, summary.shares
-    assert summary.shares[0] >= 0.90  # it wins about 94% (282 of 300)
+    assert summary.shares[0] >= 0.90  # it wins about 94% (283 of 300)
 
 
 def test_the_greedy_bot_beats_random_bidding_less_often_than_the_bot(monkeypatch):
