@@ -282,6 +282,63 @@ async def test_ctrl_p_typed_behind_a_slow_key_waits_for_its_bindings(tmp_path):
             probe.query_one(Busy).focus()
 
 
+async def test_a_key_behind_one_that_never_finishes_goes_after_a_while(tmp_path, monkeypatch):
+    # a key waits for the one typed before it, but not for good: a widget stuck on a key
+    # would otherwise hold every key after it, and the app would seem dead
+    import asyncio
+
+    import cardtable.app
+    from textual.message import Message
+    from textual.screen import Screen
+
+    monkeypatch.setattr(cardtable.app, "KEY_HOLD_MOST", 0.05)
+    stuck = asyncio.Event()
+    marked: list[str] = []
+
+    class Stuck(Static, can_focus=True):
+        class Done(Message):
+            """What the key set off: queued until the widget is free."""
+
+        async def on_key(self, event) -> None:
+            if event.key == "a":
+                self.post_message(self.Done())
+                await stuck.wait()
+
+    class Probe(Screen):
+        BINDINGS = [("x", "mark")]
+
+        def compose(self):
+            yield Stuck("stuck")
+
+        def action_mark(self) -> None:
+            marked.append("x")
+
+    async def until_loop(done) -> None:
+        # the event loop's own steps: Pilot's waits for the app to be idle would wait on the
+        # stuck widget
+        for _ in range(1000):
+            if done():
+                return
+            await asyncio.sleep(0.01)
+        pytest.fail("the key was held for good")
+
+    app = make_app(tmp_path, None, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: quiet(app))
+        probe = Probe()
+        app.push_screen(probe)
+        await settle(pilot, lambda: quiet(app) and app.screen is probe)
+        probe.query_one(Stuck).focus()
+        in_one_read(app, ["a", "x"])
+        try:
+            await until_loop(lambda: app.holds_keys)
+            await until_loop(lambda: not app.holds_keys)  # let go while "a" is stuck
+            assert marked == []
+        finally:
+            stuck.set()  # (a test that fails here must not leave the app stuck for good)
+        await settle(pilot, lambda: marked == ["x"])
+
+
 async def test_held_keys_go_on_a_machine_too_busy_to_keep_time(tmp_path, monkeypatch):
     # the held keys are let go by a Textual timer of one tick; such a timer skips a tick it is
     # late for, and a tick late from the start is its only one: when the process stalled a
