@@ -245,6 +245,15 @@ async def test_a_search_that_outlives_its_command_palette(tmp_path):
         assert app.is_running and type(app.screen).__name__ == "MenuScreen"
 
 
+async def open_probe(pilot, probe, focused) -> None:
+    """``probe`` (a screen) opened over the menu and set up, its ``focused`` widget focused."""
+    app = pilot.app
+    await settle(pilot, lambda: quiet(app))
+    app.push_screen(probe)
+    await settle(pilot, lambda: quiet(app) and app.screen is probe)
+    probe.query_one(focused).focus()
+
+
 async def test_ctrl_p_typed_behind_a_slow_key_waits_for_its_bindings(tmp_path):
     # a key whose widget is at work on it a while (its handler waits on mounts), and ctrl+p,
     # a priority key, typed after it: the held ctrl+p was let go by a timer, whose callback
@@ -266,11 +275,8 @@ async def test_ctrl_p_typed_behind_a_slow_key_waits_for_its_bindings(tmp_path):
 
     app = make_app(tmp_path, None, 1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, lambda: quiet(app))
         probe = Probe()
-        app.push_screen(probe)
-        await settle(pilot, lambda: quiet(app) and app.screen is probe)
-        probe.query_one(Busy).focus()
+        await open_probe(pilot, probe, Busy)
         # how the app's tasks interleave varies from run to run: five tries (without the fix
         # about half of them lost the key)
         for tries in range(1, 6):
@@ -324,11 +330,7 @@ async def test_a_key_behind_one_that_never_finishes_goes_after_a_while(tmp_path,
 
     app = make_app(tmp_path, None, 1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, lambda: quiet(app))
-        probe = Probe()
-        app.push_screen(probe)
-        await settle(pilot, lambda: quiet(app) and app.screen is probe)
-        probe.query_one(Stuck).focus()
+        await open_probe(pilot, Probe(), Stuck)
         in_one_read(app, ["a", "x"])
         try:
             await until_loop(lambda: app.holds_keys)
